@@ -1,0 +1,230 @@
+"""``analyze(position)``: exact probabilities, verdicts and layout counts for a position.
+
+The stages, each a function below:
+
+1. ``build_frontier``: numbers -> boxes -> independent components;
+2. ``_count``: each component's layouts by mine number, from the backend, within the time
+   limit (a component that runs out is left uncounted);
+3. with every component counted, ``combine``: exact fractions under the total count;
+4. otherwise ``_deduce``: exact safe/mine verdicts from the backend's feasibility tests,
+   using which mine numbers each component can take under the total count (probabilities
+   are then reported as not computed, never guessed).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from .backends import Backend, ComponentCounts, Deductions, deductions_from_counts, get_backend
+from .combine import allowed_mine_numbers, combine, combine_without_count, feasible_sums, fits
+from .errors import TimeLimitExceeded
+from .frontier import Frontier, build_frontier
+from .position import Cell, Position
+
+__all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze"]
+
+Verdict = Literal["safe", "mine", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class CellAnalysis:
+    """One covered, unflagged cell: its exact mine probability and what is certain."""
+
+    row: int
+    col: int
+    probability: Fraction | None
+    verdict: Verdict
+
+    @property
+    def cell(self) -> Cell:
+        return (self.row, self.col)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything exactmines knows about a position.
+
+    Attributes
+    ----------
+    position:
+        What was analysed.
+    backend:
+        Name of the engine that counted.
+    consistent:
+        Some layout satisfies every number (and the total count, when known).
+    layouts:
+        Consistent layouts (SPEC §2); ``None`` when some component was not counted.
+    cells:
+        Every covered, unflagged cell, row-major.
+    probabilities_computed:
+        ``False`` when a component's layouts could not be counted in time: the verdicts are
+        still exact, the probabilities of the affected cells are ``None``.
+    components, frontier_cells, largest_component:
+        Shape of the problem.
+    notes:
+        Plain-language remarks (why inconsistent, what was not computed).
+    seconds:
+        Wall time of the analysis.
+    """
+
+    position: Position
+    backend: str
+    consistent: bool
+    layouts: int | None
+    cells: tuple[CellAnalysis, ...]
+    probabilities_computed: bool
+    components: int
+    frontier_cells: int
+    largest_component: int
+    notes: tuple[str, ...] = field(default=())
+    seconds: float = 0.0
+
+    @property
+    def unique(self) -> bool:
+        """Consistent, and every covered cell is certainly safe or certainly a mine."""
+        return self.consistent and all(c.verdict != "unknown" for c in self.cells)
+
+    @property
+    def safe(self) -> list[Cell]:
+        return [c.cell for c in self.cells if c.verdict == "safe"]
+
+    @property
+    def mines(self) -> list[Cell]:
+        return [c.cell for c in self.cells if c.verdict == "mine"]
+
+    def cell(self, row: int, col: int) -> CellAnalysis:
+        for c in self.cells:
+            if c.row == row and c.col == col:
+                return c
+        raise KeyError(f"({row}, {col}) is not a covered cell of the position")
+
+
+def analyze(position: Position, *, backend: str | Backend = "auto",
+            time_limit: float | None = None) -> Analysis:
+    """Exact analysis of ``position``.
+
+    Parameters
+    ----------
+    position:
+        The position; its ``mines`` (total, flags included) may be ``None``.
+    backend:
+        A name from :func:`exactmines.backends.backend_names` or a backend object.
+    time_limit:
+        Seconds allowed for counting layouts. Components not counted in time still get exact
+        verdicts, but no probabilities.
+
+    Notes
+    -----
+    Cost is dominated by counting the largest component; combining is a product tree over
+    the components' mine-count polynomials.
+    """
+    started = time.perf_counter()
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    frontier = build_frontier(position)
+    shape = dict(
+        components=len(frontier.components),
+        frontier_cells=frontier.frontier_cells,
+        largest_component=max((c.cells for c in frontier.components), default=0),
+    )
+
+    def finish(consistent: bool, layouts: int | None,
+               values: dict[Cell, tuple[Fraction | None, Verdict]], computed: bool,
+               notes: list[str]) -> Analysis:
+        cells = tuple(
+            CellAnalysis(r, c, *values.get((r, c), (None, "unknown")))
+            for r, c in position.covered
+        )
+        return Analysis(position, engine.name, consistent, layouts, cells, computed,
+                        notes=tuple(notes), seconds=time.perf_counter() - started, **shape)
+
+    if frontier.contradiction:
+        return finish(False, 0, {}, True, [f"inconsistent: {frontier.contradiction}"])
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    counts = _count(frontier, engine, deadline)
+    if any(c is not None and c.total == 0 for c in counts):
+        return finish(False, 0, {}, True, ["inconsistent: the numbers cannot all be satisfied"])
+    if all(c is not None for c in counts):
+        return _from_counts(frontier, [c for c in counts if c is not None], finish)
+    return _deduce(frontier, engine, counts, finish)
+
+
+def _count(frontier: Frontier, engine: Backend,
+           deadline: float | None) -> list[ComponentCounts | None]:
+    """Counts per component, ``None`` for those the deadline cut short."""
+    counts: list[ComponentCounts | None] = []
+    for component in frontier.components:
+        try:
+            counts.append(engine.count(component, deadline=deadline))
+        except TimeLimitExceeded:
+            counts.append(None)
+    return counts
+
+
+def _verdict(p: Fraction) -> Verdict:
+    return "safe" if p == 0 else "mine" if p == 1 else "unknown"
+
+
+def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]
+    sizes = [c.sizes for c in frontier.components]
+    if frontier.mines_left is None:
+        combined = combine_without_count(counts, sizes)
+    else:
+        combined = combine(counts, sizes, len(frontier.outside), frontier.mines_left)
+    if combined.layouts == 0:
+        return finish(False, 0, {}, True,
+                      ["inconsistent: no layout fits the numbers and the mine count"])
+    values: dict[Cell, tuple[Fraction | None, Verdict]] = {}
+    for boxes, probabilities in zip(frontier.box_cells, combined.box_probability):
+        for cells, p in zip(boxes, probabilities):
+            assert p is not None
+            for cell in cells:
+                values[cell] = (p, _verdict(p))
+    p_out = combined.outside_probability
+    for cell in frontier.outside:
+        values[cell] = (p_out, "unknown" if p_out is None else _verdict(p_out))
+    return finish(True, combined.layouts, values, True, [])
+
+
+def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
+            finish):  # type: ignore[no-untyped-def]
+    """Exact verdicts when some component could not be counted."""
+    components = frontier.components
+    numbers = [c.mine_numbers() if c is not None else engine.mine_numbers(comp)
+               for c, comp in zip(counts, components)]
+    notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted within the time "
+             "limit; verdicts are exact, probabilities were not computed"
+             for i, (c, comp) in enumerate(zip(counts, components)) if c is None]
+    if any(not n for n in numbers):
+        return finish(False, 0, {}, True, ["inconsistent: the numbers cannot all be satisfied"])
+    left, outside = frontier.mines_left, len(frontier.outside)
+    if left is None:
+        allowed = numbers
+    else:
+        allowed = allowed_mine_numbers(numbers, outside, left)
+        if any(not a for a in allowed):
+            return finish(False, 0, {}, True,
+                          ["inconsistent: no layout fits the numbers and the mine count"])
+    values: dict[Cell, tuple[Fraction | None, Verdict]] = {}
+    for i, (comp, c, ok) in enumerate(zip(components, counts, allowed)):
+        facts: Deductions = (deductions_from_counts(comp, c, ok) if c is not None
+                             else engine.deduce(comp, ok))
+        # Without a total, counted components keep exact probabilities: they are independent.
+        exact = None
+        if left is None and c is not None:
+            exact = combine_without_count([c], [comp.sizes]).box_probability[0]
+        for b, cells in enumerate(frontier.box_cells[i]):
+            verdict: Verdict = ("safe" if not facts.can_mine[b]
+                                else "mine" if not facts.can_clear[b] else "unknown")
+            for cell in cells:
+                values[cell] = (exact[b] if exact else None, verdict)
+    if left is not None and outside:
+        total = feasible_sums(allowed)
+        can_mine = fits(total, left - outside, left - 1)
+        can_clear = fits(total, left - outside + 1, left)
+        verdict = "safe" if not can_mine else "mine" if not can_clear else "unknown"
+        for cell in frontier.outside:
+            values[cell] = (None, verdict)
+    return finish(True, None, values, False, notes)

@@ -1,0 +1,161 @@
+"""Interchangeable counting engines behind one protocol, and the registry that names them.
+
+A backend answers three questions about one :class:`~exactmines.frontier.Component`:
+
+``count``
+    exact layout counts by number of mines (may give up with ``TimeLimitExceeded``);
+``mine_numbers``
+    which numbers of mines the component can hold at all;
+``deduce``
+    for each box, whether some layout with an allowed number of mines puts a mine in it,
+    and whether some such layout leaves one of its cells clear.
+
+``deduce`` and ``mine_numbers`` must always finish: they are the fall-back that keeps
+safe/mine verdicts exact when counting is too expensive.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..errors import BackendUnavailable, TimeLimitExceeded
+from ..frontier import Component
+
+__all__ = [
+    "ComponentCounts",
+    "Deductions",
+    "Backend",
+    "CountingBackend",
+    "check_deadline",
+    "get_backend",
+    "backend_names",
+    "deductions_from_counts",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentCounts:
+    """Exact layout counts of one component.
+
+    Attributes
+    ----------
+    layouts:
+        ``layouts[k]``: the number of cell layouts with exactly ``k`` mines that satisfy every
+        constraint (boxes weighted by C(size, mines)).
+    box_mines:
+        ``box_mines[k][b]``: summed over those layouts, the mines in box ``b``. A cell of box
+        ``b`` is a mine in ``box_mines[k][b] / size[b]`` of the layouts with ``k`` mines.
+    """
+
+    layouts: tuple[int, ...]
+    box_mines: tuple[tuple[int, ...], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.layouts)
+
+    def mine_numbers(self) -> frozenset[int]:
+        return frozenset(k for k, n in enumerate(self.layouts) if n)
+
+
+@dataclass(frozen=True, slots=True)
+class Deductions:
+    """Per box: ``can_mine[b]`` some allowed layout puts a mine in box ``b``;
+    ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one."""
+
+    can_mine: tuple[bool, ...]
+    can_clear: tuple[bool, ...]
+
+
+class Backend(Protocol):
+    """What every engine provides; see the module docstring for the contract."""
+
+    name: str
+
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        ...
+
+    def mine_numbers(self, component: Component) -> frozenset[int]:
+        ...
+
+    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+        ...
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise :class:`TimeLimitExceeded` once ``time.monotonic()`` passes ``deadline``."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeLimitExceeded("time limit reached while counting layouts")
+
+
+def deductions_from_counts(component: Component, counts: ComponentCounts,
+                           allowed: frozenset[int]) -> Deductions:
+    """Read the verdict facts off exact counts, keeping only mine numbers in ``allowed``."""
+    ks = [k for k in allowed if k < len(counts.layouts) and counts.layouts[k]]
+    can_mine = tuple(any(counts.box_mines[k][b] > 0 for k in ks)
+                     for b in range(len(component.sizes)))
+    can_clear = tuple(any(counts.box_mines[k][b] < size * counts.layouts[k] for k in ks)
+                      for b, size in enumerate(component.sizes))
+    return Deductions(can_mine, can_clear)
+
+
+class CountingBackend(ABC):
+    """Base for engines whose counting is the cheapest way to answer everything."""
+
+    name = "counting"
+
+    @abstractmethod
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        """Exact counts; subclasses define how."""
+
+    def mine_numbers(self, component: Component) -> frozenset[int]:
+        return self.count(component).mine_numbers()
+
+    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+        return deductions_from_counts(component, self.count(component), allowed)
+
+
+# name -> (module, class, what to install). Imported on first use, so a missing optional
+# package only matters to the user who asks for that backend.
+_REGISTRY: dict[str, tuple[str, str, str]] = {
+    "sat": ("exactmines.backends.sat", "SatBackend", "python-sat"),
+    "brute": ("exactmines.backends.brute", "BruteForceBackend", ""),
+}
+_ALIASES = {"auto": "sat"}
+_CACHE: dict[str, Backend] = {}
+
+
+def backend_names() -> list[str]:
+    """Names accepted by :func:`get_backend`, ``auto`` first."""
+    return [*_ALIASES, *_REGISTRY]
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called ``name`` (``auto`` is the recommended default).
+
+    Raises
+    ------
+    BackendUnavailable
+        For an unknown name, or when the backend's package is not installed.
+    """
+    key = _ALIASES.get(name, name)
+    if key in _CACHE:
+        return _CACHE[key]
+    if key not in _REGISTRY:
+        raise BackendUnavailable(
+            f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
+    module_name, class_name, package = _REGISTRY[key]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BackendUnavailable(
+            f"backend {name!r} needs the package {package or exc.name!r}: "
+            f"pip install {package or exc.name}") from None
+    factory: Callable[[], Backend] = getattr(module, class_name)
+    _CACHE[key] = factory()
+    return _CACHE[key]

@@ -1,0 +1,228 @@
+"""Per-component counts -> exact probabilities under the total mine count.
+
+With ``L`` mines left and ``U`` covered cells off the frontier, a global layout picks ``k_c``
+mines in each component and puts the other ``L - sum k_c`` on the ``U`` outside cells in
+C(U, L - sum k_c) ways. In polynomial terms: with ``P_c(x) = sum_k layouts_c[k] x^k`` and
+``T = prod P_c``, the number of layouts is ``sum_s T[s] C(U, L - s)``, and component ``c``
+with ``k`` mines is weighted by ``w_c[k] = sum_j O_c[j] C(U, L - k - j)`` where ``O_c`` is
+the product of the *other* components. All ``w_c`` come out of one pass down a product tree
+(each node passes its children the weight vector correlated with the sibling's product),
+so thousands of components cost O(D^2 log C) coefficient work, not O(C * D^2).
+
+Everything is Python ``int`` and ``Fraction``; polynomial products pack coefficients into
+one big integer (Kronecker substitution) so the multiplication runs in C.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .backends import ComponentCounts
+
+__all__ = [
+    "Combined",
+    "combine",
+    "combine_without_count",
+    "poly_mul",
+    "binomials",
+    "feasible_sums",
+    "allowed_mine_numbers",
+    "fits",
+]
+
+_SCHOOLBOOK = 24
+
+
+def poly_mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The product of two polynomials with non-negative integer coefficients."""
+    if not a or not b:
+        return []
+    if min(len(a), len(b)) <= _SCHOOLBOOK:
+        out = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            if x:
+                for j, y in enumerate(b):
+                    out[i + j] += x * y
+        return out
+    # Kronecker substitution: evaluate both at 2**bits, multiply once, read the digits.
+    bits = (max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length() + 1)
+    width = (bits + 7) // 8
+    pack = lambda p: int.from_bytes(b"".join(x.to_bytes(width, "little") for x in p), "little")  # noqa: E731
+    product = pack(a) * pack(b)
+    raw = product.to_bytes((len(a) + len(b) - 1) * width, "little")
+    return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
+
+
+def binomials(n: int) -> list[int]:
+    """``[C(n, 0), ..., C(n, n)]`` by the multiplicative recurrence (no factorials)."""
+    row = [1] * (n + 1)
+    for k in range(1, n + 1):
+        row[k] = row[k - 1] * (n - k + 1) // k
+    return row
+
+
+def _correlate(poly: Sequence[int], weights: Sequence[int], length: int) -> list[int]:
+    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length``."""
+    d = len(poly) - 1
+    full = poly_mul(poly[::-1], weights)
+    out = full[d:d + length]
+    return out + [0] * (length - len(out))
+
+
+def _weights_down(polys: Sequence[Sequence[int]], weights: list[int]) -> tuple[list[int],
+                                                                             list[list[int]]]:
+    """Product of ``polys`` and, for each, its weight vector given the others."""
+    if len(polys) == 1:
+        return list(polys[0]), [weights[:len(polys[0])]]
+    half = len(polys) // 2
+    # Products first (bottom-up), then each half gets the weights seen through the other.
+    left = _product(polys[:half])
+    right = _product(polys[half:])
+    _, left_weights = _weights_down(polys[:half], _correlate(right, weights, len(left)))
+    _, right_weights = _weights_down(polys[half:], _correlate(left, weights, len(right)))
+    return poly_mul(left, right), left_weights + right_weights
+
+
+def _product(polys: Sequence[Sequence[int]]) -> list[int]:
+    if len(polys) == 1:
+        return list(polys[0])
+    half = len(polys) // 2
+    return poly_mul(_product(polys[:half]), _product(polys[half:]))
+
+
+@dataclass(frozen=True, slots=True)
+class Combined:
+    """Exact answers for a whole position.
+
+    Attributes
+    ----------
+    layouts:
+        Consistent layouts of all remaining mines (0 when inconsistent).
+    box_probability:
+        ``box_probability[c][b]``: probability that a given cell of box ``b`` of component
+        ``c`` is a mine (``None`` entries only when the position is inconsistent).
+    outside_probability:
+        Probability for each cell off the frontier; ``None`` when the count is unknown or
+        there are no such cells.
+    """
+
+    layouts: int
+    box_probability: tuple[tuple[Fraction | None, ...], ...]
+    outside_probability: Fraction | None
+
+
+def _trimmed(counts: ComponentCounts) -> list[int]:
+    layouts = list(counts.layouts)
+    while len(layouts) > 1 and not layouts[-1]:
+        layouts.pop()
+    return layouts
+
+
+def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
+            mines_left: int) -> Combined:
+    """Exact probabilities with a known number of mines left (see module notes)."""
+    polys = [_trimmed(c) for c in counts]
+    top = sum(len(p) - 1 for p in polys)
+    choose = binomials(outside)
+    # weights[s]: ways to place the rest when the frontier holds s mines.
+    weights = [choose[mines_left - s] if 0 <= mines_left - s <= outside else 0
+               for s in range(top + 1)]
+    if polys:
+        total_poly, per_component = _weights_down(polys, weights)
+    else:
+        total_poly, per_component = [1], []
+    layouts = sum(t * w for t, w in zip(total_poly, weights))
+    if layouts == 0:
+        return Combined(0, tuple(tuple(None for _ in s) for s in sizes), None)
+    box_probability = []
+    for c, w in zip(counts, per_component):
+        numerators = [0] * len(c.box_mines[0]) if c.box_mines else []
+        for k, wk in enumerate(w):
+            if wk and k < len(c.box_mines):
+                for b, m in enumerate(c.box_mines[k]):
+                    numerators[b] += m * wk
+        box_probability.append(tuple(Fraction(num, size * layouts)
+                                     for num, size in zip(numerators, sizes[len(box_probability)])))
+    outside_probability = None
+    if outside:
+        # Layouts with a mine on one given outside cell: C(U-1, L-s-1) per frontier sum s.
+        inner = binomials(outside - 1)
+        hits = sum(t * inner[mines_left - s - 1] for s, t in enumerate(total_poly)
+                   if 0 <= mines_left - s - 1 <= outside - 1)
+        outside_probability = Fraction(hits, layouts)
+    return Combined(layouts, tuple(box_probability), outside_probability)
+
+
+def combine_without_count(counts: Sequence[ComponentCounts],
+                          sizes: Sequence[Sequence[int]]) -> Combined:
+    """Exact frontier probabilities when the total is unknown: components independent."""
+    layouts = 1
+    box_probability = []
+    for c, box_sizes in zip(counts, sizes):
+        total = c.total
+        layouts *= total
+        if total == 0:
+            box_probability.append(tuple(None for _ in box_sizes))
+            continue
+        sums = [sum(row[b] for row in c.box_mines) for b in range(len(box_sizes))]
+        box_probability.append(tuple(Fraction(m, size * total)
+                                     for m, size in zip(sums, box_sizes)))
+    if layouts == 0:
+        box_probability = [tuple(None for _ in s) for s in sizes]
+    return Combined(layouts, tuple(box_probability), None)
+
+
+def feasible_sums(numbers: Sequence[frozenset[int]]) -> int:
+    """The sums reachable by picking one number from each set, as a bitmask (bit s set)."""
+    mask = 1
+    for options in numbers:
+        mask = _sumset(mask, options)
+    return mask
+
+
+def _sumset(mask: int, options: frozenset[int]) -> int:
+    out = 0
+    for k in options:
+        out |= mask << k
+    return out
+
+
+def fits(mask: int, low: int, high: int) -> bool:
+    """Does ``mask`` have a set bit in ``low..high``?"""
+    low = max(low, 0)
+    if high < low:
+        return False
+    return (mask >> low) & ((1 << (high - low + 1)) - 1) != 0
+
+
+def allowed_mine_numbers(numbers: Sequence[frozenset[int]], outside: int,
+                         mines_left: int) -> list[frozenset[int]]:
+    """For each component, the mine numbers that extend to a full layout of the position.
+
+    Component ``c`` may hold ``k`` mines when the other components can hold some ``t`` with
+    ``0 <= mines_left - k - t <= outside``. Prefix and suffix sumsets (bitmasks) make this
+    one sumset product per component.
+    """
+    prefix = [1]
+    for options in numbers:
+        prefix.append(_sumset(prefix[-1], options))
+    suffix = [1]
+    for options in reversed(numbers):
+        suffix.append(_sumset(suffix[-1], options))
+    suffix.reverse()
+    allowed = []
+    for c, options in enumerate(numbers):
+        others = _sumset_masks(prefix[c], suffix[c + 1])
+        allowed.append(frozenset(k for k in options
+                                 if fits(others, mines_left - k - outside, mines_left - k)))
+    return allowed
+
+
+def _sumset_masks(a: int, b: int) -> int:
+    """Sumset of two bitmasks: the support of the product of their 0/1 polynomials."""
+    bits_a = [int(ch) for ch in reversed(bin(a)[2:])]
+    bits_b = [int(ch) for ch in reversed(bin(b)[2:])]
+    product = poly_mul(bits_a, bits_b)
+    return int("".join("1" if x else "0" for x in reversed(product)), 2)

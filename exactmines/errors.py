@@ -1,0 +1,51 @@
+"""The exceptions exactmines raises on purpose; everything else is a bug."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ExactminesError",
+    "InputError",
+    "BackendUnavailable",
+    "TimeLimitExceeded",
+]
+
+
+class ExactminesError(Exception):
+    """Base class: the command line turns any of these into one line on stderr."""
+
+    exit_code = 2
+
+
+class InputError(ExactminesError):
+    """Malformed input, with the place it was found.
+
+    ``str(error)`` reads ``FILE:LINE:COL: message`` (line and column are 1-based and
+    omitted when unknown), the form editors and compilers use.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str = "<input>",
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        place = source
+        if line is not None:
+            place += f":{line}"
+            if column is not None:
+                place += f":{column}"
+        super().__init__(f"{place}: {message}")
+
+
+class BackendUnavailable(ExactminesError):
+    """A backend was asked for whose package is not installed, or whose name is unknown."""
+
+
+class TimeLimitExceeded(ExactminesError):
+    """The work went past its ``--time-limit``; callers degrade or report it."""

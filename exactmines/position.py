@@ -1,0 +1,170 @@
+"""Positions (what a player sees) and boards (the hidden layout), with grid geometry.
+
+Cells are ``(row, col)`` tuples, 0-based, row 0 at the top. Only this module and
+``frontier`` know that cells live on a grid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "Cell",
+    "COVERED",
+    "FLAG",
+    "Position",
+    "Board",
+    "neighbour_table",
+    "neighbours",
+]
+
+Cell = tuple[int, int]
+
+COVERED = "H"
+FLAG = "F"
+_DIGITS = "012345678"
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell index ``r * width + c``, the indices of its up-to-8 neighbours.
+
+    Cached per board size: the solvers look neighbours up in tight loops.
+    """
+    table = []
+    for r in range(height):
+        for c in range(width):
+            table.append(
+                tuple(
+                    rr * width + cc
+                    for rr in range(max(r - 1, 0), min(r + 2, height))
+                    for cc in range(max(c - 1, 0), min(c + 2, width))
+                    if (rr, cc) != (r, c)
+                )
+            )
+    return tuple(table)
+
+
+def neighbours(width: int, height: int, cell: Cell) -> list[Cell]:
+    """The up-to-8 cells around ``cell``, row-major."""
+    r, c = cell
+    return [
+        (rr, cc)
+        for rr in range(max(r - 1, 0), min(r + 2, height))
+        for cc in range(max(c - 1, 0), min(c + 2, width))
+        if (rr, cc) != (r, c)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What a player sees.
+
+    Attributes
+    ----------
+    width, height:
+        Board size in cells.
+    mines:
+        Total mines on the board, flags included; ``None`` when unknown.
+    rows:
+        ``height`` strings of ``width`` characters: ``'0'``-``'8'`` revealed numbers,
+        ``'H'`` covered, ``'F'`` flagged (a trusted mine).
+    """
+
+    width: int
+    height: int
+    mines: int | None
+    rows: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.rows) != self.height or any(len(r) != self.width for r in self.rows):
+            raise ValueError("rows do not match width x height")
+
+    def char(self, cell: Cell) -> str:
+        return self.rows[cell[0]][cell[1]]
+
+    def number(self, cell: Cell) -> int | None:
+        """The revealed number at ``cell``, or ``None`` if it is covered or flagged."""
+        ch = self.rows[cell[0]][cell[1]]
+        return int(ch) if ch in _DIGITS else None
+
+    def cells_where(self, chars: str) -> list[Cell]:
+        """All cells whose character is one of ``chars``, row-major."""
+        return [
+            (r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch in chars
+        ]
+
+    @property
+    def covered(self) -> list[Cell]:
+        """Covered, unflagged cells, row-major: the unknowns."""
+        return self.cells_where(COVERED)
+
+    @property
+    def flags(self) -> list[Cell]:
+        return self.cells_where(FLAG)
+
+    @property
+    def mines_left(self) -> int | None:
+        """Mines not yet flagged, or ``None`` when the total is unknown."""
+        return None if self.mines is None else self.mines - len(self.flags)
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        return neighbours(self.width, self.height, cell)
+
+    def with_mines(self, mines: int | None) -> Position:
+        return Position(self.width, self.height, mines, self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A hidden layout: where every mine is.
+
+    Attributes
+    ----------
+    width, height:
+        Board size in cells.
+    mine_cells:
+        The cells that hold a mine.
+    """
+
+    width: int
+    height: int
+    mine_cells: frozenset[Cell]
+
+    @property
+    def mines(self) -> int:
+        return len(self.mine_cells)
+
+    def number(self, cell: Cell) -> int:
+        """How many mines touch ``cell`` (what it shows when revealed)."""
+        return sum(n in self.mine_cells for n in neighbours(self.width, self.height, cell))
+
+    def numbers(self) -> list[int]:
+        """The number of every cell, indexed ``r * width + c`` (mines included)."""
+        counts = [0] * (self.width * self.height)
+        table = neighbour_table(self.width, self.height)
+        for r, c in self.mine_cells:
+            for n in table[r * self.width + c]:
+                counts[n] += 1
+        return counts
+
+    def position(self, revealed: frozenset[Cell] | set[Cell] = frozenset(),
+                 flagged: frozenset[Cell] | set[Cell] = frozenset(),
+                 *, count_known: bool = True) -> Position:
+        """The position a player sees with ``revealed`` opened and ``flagged`` flagged."""
+        numbers = self.numbers()
+        rows = []
+        for r in range(self.height):
+            row = []
+            for c in range(self.width):
+                if (r, c) in revealed:
+                    if (r, c) in self.mine_cells:
+                        raise ValueError(f"cell {(r, c)} holds a mine and cannot be revealed")
+                    row.append(str(numbers[r * self.width + c]))
+                elif (r, c) in flagged:
+                    row.append(FLAG)
+                else:
+                    row.append(COVERED)
+            rows.append("".join(row))
+        return Position(self.width, self.height, self.mines if count_known else None, tuple(rows))

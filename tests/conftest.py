@@ -1,0 +1,29 @@
+"""Every engine runs every test: ``backend`` is parametrised over the registry."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from exactmines.backends import backend_names, get_backend
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+settings.register_profile("ci", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+ENGINES = [name for name in backend_names() if name != "auto"]
+
+
+@pytest.fixture(params=ENGINES, scope="session")
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each backend by name; a missing package fails loudly instead of skipping."""
+    get_backend(request.param)
+    return request.param

@@ -1,0 +1,120 @@
+"""Every backend against the oracle, closed forms and published answers, exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import truth
+from strategies import positions
+
+from exactmines import analyze, read_position
+from exactmines.backends import get_backend
+from exactmines.frontier import Component, Constraint
+from exactmines.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def assert_matches_oracle(position: Position, backend: str, time_limit: float | None = None):
+    result = analyze(position, backend=backend, time_limit=time_limit)
+    expected = truth(position)
+    assert result.consistent == expected.consistent, position
+    if not expected.consistent:
+        return result
+    assert [c.cell for c in result.cells] == sorted(expected.probability)
+    for cell in result.cells:
+        assert cell.verdict == expected.verdict[cell.cell], (position, cell)
+        if result.probabilities_computed:
+            assert cell.probability == expected.probability[cell.cell], (position, cell)
+        else:
+            assert result.layouts is None
+    if result.probabilities_computed:
+        assert result.layouts == expected.layouts
+        assert result.unique == all(v != "unknown" for v in expected.verdict.values())
+    return result
+
+
+@given(position=positions())
+def test_backend_matches_brute_force_oracle(backend, position):
+    assert_matches_oracle(position, backend)
+
+
+@given(position=positions(allow_lies=True))
+def test_inconsistent_positions_are_answers_not_crashes(backend, position):
+    assert_matches_oracle(position, backend)
+
+
+@given(position=positions(count_known=True))
+def test_verdicts_stay_exact_when_counting_is_cut_short(position):
+    # A zero time limit stops every count at once: the SAT fall-back must still give exactly
+    # the oracle's verdicts, using the total mine count.
+    result = assert_matches_oracle(position, "sat", time_limit=0.0)
+    if result.consistent and result.frontier_cells:
+        assert not result.probabilities_computed
+
+
+@pytest.mark.parametrize("width,height,mines", [(1, 1, 0), (1, 1, 1), (3, 3, 4), (9, 9, 10),
+                                                (30, 16, 99), (100, 100, 2000)])
+def test_all_covered_board_closed_form(backend, width, height, mines):
+    position = Position(width, height, mines, tuple("H" * width for _ in range(height)))
+    result = analyze(position, backend=backend)
+    assert result.layouts == comb(width * height, mines)
+    assert {c.probability for c in result.cells} == {Fraction(mines, width * height)}
+
+
+def test_unknown_count_leaves_off_frontier_undefined(backend):
+    position = Position(3, 1, None, ("1HH",))
+    result = analyze(position, backend=backend)
+    assert result.layouts == 1
+    assert [(c.probability, c.verdict) for c in result.cells] == [(1, "mine"), (None, "unknown")]
+
+
+def test_published_9x9_example(backend):
+    # REFERENCE.md: 1031 layouts, off-frontier P(mine) ~ 0.0436.
+    result = analyze(read_position(ROOT / "instances" / "reference-9x9.mine"), backend=backend)
+    assert result.layouts == 1031
+    assert result.cell(8, 8).probability == Fraction(45, 1031)
+    assert abs(float(result.cell(8, 8).probability) - 0.0436) < 5e-5
+
+
+def test_minesweepr_readme_example(backend):
+    # minesweepr README: rules 1{A,B} 2{A,B,C} 3{B,C,D} 2{C,D,E} 2{D,E,F,G,H} 1{G,H,I} 1{H,I},
+    # 85 covered cells, 10 mines: F = I = off-frontier = 6/77, H = 71/77. Geometry-free: the
+    # component is built by hand, as a backend sees it.
+    from exactmines.combine import combine
+
+    names = "ABCDEFGHI"
+    rules = [("AB", 1), ("ABC", 2), ("BCD", 3), ("CDE", 2), ("DEFGH", 2), ("GHI", 1), ("HI", 1)]
+    component = Component((1,) * 9, tuple(Constraint(tuple(names.index(x) for x in cells), k)
+                                          for cells, k in rules))
+    counts = get_backend(backend).count(component)
+    combined = combine([counts], [component.sizes], outside=85 - 9, mines_left=10)
+    p = dict(zip(names, combined.box_probability[0]))
+    assert p["F"] == p["I"] == combined.outside_probability == Fraction(6, 77)
+    assert p["H"] == Fraction(71, 77)
+
+
+def test_count_needs_the_total_to_decide():
+    # The 0 clears its neighbours; the one mine left must be on the cell it does not touch.
+    position = Position(4, 1, 1, ("H0HH",))
+    assert [c.verdict for c in analyze(position).cells] == ["safe", "safe", "mine"]
+    assert not analyze(Position(3, 1, 1, ("H0H",))).consistent
+    position = Position(4, 1, 2, ("H1HH",))
+    result = analyze(position)
+    assert [c.verdict for c in result.cells] == ["unknown", "unknown", "mine"]
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_all_covered_with_flags(width, height, data):
+    cells = width * height
+    flags = data.draw(st.integers(0, cells))
+    mines = data.draw(st.integers(flags, cells))
+    flat = "F" * flags + "H" * (cells - flags)
+    rows = tuple(flat[r * width:(r + 1) * width] for r in range(height))
+    result = analyze(Position(width, height, mines, rows))
+    assert result.layouts == comb(cells - flags, mines - flags)
