@@ -1,0 +1,81 @@
+"""The batch runner: order, streaming, resume, refusal to clobber, processes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from exactmines.batch import read_rows, run_batch
+from exactmines.errors import InputError
+from exactmines.stats import rate_summary, wilson_interval
+
+
+def square(chunk):
+    return [{"id": t["id"], "value": t["x"] * t["x"]} for t in chunk]
+
+
+CALLS: list[int] = []
+
+
+def counting_square(chunk):
+    CALLS.extend(t["id"] for t in chunk)
+    return square(chunk)
+
+
+def failing_after_two(chunk):
+    if chunk[0]["id"] >= 2:
+        raise KeyboardInterrupt
+    return square(chunk)
+
+
+TASKS = [{"id": i, "x": i} for i in range(10)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_rows_come_back_in_task_order(workers):
+    rows = run_batch(TASKS, square, workers=workers, chunk_size=3, progress=False)
+    assert [r["value"] for r in rows] == [i * i for i in range(10)]
+
+
+def test_interrupted_run_keeps_finished_rows_and_resumes(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(TASKS, failing_after_two, out=out, meta={"n": 10}, chunk_size=1,
+                  progress=False)
+    meta, rows = read_rows(out)
+    assert meta == {"n": 10} and [r["id"] for r in rows] == [0, 1]
+    with out.open("a") as handle:  # a torn last line, as a kill mid-write leaves
+        handle.write('{"id": 2, "val')
+    CALLS.clear()
+    rows = run_batch(TASKS, counting_square, out=out, meta={"n": 10}, resume=True,
+                     chunk_size=4, progress=False)
+    assert CALLS == list(range(2, 10))
+    assert [r["value"] for r in rows] == [i * i for i in range(10)]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 11 and all(json.loads(line) for line in lines)
+
+
+def test_existing_file_is_not_clobbered_and_other_runs_are_refused(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    run_batch(TASKS[:3], square, out=out, meta={"n": 3}, progress=False)
+    with pytest.raises(InputError, match="--resume"):
+        run_batch(TASKS[:3], square, out=out, meta={"n": 3}, progress=False)
+    with pytest.raises(InputError, match="other settings"):
+        run_batch(TASKS[:3], square, out=out, meta={"n": 4}, resume=True, progress=False)
+
+
+def test_malformed_results_file_names_the_line(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    out.write_text('{"meta": {}}\nnot json\n{"id": 1}\n')
+    with pytest.raises(InputError, match=r"rows.jsonl:2:"):
+        read_rows(out)
+
+
+def test_wilson_interval_contains_the_estimate_and_narrows():
+    low, high = wilson_interval(40, 100)
+    assert low < 0.4 < high
+    low2, high2 = wilson_interval(4000, 10000)
+    assert high2 - low2 < high - low
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert rate_summary(1, 3)["fraction"] == "1/3"
