@@ -34,6 +34,7 @@ __all__ = [
     "board_to_mbf",
     "position_to_mine",
     "board_to_mine",
+    "board_to_xo",
     "decode_text",
     "looks_like_mine_text",
 ]
@@ -298,3 +299,11 @@ def board_to_mine(board: Board, revealed: Iterable[Cell] = (),
         rows.append("".join(row))
     lines = [f"# {c}" for c in comments] + [f"{board.width}x{board.height}x{board.mines}", *rows]
     return "\n".join(lines) + "\n"
+
+
+def board_to_xo(board: Board) -> str:
+    """The petersohn solver's board text: one line per row, ``x`` mine, ``o`` safe."""
+    return "".join(
+        "".join("x" if (r, c) in board.mine_cells else "o" for c in range(board.width)) + "\n"
+        for r in range(board.height)
+    )
