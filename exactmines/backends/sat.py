@@ -117,15 +117,9 @@ class SatBackend:
                 k = sum(counts)
                 layouts[k] += weight
                 row = box_mines[k]
-                block = []
-                for b, (chain, j) in enumerate(zip(session.box_vars, counts)):
+                for b, j in enumerate(counts):
                     row[b] += weight * j
-                    # "box b does not hold exactly j": its (j+1)-th variable is on, or
-                    # its j-th is off (the chain makes that the whole story).
-                    if j < len(chain):
-                        block.append(chain[j])
-                    if j > 0:
-                        block.append(-chain[j - 1])
+                block = _blocking_clause(session.box_vars, counts)
                 if not block:
                     break
                 solver.add_clause(block)
@@ -170,6 +164,46 @@ class SatBackend:
                     if not can_clear[b] and solver.solve(assumptions=[*bounds, -chain[-1]]):
                         record()
         return Deductions(tuple(can_mine), tuple(can_clear))
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None) -> tuple[int, frozenset[int]]:
+        """Layouts (with a mine number in ``allowed``), counted only up to ``limit``, and
+        the mine numbers of the layouts seen.
+
+        ``layouts_up_to(c, 2)[0] == 1`` answers "exactly one layout?" with two solves: a
+        model, then a blocking clause over its box counts.
+        """
+        found = 0
+        seen: set[int] = set()
+        runs = [(0, component.cells)] if allowed is None else _intervals(allowed,
+                                                                          component.cells)
+        with _Session(component) as session:
+            for low, high in runs:
+                bounds = session.between(low, high)
+                while found < limit and session.solver.solve(assumptions=bounds):
+                    counts = session.box_counts()
+                    seen.add(sum(counts))
+                    weight = 1
+                    for size, j in zip(component.sizes, counts, strict=True):
+                        weight *= comb(size, j)
+                    found += weight
+                    block = _blocking_clause(session.box_vars, counts)
+                    if not block:
+                        break
+                    session.solver.add_clause(block)
+        return min(found, limit), frozenset(seen)
+
+
+def _blocking_clause(box_vars: list[list[int]], counts: list[int]) -> list[int]:
+    """"Some box does not hold exactly its count": the chain encoding makes "box b holds
+    j" the same as "variable j+1 off and variable j on", so this blocks one model."""
+    block = []
+    for chain, j in zip(box_vars, counts, strict=True):
+        if j < len(chain):
+            block.append(chain[j])
+        if j > 0:
+            block.append(-chain[j - 1])
+    return block
 
 
 def _intervals(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:

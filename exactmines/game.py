@@ -1,0 +1,192 @@
+"""The game engine: a hidden board, clicks that reveal (flooding zeros), win and loss, and
+the first-click rules that decide how a board is dealt.
+
+First-click rules (``StartRule``):
+
+``unprotected``
+    mines uniform over the whole board: the first click may hit one;
+``safe``
+    uniform over boards with no mine on the first click (SFAR in the literature);
+``opening``
+    uniform over boards with no mine in the 3x3 block around the first click (SNR), so the
+    first click shows a 0 and opens an area.
+
+Randomness is always an explicit ``random.Random``: the same seed deals the same board.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal, get_args
+
+from .errors import InputError
+from .position import Board, Cell, Position, flood, neighbour_masks, neighbours
+
+__all__ = [
+    "StartRule",
+    "START_RULES",
+    "GameOver",
+    "Game",
+    "deal",
+    "random_board",
+    "free_indices",
+    "protected_cells",
+    "board_from_indices",
+]
+
+StartRule = Literal["safe", "opening", "unprotected"]
+START_RULES: tuple[str, ...] = get_args(StartRule)
+
+
+class GameOver(Exception):
+    """A click after the game ended (a programming error of the caller, not bad input)."""
+
+
+def board_from_indices(width: int, height: int, indices: list[int] | tuple[int, ...]) -> Board:
+    """The board whose mines sit at the flat indices ``r * width + c``."""
+    return Board(width, height, frozenset(divmod(i, width) for i in indices))
+
+
+def protected_cells(width: int, height: int, rule: str, at: Cell) -> frozenset[Cell]:
+    """The cells ``rule`` keeps free of mines for a first click at ``at``."""
+    _check_cell(width, height, at, "first click")
+    if rule == "unprotected":
+        return frozenset()
+    if rule == "safe":
+        return frozenset([at])
+    if rule == "opening":
+        return frozenset([at, *neighbours(width, height, at)])
+    raise InputError(f"unknown first-click rule {rule!r}: choose one of "
+                     f"{', '.join(START_RULES)}", source="first-click rule")
+
+
+def free_indices(width: int, height: int, mines: int,
+                 exclude: frozenset[Cell] | set[Cell] = frozenset()) -> list[int]:
+    """The flat indices that may hold a mine, row-major; checks that ``mines`` fit.
+
+    ``rng.sample(free_indices(...), mines)`` is exactly how :func:`random_board` deals, so a
+    caller dealing many boards can compute this once.
+
+    Raises
+    ------
+    InputError
+        For a size under 1x1 or more mines than free cells.
+    """
+    if width < 1 or height < 1:
+        raise InputError(f"board size {width}x{height}: must be at least 1x1", source="board")
+    free = [r * width + c for r in range(height) for c in range(width) if (r, c) not in exclude]
+    if not 0 <= mines <= len(free):
+        raise InputError(f"{mines} mines do not fit: {len(free)} cells can hold one",
+                         source="board")
+    return free
+
+
+def random_board(width: int, height: int, mines: int, rng: random.Random, *,
+                 exclude: frozenset[Cell] | set[Cell] = frozenset()) -> Board:
+    """``mines`` mines uniformly over the cells not in ``exclude`` (see :func:`free_indices`)."""
+    free = free_indices(width, height, mines, exclude)
+    return board_from_indices(width, height, rng.sample(free, mines))
+
+
+def deal(width: int, height: int, mines: int, rng: random.Random, *, rule: str = "safe",
+         at: Cell = (0, 0)) -> Board:
+    """A board dealt under the first-click ``rule`` for a first click at ``at``."""
+    return random_board(width, height, mines, rng,
+                        exclude=protected_cells(width, height, rule, at))
+
+
+def _check_cell(width: int, height: int, cell: Cell, what: str) -> None:
+    r, c = cell
+    if not (0 <= r < height and 0 <= c < width):
+        raise InputError(f"{what} at row {r}, col {c} is off the {width}x{height} board",
+                         source=what)
+
+
+class Game:
+    """One game on a hidden board.
+
+    State is a bitmask of revealed cells (bit ``r * width + c``); clicking a zero opens its
+    neighbourhood, recursively, as every Minesweeper does. The game is lost on a click on a
+    mine and won when every safe cell is revealed. Flags are the player's business: the
+    engine never needs them.
+
+    Examples
+    --------
+    >>> game = Game(deal(9, 9, 10, random.Random(1), rule="opening", at=(4, 4)))
+    >>> opened = game.reveal((4, 4))
+    >>> game.lost, len(opened) > 1
+    (False, True)
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.width, self.height = board.width, board.height
+        self.numbers = board.numbers()
+        self.masks = neighbour_masks(self.width, self.height)
+        self.mine_mask = sum(1 << (r * self.width + c) for r, c in board.mine_cells)
+        safe = ((1 << (self.width * self.height)) - 1) & ~self.mine_mask
+        self.safe_mask = safe
+        self.zero_mask = sum(1 << i for i, n in enumerate(self.numbers)
+                             if n == 0 and (safe >> i) & 1)
+        self.revealed = 0
+        self.exploded: Cell | None = None
+        self.clicks = 0
+
+    @property
+    def lost(self) -> bool:
+        return self.exploded is not None
+
+    @property
+    def won(self) -> bool:
+        return self.exploded is None and self.revealed == self.safe_mask
+
+    @property
+    def over(self) -> bool:
+        return self.lost or self.won
+
+    @property
+    def safe_left(self) -> int:
+        """Safe cells still covered."""
+        return (self.safe_mask & ~self.revealed).bit_count()
+
+    def is_revealed(self, cell: Cell) -> bool:
+        return (self.revealed >> (cell[0] * self.width + cell[1])) & 1 == 1
+
+    def number(self, cell: Cell) -> int:
+        """What ``cell`` shows; only for revealed cells (the hidden board stays hidden)."""
+        if not self.is_revealed(cell):
+            raise ValueError(f"cell {cell} is not revealed")
+        return self.numbers[cell[0] * self.width + cell[1]]
+
+    def reveal(self, cell: Cell) -> list[Cell]:
+        """Click ``cell``: the cells it newly reveals, row-major (empty if already shown).
+
+        A mine ends the game (``lost``) and returns ``[]``. Cost: one bitmask operation per
+        zero the flood reaches.
+        """
+        if self.over:
+            raise GameOver("the game is over")
+        _check_cell(self.width, self.height, cell, "click")
+        self.clicks += 1
+        bit = 1 << (cell[0] * self.width + cell[1])
+        if bit & self.mine_mask:
+            self.exploded = cell
+            return []
+        before = self.revealed
+        self.revealed = flood(before, bit, self.zero_mask, self.masks)
+        return self.cells_of(self.revealed & ~before)
+
+    def cells_of(self, mask: int) -> list[Cell]:
+        """The cells of a bitmask, row-major."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(divmod(low.bit_length() - 1, self.width))
+            mask ^= low
+        return out
+
+    def position(self, flagged: frozenset[Cell] | set[Cell] = frozenset(), *,
+                 count_known: bool = True) -> Position:
+        """What the player sees, with ``flagged`` cells shown as flags."""
+        return self.board.position(frozenset(self.cells_of(self.revealed)), flagged,
+                                   count_known=count_known)
