@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -21,6 +21,7 @@ from .analysis import analyze
 from .backends import backend_names, get_backend
 from .errors import ExactminesError, InputError
 from .files import read_position
+from .position import Position
 
 __all__ = ["app", "main"]
 
@@ -78,6 +79,9 @@ def analyze_command(
                              "stay exact and probabilities are reported as not computed.")] = 30.0,
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
+    unique: Annotated[bool, typer.Option(
+        "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
+                         "layout, never counts): fast on big positions.")] = False,
 ) -> None:
     """Exact probabilities, safe cells and mines of positions.
 
@@ -98,6 +102,9 @@ def analyze_command(
                 raise InputError(f"--mines {mines}: this position needs between {flags} and "
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
+    if unique:
+        _unique_report(positions, output)
+        return
 
     from .report import analysis_to_dict, analysis_to_text
 
@@ -118,6 +125,167 @@ def analyze_command(
         _emit_json(dicts[0] if len(dicts) == 1 else dicts)
     if any(not r.consistent for r in results):
         raise typer.Exit(EXIT_INCONSISTENT)
+
+
+def _unique_report(positions: list[tuple[str, Position]], output: OutputFormat) -> None:
+    """``analyze --unique``: one answer per position; exit 3 if any is inconsistent."""
+    from .solvability import is_unique
+
+    answers = []
+    for name, position in positions:
+        answer = {"file": name, "width": position.width, "height": position.height,
+                  "mines": position.mines, **is_unique(position).to_dict()}
+        answers.append(answer)
+        if output is OutputFormat.jsonl:
+            _emit_json(answer)
+            sys.stdout.flush()
+        elif output is OutputFormat.text:
+            verdict = ("unique" if answer["unique"] else
+                       "not unique" if answer["consistent"] else "inconsistent")
+            reason = f" ({answer['reason']})" if answer["reason"] else ""
+            typer.echo(f"{name}: {verdict}{reason}")
+    if output is OutputFormat.json:
+        _emit_json(answers[0] if len(answers) == 1 else answers)
+    if any(not a["consistent"] for a in answers):
+        raise typer.Exit(EXIT_INCONSISTENT)
+
+
+class TextOrJson(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
+    """``"ROW,COL"`` -> ``(row, col)``; anything else is an :class:`InputError`."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        row, col = (int(p.strip()) for p in parts)
+    except ValueError:
+        raise InputError(f"{option} {text!r}: expected ROW,COL (0-based, e.g. 3,3)",
+                         source="command line") from None
+    return row, col
+
+
+@app.command("solvable")
+def solvable_command(
+    board_file: Annotated[Path, typer.Argument(
+        metavar="BOARD", help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
+        show_default=False)],
+    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
+                                    show_default=False)],
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="Deduce without the total mine count.")] = False,
+    stuck: Annotated[Optional[Path], typer.Option(
+        "--stuck", help="When not solvable, write the position where deduction stops "
+                        "(.mine).")] = None,
+    backend: Annotated[str, typer.Option(
+        help=f"Engine for components too big to enumerate: "
+             f"{', '.join(backend_names())}.")] = "auto",
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Can the board be cleared from a first click by certain deductions alone?
+
+    Complete: it fails only where no sound reasoning (numbers and, unless --no-count, the
+    total mine count) proves any covered cell safe or a mine.
+
+    Example: exactmines solvable board.mine --at 3,3 --format json
+    """
+    from .files import read_board, write_position
+    from .solvability import solvable
+
+    cell = _parse_cell(at)
+    engine = get_backend(backend)
+    board = read_board(board_file)
+    result = solvable(board, cell, use_count=not no_count, backend=engine)
+    if stuck is not None and result.stuck is not None:
+        write_position(stuck, result.stuck,
+                       comments=(f"stuck: {board_file} from first click {cell[0]},{cell[1]}",))
+    if output is TextOrJson.json:
+        _emit_json({"file": str(board_file), "width": board.width, "height": board.height,
+                    "mines": board.mines, "use_count": not no_count, **result.to_dict()})
+        return
+    head = (f"{board_file}: {board.width}x{board.height}, {board.mines} mines, first click "
+            f"{cell[0]},{cell[1]}{'' if not no_count else ', without the mine count'}")
+    typer.echo(head)
+    if result.solvable:
+        typer.echo(f"solvable: all {result.safe_cells} safe cells revealed in {result.steps} "
+                   f"rounds ({result.exact_steps} exact steps, {result.count_deductions} cells "
+                   "proved by the count)")
+        return
+    assert result.stuck is not None
+    typer.echo(f"not solvable: stuck after revealing {result.revealed} of {result.safe_cells} "
+               f"safe cells ({result.mines_found} mines proved)")
+    typer.echo("\n".join(result.stuck.rows))
+    if stuck is not None:
+        typer.echo(f"stuck position written to {stuck}")
+
+
+@app.command("survey")
+def survey_command(
+    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
+    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
+    mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
+    boards: Annotated[int, typer.Option(help="How many boards.", show_default=False)],
+    start: Annotated[str, typer.Option(
+        help="First-click rule: random-zero, safe or opening.", show_default=False)],
+    seed: Annotated[int, typer.Option(help="Run seed (board i gets its own seed from it).",
+                                      show_default=False)],
+    at: Annotated[Optional[str], typer.Option(
+        "--at", help="First click ROW,COL for safe and opening.")] = None,
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="Deduce without the total mine count.")] = False,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    out: Annotated[Optional[Path], typer.Option(
+        help="JSONL file: one row per board (seed, mines, first click, verdict), written as "
+             "it goes.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out, skipping boards already there.")] = False,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """What share of random boards can be cleared without guessing?
+
+    Example: exactmines survey --width 8 --height 8 --mines 13 --boards 10000
+    --start random-zero --seed 1 --workers 2
+    """
+    from .stats import wilson_interval
+    from .survey import SurveySettings, run_survey
+
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE", source="command line")
+    settings = SurveySettings(width, height, mines, start,
+                              None if at is None else _parse_cell(at), seed, not no_count)
+    try:
+        result = run_survey(settings, boards, out=None if out is None else str(out),
+                            resume=resume, workers=workers, scheduler=scheduler)
+    except KeyboardInterrupt:
+        kept = f"; finished boards are kept in {out}, --resume continues" if out else ""
+        sys.stderr.write(f"exactmines: interrupted{kept}\n")
+        raise typer.Exit(130) from None
+    summary = result.to_dict()
+    if out is not None:
+        summary["out"] = str(out)
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    low, high = wilson_interval(result.solvable, result.boards)
+    rule = start + ("" if at is None else f" at {at}")
+    typer.echo(f"{width}x{height}/{mines}, {rule}, seed {seed}"
+               f"{', without the mine count' if no_count else ''}: "
+               f"{result.solvable} of {result.boards} boards solvable = "
+               f"{100 * result.solvable / result.boards:.2f} % "
+               f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
+    if result.without_zero:
+        typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
+    typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.boards:.3f} ms per "
+               "board")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -98,8 +98,7 @@ def deal(width: int, height: int, mines: int, rng: random.Random, *, rule: str =
 def _check_cell(width: int, height: int, cell: Cell, what: str) -> None:
     r, c = cell
     if not (0 <= r < height and 0 <= c < width):
-        raise InputError(f"{what} at row {r}, col {c} is off the {width}x{height} board",
-                         source=what)
+        raise InputError(f"row {r}, col {c} is off the {width}x{height} board", source=what)
 
 
 class Game:

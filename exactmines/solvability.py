@@ -28,10 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .backends import Backend, get_backend
 from .combine import allowed_mine_numbers, feasible_sums, fits
 from .errors import InputError
+from .formats import position_to_mine
 from .frontier import Component, Constraint, build_frontier
 from .position import Board, Cell, Position, flood, neighbour_masks
 
@@ -89,6 +91,20 @@ class Solvability:
     count_deductions: int
     stuck: Position | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The SPEC §3 JSON object; ``stuck`` is the stuck position as ``.mine`` text."""
+        return {
+            "solvable": self.solvable,
+            "at": list(self.at),
+            "revealed": self.revealed,
+            "safe_cells": self.safe_cells,
+            "mines_found": self.mines_found,
+            "steps": self.steps,
+            "exact_steps": self.exact_steps,
+            "count_deductions": self.count_deductions,
+            "stuck": None if self.stuck is None else position_to_mine(self.stuck),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
@@ -139,10 +155,10 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     """
     r, c = at
     if not (0 <= r < board.height and 0 <= c < board.width):
-        raise InputError(f"first click at row {r}, col {c} is off the {board.width}x"
-                         f"{board.height} board", source="first click")
+        raise InputError(f"row {r}, col {c} is off the {board.width}x{board.height} board",
+                         source="first click")
     if at in board.mine_cells:
-        raise InputError(f"first click at row {r}, col {c} is on a mine", source="first click")
+        raise InputError(f"row {r}, col {c} holds a mine", source="first click")
     width = board.width
     indices = [rr * width + cc for rr, cc in board.mine_cells]
     outcome = solve_indices(width, board.height, indices, r * width + c, use_count=use_count,
@@ -609,6 +625,9 @@ class Uniqueness:
     consistent: bool
     unique: bool
     reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"consistent": self.consistent, "unique": self.unique, "reason": self.reason}
 
 
 def is_unique(position: Position) -> Uniqueness:
