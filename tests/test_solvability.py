@@ -1,0 +1,359 @@
+"""Solvability against a slow, obviously complete reference; uniqueness against analysis;
+the solvable/survey/analyze --unique commands end to end."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import truth
+from strategies import boards, positions
+
+from exactmines import analyze
+from exactmines.batch import read_rows
+from exactmines.cli import main
+from exactmines.errors import InputError
+from exactmines.formats import board_from_text, position_from_text
+from exactmines.game import deal, random_board
+from exactmines.position import Board
+from exactmines.solvability import is_unique, solvable
+from exactmines.survey import SurveySettings, run_survey, survey_board
+
+# -- the reference: whole-position analysis after every move ------------------------------
+
+
+def open_cell(board, shown, cell):
+    """Reveal ``cell`` as the game does (breadth-first through zeros)."""
+    queue = deque([cell])
+    shown.add(cell)
+    while queue:
+        r, c = queue.popleft()
+        if board.number((r, c)) == 0:
+            for rr in range(r - 1, r + 2):
+                for cc in range(c - 1, c + 2):
+                    if 0 <= rr < board.height and 0 <= cc < board.width \
+                            and (rr, cc) not in shown:
+                        shown.add((rr, cc))
+                        queue.append((rr, cc))
+
+
+def certain_cells(position, how):
+    if how == "oracle":
+        answer = truth(position)
+        return ([c for c, v in answer.verdict.items() if v == "safe"],
+                [c for c, v in answer.verdict.items() if v == "mine"])
+    result = analyze(position, backend=how)
+    return result.safe, result.mines
+
+
+def reference(board, at, use_count, how="sat"):
+    """Reveal every certain safe cell and flag every certain mine of the whole position,
+    again and again: complete by construction, slow, and sharing no code with the solver's
+    rules or enumeration. Returns (revealed, flagged)."""
+    shown, flagged = set(), set()
+    open_cell(board, shown, at)
+    while True:
+        position = board.position(shown, flagged, count_known=use_count)
+        safe, mines = certain_cells(position, how)
+        for cell in safe:
+            assert cell not in board.mine_cells
+        assert not set(mines) - board.mine_cells
+        if not safe and not set(mines) - flagged:
+            return shown, flagged
+        flagged |= set(mines)
+        for cell in safe:
+            if cell not in shown:
+                open_cell(board, shown, cell)
+
+
+def assert_agrees(board, at, use_count, how="sat", **options):
+    result = solvable(board, at, use_count=use_count, **options)
+    shown, flagged = reference(board, at, use_count, how)
+    safe_cells = board.width * board.height - board.mines
+    assert result.safe_cells == safe_cells
+    assert result.solvable == (len(shown) == safe_cells), (board, at)
+    assert result.revealed == len(shown), (board, at)
+    if result.solvable:
+        assert result.stuck is None
+    else:
+        # Same cells revealed, same mines proved: the fixpoint of complete deduction.
+        assert result.stuck == board.position(shown, flagged, count_known=use_count)
+    return result
+
+
+@st.composite
+def first_clicks(draw, max_side=5, max_cells=20):
+    board = draw(boards(max_side=max_side, max_cells=max_cells))
+    safe = [(r, c) for r in range(board.height) for c in range(board.width)
+            if (r, c) not in board.mine_cells]
+    if not safe:
+        board = Board(board.width, board.height, board.mine_cells - {(0, 0)})
+        safe = [(0, 0)]
+    return board, draw(st.sampled_from(safe))
+
+
+@given(case=first_clicks(), use_count=st.booleans())
+def test_agrees_with_repeated_whole_position_analysis(case, use_count):
+    assert_agrees(*case, use_count)
+
+
+@given(case=first_clicks(max_side=3, max_cells=9), use_count=st.booleans())
+def test_agrees_with_the_oracle_on_tiny_boards(case, use_count):
+    assert_agrees(*case, use_count, how="oracle")
+
+
+@settings(max_examples=25)
+@given(case=first_clicks(), use_count=st.booleans())
+def test_backend_route_gives_the_same_answers(backend, case, use_count):
+    # enumeration_limit=0 hands every component to the backend's mine_numbers/deduce.
+    assert_agrees(*case, use_count, backend=backend, enumeration_limit=0)
+
+
+def test_agrees_on_many_small_seeded_boards():
+    # The count decides cells inside a component only on a few percent of small boards:
+    # enough of them that dropping that coupling fails here for certain.
+    rng = random.Random(1)
+    needed_count = 0
+    for _ in range(400):
+        width, height = rng.randint(3, 5), rng.randint(3, 5)
+        board = random_board(width, height, rng.randint(1, width * height // 3), rng)
+        safe = [(r, c) for r in range(height) for c in range(width)
+                if (r, c) not in board.mine_cells]
+        result = assert_agrees(board, rng.choice(safe), True)
+        needed_count += result.count_deductions > 0
+    assert needed_count >= 20
+
+
+@pytest.mark.parametrize("width, height, mines, rule, at", [
+    (8, 8, 13, "safe", (0, 0)),
+    (9, 9, 10, "opening", (3, 3)),
+    (16, 16, 40, "opening", (3, 3)),
+])
+def test_agrees_on_seeded_standard_boards(width, height, mines, rule, at):
+    rng = random.Random(f"{width}x{height}/{mines}")
+    seen = {True: 0, False: 0}
+    # Deal until both outcomes occurred a few times, so the comparison covers stuck
+    # positions as well as finished boards.
+    for _ in range(150):
+        result = assert_agrees(deal(width, height, mines, rng, rule=rule, at=at), at, True)
+        seen[result.solvable] += 1
+        if min(seen.values()) >= 3:
+            break
+    assert min(seen.values()) >= 3, seen
+
+
+# -- known boards -------------------------------------------------------------------------
+
+
+def test_a_board_that_needs_the_count():
+    # "1" at the left proves the middle mine; the right cell touches no number, and only
+    # "1 mine in all" proves it safe.
+    board = board_from_text("oxo")
+    with_count = solvable(board, (0, 0))
+    assert with_count.solvable and with_count.count_deductions == 1
+    assert with_count.mines_found == 1
+    without = solvable(board, (0, 0), use_count=False)
+    assert not without.solvable and without.revealed == 1
+    assert without.stuck.rows == ("1FH",) and without.stuck.mines is None
+
+
+def test_a_fifty_fifty_is_not_solvable():
+    board = board_from_text("xo\noo")
+    result = solvable(board, (1, 1))
+    assert not result.solvable
+    assert (result.revealed, result.safe_cells, result.mines_found) == (1, 3, 0)
+    assert result.stuck.rows == ("HH", "H1") and result.stuck.mines == 1
+
+
+def test_count_inside_a_component():
+    # After the opening, each "2" on row 2 needs one more mine on row 3: either the middle
+    # cell alone or both corners. Only "2 mines in all" rules out the corners.
+    board = board_from_text("3x4x2\nHHH\nHHH\nHMH\nHMH\n")
+    without = solvable(board, (0, 0), use_count=False)
+    assert not without.solvable
+    assert without.stuck.rows == ("000", "111", "2F2", "HHH")
+    with_count = solvable(board, (0, 0))
+    assert with_count.solvable and with_count.count_deductions == 3
+
+
+def test_opening_that_clears_everything_takes_one_step():
+    board = board_from_text("ooo\nooo\nooo")
+    result = solvable(board, (1, 1))
+    assert result.solvable and result.steps == 1 and result.exact_steps == 0
+
+
+@pytest.mark.parametrize("at, message", [((0, 1), "holds a mine"),
+                                         ((1, 0), "off the 3x1 board"),
+                                         ((0, -1), "off the 3x1 board")])
+def test_bad_first_click_is_an_input_error(at, message):
+    with pytest.raises(InputError, match=message):
+        solvable(board_from_text("oxo"), at)
+
+
+# -- uniqueness ---------------------------------------------------------------------------
+
+
+@given(position=positions(allow_lies=True))
+def test_is_unique_agrees_with_the_oracle(position):
+    answer = is_unique(position)
+    expected = truth(position)
+    assert answer.consistent == expected.consistent
+    assert answer.unique == (expected.consistent and
+                             all(v != "unknown" for v in expected.verdict.values()))
+    assert answer.unique == analyze(position, backend="sat").unique
+    assert answer.unique == (answer.reason == "")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_is_unique_on_big_positions(seed):
+    board = deal(30, 16, 99, random.Random(seed), rule="opening", at=(3, 3))
+    result = solvable(board, (3, 3))
+    if result.stuck is not None:
+        # Stuck means some cell is undetermined: never unique, on the analysis' word too.
+        assert not is_unique(result.stuck).unique
+        assert not analyze(result.stuck, backend="sat").unique
+    everything = {(r, c) for r in range(16) for c in range(30)} - board.mine_cells
+    assert is_unique(board.position(everything)).unique
+    # Without the total, mines that touch no number leave the layout open.
+    hidden = any(all(n in board.mine_cells for n in board.position().neighbours(m))
+                 for m in board.mine_cells)
+    assert is_unique(board.position(everything, count_known=False)).unique == (not hidden)
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def fifty_fifty(tmp_path):
+    path = tmp_path / "board.mine"
+    path.write_text("3x3x2\nMHH\nHHH\nHHM\n")
+    return path
+
+
+def test_solvable_json_end_to_end(tmp_path, capsys):
+    path = tmp_path / "board.mine"
+    path.write_text("# needs the count\n3x1x1\nHMH\n")
+    code, out, err = run(capsys, "solvable", path, "--at", "0,0", "--format", "json")
+    assert code == 0 and err == ""
+    document = json.loads(out)
+    assert document["solvable"] is True and document["at"] == [0, 0]
+    assert (document["revealed"], document["safe_cells"]) == (2, 2)
+    assert document["stuck"] is None
+    stuck = tmp_path / "stuck.mine"
+    code, out, _ = run(capsys, "solvable", path, "--at", "0,0", "--no-count", "--format",
+                       "json", "--stuck", stuck)
+    document = json.loads(out)
+    assert code == 0 and document["solvable"] is False and document["use_count"] is False
+    assert document["stuck"] == "3x1\n1FH\n"
+    assert position_from_text(stuck.read_text()).rows == ("1FH",)
+
+
+def test_solvable_text_and_xo_boards(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    path.write_text("xo\noo\n")
+    code, out, _ = run(capsys, "solvable", path, "--at", "1,1")
+    assert code == 0 and "not solvable" in out and "revealing 1 of 3" in out
+
+
+@pytest.mark.parametrize("at, message", [("2,2", "holds a mine"), ("3,0", "off the 3x3"),
+                                         ("1", "expected ROW,COL"), ("a,b", "expected ROW,COL")])
+def test_solvable_bad_first_click_exits_2(fifty_fifty, capsys, at, message):
+    code, out, err = run(capsys, "solvable", fifty_fifty, "--at", at)
+    assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_solvable_missing_board_exits_2(tmp_path, capsys):
+    code, out, err = run(capsys, "solvable", tmp_path / "nope.mine", "--at", "0,0")
+    assert code == 2 and out == "" and "no such file" in err
+
+
+def test_analyze_unique(tmp_path, capsys):
+    unique = tmp_path / "unique.mine"
+    unique.write_text("3x1x1\n1FH\n")
+    two = tmp_path / "two.mine"
+    two.write_text("2x2x1\nHH\nH1\n")
+    liar = tmp_path / "liar.mine"
+    liar.write_text("3x1x0\n1H1\n")
+    code, out, _ = run(capsys, "analyze", "--unique", unique, two, "--format", "json")
+    answers = json.loads(out)
+    assert code == 0
+    assert [a["unique"] for a in answers] == [True, False]
+    assert answers[1]["consistent"] is True and answers[1]["reason"]
+    code, out, _ = run(capsys, "analyze", "--unique", liar)
+    assert code == 3 and "inconsistent" in out
+
+
+def survey_rows(path):
+    meta, rows = read_rows(path)
+    return meta, {r["id"]: r for r in rows}
+
+
+def test_survey_json_rows_and_resume(tmp_path, capsys):
+    out = tmp_path / "rows.jsonl"
+    args = ["survey", "--width", 8, "--height", 8, "--mines", 13, "--start", "random-zero",
+            "--seed", 7, "--out", out, "--format", "json"]
+    code, text, _ = run(capsys, *args, "--boards", 30)
+    first = json.loads(text)
+    assert code == 0 and first["boards"] == 30
+    assert Fraction(first["fraction"]) == Fraction(first["solvable"], 30)
+    lo, hi = first["ci95"]
+    assert lo <= first["solvable"] / 30 <= hi
+    meta, rows = survey_rows(out)
+    assert sorted(rows) == list(range(30))
+    # Refuses to overwrite; --resume extends the same run to 50 boards.
+    code, _, err = run(capsys, *args, "--boards", 50)
+    assert code == 2 and "--resume" in err
+    code, text, _ = run(capsys, *args, "--boards", 50, "--resume")
+    assert code == 0
+    _, more = survey_rows(out)
+    assert sorted(more) == list(range(50))
+    assert all(more[i] == rows[i] for i in range(30))
+    # Each row is a board that `solvable` answers the same way on its own.
+    settings_ = SurveySettings(8, 8, 13, "random-zero", None, 7)
+    for i in (0, 17, 42):
+        mines, at = survey_board(settings_, i)
+        row = more[i]
+        assert sorted(mines) == row["mines"] and (at is None) == (row["at"] is None)
+        if at is not None:
+            board = Board(8, 8, frozenset(divmod(m, 8) for m in mines))
+            assert board.number(at) == 0 and at not in board.mine_cells
+            assert solvable(board, at).solvable == row["solvable"]
+    # Another setting cannot resume this file.
+    code, _, err = run(capsys, *args[:-4], "--no-count", "--out", out, "--resume",
+                       "--boards", 50)
+    assert code == 2 and "other settings" in err
+
+
+def test_survey_is_the_same_with_workers():
+    base = SurveySettings(9, 9, 10, "opening", (3, 3), 3)
+    one = run_survey(base, 60, workers=1, chunk_size=7, progress=False)
+    two = run_survey(base, 60, workers=2, chunk_size=7, progress=False)
+    assert one.solvable == two.solvable and 0 < one.solvable < 60
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--start", "safe"], "needs the first click"),
+    (["--start", "random-zero", "--at", "1,1"], "no meaning"),
+    (["--start", "sideways"], "unknown start rule"),
+    (["--start", "opening", "--at", "0,0", "--mines", "80"], "do not fit"),
+    (["--start", "safe", "--at", "9,9"], "off the 9x9"),
+    (["--start", "safe", "--at", "1,1", "--boards", "0"], "at least 1"),
+    (["--start", "safe", "--at", "1,1", "--resume"], "needs --out"),
+    (["--start", "safe", "--at", "1,1", "--workers", "0"], "at least 1"),
+])
+def test_survey_bad_settings_exit_2(capsys, args, message):
+    # Options given twice: the later one wins, so each case overrides a default.
+    base = ["--width", "9", "--height", "9", "--mines", "10", "--boards", "5", "--seed", "1"]
+    code, out, err = run(capsys, "survey", *base, *args)
+    assert code == 2 and out == "" and message in err
