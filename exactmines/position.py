@@ -19,6 +19,7 @@ __all__ = [
     "neighbour_masks",
     "neighbours",
     "flood",
+    "dilate",
 ]
 
 Cell = tuple[int, int]
@@ -79,6 +80,22 @@ def flood(revealed: int, opened: int, zeros: int, masks: tuple[int, ...]) -> int
         revealed |= grow
         wave = grow & zeros
     return revealed
+
+
+@lru_cache(maxsize=64)
+def _column_masks(width: int, height: int) -> tuple[int, int, int]:
+    """(cells not in the first column, cells not in the last column, all cells)."""
+    first = sum(1 << (r * width) for r in range(height))
+    everything = (1 << (width * height)) - 1
+    return everything & ~first, everything & ~(first << (width - 1)), everything
+
+
+def dilate(mask: int, width: int, height: int) -> int:
+    """``mask`` plus every neighbour of its cells (bitmasks): a handful of shifts, however
+    many cells are set, instead of a loop over them."""
+    not_first, not_last, everything = _column_masks(width, height)
+    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
+    return (row | (row << width) | (row >> width)) & everything
 
 
 def neighbours(width: int, height: int, cell: Cell) -> list[Cell]:

@@ -35,7 +35,7 @@ from .combine import allowed_mine_numbers, feasible_sums, fits
 from .errors import InputError
 from .formats import position_to_mine
 from .frontier import Component, Constraint, build_frontier
-from .position import Board, Cell, Position, flood, neighbour_masks
+from .position import Board, Cell, Position, dilate, flood, neighbour_masks, neighbour_table
 
 __all__ = [
     "Solvability",
@@ -217,43 +217,40 @@ def _pair_masks(width: int, height: int) -> tuple[int, ...]:
 
 def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                   start: int, *, use_count: bool = True, backend: str | Backend = "auto",
-                  enumeration_limit: int = ENUMERATION_LIMIT,
-                  numbers: list[int] | None = None) -> _Outcome:
+                  enumeration_limit: int = ENUMERATION_LIMIT) -> _Outcome:
     """:func:`solvable` on flat indices (``r * width + c``), without validation or Position.
 
-    The survey's inner loop; ``start`` must be a safe cell. ``numbers`` (every cell's
-    number, as :meth:`Board.numbers`) may be passed when the caller has it already.
+    The survey's inner loop; ``start`` must be a safe cell.
     """
-    masks = neighbour_masks(width, height)
-    if numbers is None:
-        numbers = [0] * (width * height)
-        for i in mine_indices:
-            for n in _bits(masks[i]):
-                numbers[n] += 1
+    table = neighbour_table(width, height)
+    numbers = [0] * (width * height)
     mine_mask = 0
     for i in mine_indices:
         mine_mask |= 1 << i
-    everything = (1 << (width * height)) - 1
-    safe_mask = everything & ~mine_mask
-    zeros = 0
-    for i, n in enumerate(numbers):
-        if n == 0:
-            zeros |= 1 << i
-    zeros &= safe_mask
+        for n in table[i]:
+            numbers[n] += 1
     assert not (mine_mask >> start) & 1, "the first click must be safe"
-    solver = _Solver(width, height, masks, numbers, mine_mask, zeros, len(mine_indices),
+    everything = (1 << (width * height)) - 1
+    # Safe cells with no mine around: everything a mine's neighbourhood does not reach.
+    zeros = everything & ~dilate(mine_mask, width, height)
+    solver = _Solver(width, height, numbers, mine_mask, zeros, len(mine_indices),
                      use_count, backend, enumeration_limit)
     return solver.run(start)
 
 
 class _Solver:
-    """One run of the deduction loop; all sets of cells are bitmasks over flat indices."""
+    """One run of the deduction loop; all sets of cells are bitmasks over flat indices.
 
-    def __init__(self, width: int, height: int, masks: tuple[int, ...], numbers: list[int],
-                 mine_mask: int, zeros: int, mines: int, use_count: bool,
-                 backend: str | Backend, enumeration_limit: int) -> None:
+    A *clue* is a revealed cell; it is *active* while it has covered, unflagged neighbours.
+    ``dirty`` / ``pair_dirty`` hold the clues near a change since the single-clue / the
+    pairwise rules last looked at them: only those can yield something new.
+    """
+
+    def __init__(self, width: int, height: int, numbers: list[int], mine_mask: int,
+                 zeros: int, mines: int, use_count: bool, backend: str | Backend,
+                 enumeration_limit: int) -> None:
         self.width, self.height = width, height
-        self.masks = masks
+        self.masks = neighbour_masks(width, height)
         self.pairs = _pair_masks(width, height)
         self.numbers = numbers
         self.mine_mask = mine_mask
@@ -266,15 +263,12 @@ class _Solver:
         self.limit = enumeration_limit
         self.revealed = 0
         self.flagged = 0
-        # Clue cells to re-examine by the single-clue and the pairwise rules.
         self.dirty = 0
         self.pair_dirty = 0
         self.steps = 0
         self.exact_steps = 0
         self.count_deductions = 0
         self.cache: dict[tuple[tuple[int, int], ...], _Summary] = {}
-
-    # -- state changes ------------------------------------------------------------------
 
     def apply(self, safe: int, mines: int) -> None:
         """Flag ``mines``, reveal ``safe`` (flooding zeros); mark the clues near changes."""
@@ -286,24 +280,21 @@ class _Solver:
             self.revealed = flood(before, safe, self.zeros, self.masks)
             self.steps += 1
         changed = (self.revealed & ~before) | mines
-        near = changed
-        masks = self.masks
-        while changed:
-            low = changed & -changed
-            near |= masks[low.bit_length() - 1]
-            changed ^= low
-        near &= self.revealed
+        near = dilate(changed, self.width, self.height) & self.revealed
         self.dirty |= near
         self.pair_dirty |= near
 
     def run(self, start: int) -> _Outcome:
         self.apply(1 << start, 0)
+        width, height, everything = self.width, self.height, self.everything
         while self.revealed != self.safe_mask:
-            safe, mines = self.single_rules()
+            unknown = everything & ~(self.revealed | self.flagged)
+            active = self.revealed & dilate(unknown, width, height)
+            safe, mines = self.single_rules(unknown, active)
             if not (safe or mines):
-                safe, mines = self.pair_rules()
+                safe, mines = self.pair_rules(unknown, active)
             if not (safe or mines):
-                safe, mines = self.exact_step()
+                safe, mines = self.exact_step(unknown, active)
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
@@ -312,11 +303,10 @@ class _Solver:
 
     # -- step 1: one clue at a time -----------------------------------------------------
 
-    def single_rules(self) -> tuple[int, int]:
-        unknown = self.everything & ~(self.revealed | self.flagged)
+    def single_rules(self, unknown: int, active: int) -> tuple[int, int]:
         flagged, masks, numbers = self.flagged, self.masks, self.numbers
         safe = mines = 0
-        dirty = self.dirty
+        dirty = self.dirty & active
         self.dirty = 0
         while dirty:
             low = dirty & -dirty
@@ -324,8 +314,6 @@ class _Solver:
             i = low.bit_length() - 1
             around = masks[i]
             free = around & unknown
-            if not free:
-                continue
             need = numbers[i] - (around & flagged).bit_count()
             if need == 0:
                 safe |= free
@@ -335,70 +323,69 @@ class _Solver:
 
     # -- step 2: two overlapping clues --------------------------------------------------
 
-    def pair_rules(self) -> tuple[int, int]:
-        unknown = self.everything & ~(self.revealed | self.flagged)
+    def pair_rules(self, unknown: int, active: int) -> tuple[int, int]:
         flagged, masks, numbers, pairs = self.flagged, self.masks, self.numbers, self.pairs
-        revealed = self.revealed
-        clue: dict[int, tuple[int, int]] = {}
-
-        def rule(i: int) -> tuple[int, int]:
-            found = clue.get(i)
-            if found is None:
-                around = masks[i]
-                found = (around & unknown, numbers[i] - (around & flagged).bit_count())
-                clue[i] = found
-            return found
-
+        clue: dict[int, tuple[int, int, int]] = {}
         safe = mines = 0
-        dirty = self.pair_dirty
+        dirty = self.pair_dirty & active
         self.pair_dirty = 0
+        # A pair is looked at once, from whichever of its clues comes first.
+        done = 0
         while dirty:
             low = dirty & -dirty
             dirty ^= low
+            done |= low
             i = low.bit_length() - 1
-            free_i, need_i = rule(i)
-            if not free_i:
-                continue
-            others = pairs[i] & revealed
+            found = clue.get(i)
+            if found is None:
+                around = masks[i]
+                free_i = around & unknown
+                found = (free_i, numbers[i] - (around & flagged).bit_count(),
+                         free_i.bit_count())
+                clue[i] = found
+            free_i, need_i, size_i = found
+            others = pairs[i] & active & ~done
             while others:
                 low = others & -others
                 others ^= low
-                free_j, need_j = rule(low.bit_length() - 1)
-                if not free_i & free_j:
+                j = low.bit_length() - 1
+                found = clue.get(j)
+                if found is None:
+                    around = masks[j]
+                    free_j = around & unknown
+                    found = (free_j, numbers[j] - (around & flagged).bit_count(),
+                             free_j.bit_count())
+                    clue[j] = found
+                free_j, need_j, size_j = found
+                shared = free_i & free_j
+                if not shared:
                     continue
-                only_i = free_i & ~free_j
-                only_j = free_j & ~free_i
-                # mines(only_j) - mines(only_i) = need_j - need_i; at its extreme the
-                # larger side is full and the other empty.
+                # mines(only j) - mines(only i) = need_j - need_i; at its extreme the larger
+                # side is full and the other empty.
                 diff = need_j - need_i
-                if diff == only_j.bit_count():
-                    mines |= only_j
-                    safe |= only_i
-                elif -diff == only_i.bit_count():
-                    mines |= only_i
-                    safe |= only_j
+                if diff == size_j - shared.bit_count():
+                    mines |= free_j & ~free_i
+                    safe |= free_i & ~free_j
+                elif -diff == size_i - shared.bit_count():
+                    mines |= free_i & ~free_j
+                    safe |= free_j & ~free_i
         return safe, mines
 
     # -- step 3: exact ------------------------------------------------------------------
 
-    def exact_step(self) -> tuple[int, int]:
+    def exact_step(self, unknown: int, active: int) -> tuple[int, int]:
         """Every cell that is safe or a mine in all consistent layouts (count included)."""
         self.exact_steps += 1
-        unknown = self.everything & ~(self.revealed | self.flagged)
         masks, numbers, flagged = self.masks, self.numbers, self.flagged
-        # Clues with covered neighbours, grouped into components that share cells.
+        # Active clues grouped into components that share covered cells.
         groups: list[tuple[int, list[tuple[int, int]]]] = []
-        boundary = self.revealed
-        while boundary:
-            low = boundary & -boundary
-            boundary ^= low
+        while active:
+            low = active & -active
+            active ^= low
             i = low.bit_length() - 1
             around = masks[i]
             free = around & unknown
-            if not free:
-                continue
-            rule = (free, numbers[i] - (around & flagged).bit_count())
-            cells, rules = free, [rule]
+            cells, rules = free, [(free, numbers[i] - (around & flagged).bit_count())]
             kept = []
             for group in groups:
                 if group[0] & cells:

@@ -29,7 +29,7 @@ from typing import Any
 from .batch import run_batch
 from .errors import InputError
 from .game import free_indices, protected_cells
-from .position import Cell, neighbour_masks
+from .position import Cell, dilate
 from .solvability import solve_indices
 from .stats import rate_summary
 
@@ -126,16 +126,24 @@ def _deal(settings: SurveySettings, free: list[int],
     mines = rng.sample(free, settings.mines)
     if settings.start != "random-zero":
         return mines, settings.at
-    width = settings.width
-    masks = neighbour_masks(width, settings.height)
+    width, height = settings.width, settings.height
     mine_mask = 0
     for i in mines:
         mine_mask |= 1 << i
-    zeros = [i for i, around in enumerate(masks)
-             if not (around | (1 << i)) & mine_mask]
+    # Zero cells: those no mine's neighbourhood (itself included) reaches, ascending.
+    zeros = ((1 << (width * height)) - 1) & ~dilate(mine_mask, width, height)
     if not zeros:
         return mines, None
-    return mines, divmod(rng.choice(zeros), width)
+    return mines, divmod(rng.choice(_bits(zeros)), width)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def check_boards(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
