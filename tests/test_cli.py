@@ -1,0 +1,114 @@
+"""The analyze command end to end: golden JSON on every backend, exit codes, jsonl."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from golden import normalised
+from oracle import truth
+
+from exactmines.cli import main
+from exactmines.files import read_position
+
+DATA = Path(__file__).parent / "data"
+GOLDEN = sorted(DATA.glob("*.mine"))
+
+
+def _oracle_sized(path: Path) -> bool:
+    """Small enough for the whole-position oracle (the 9x9 example is checked against its
+    published answer in test_analysis instead)."""
+    position = read_position(path)
+    return len(position.covered) <= 16
+
+
+ORACLE_SIZED = [p for p in GOLDEN if _oracle_sized(p)]
+
+
+def run_json(capsys, *args):
+    code = main(["analyze", *map(str, args), "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_golden_json_on_every_backend(backend, path, capsys):
+    code, document = run_json(capsys, path, "--backend", backend)
+    expected = json.loads(path.with_suffix(".json").read_text())
+    assert normalised(document) == expected
+    assert code == (0 if expected["consistent"] else 3)
+
+
+@pytest.mark.parametrize("path", ORACLE_SIZED, ids=lambda p: p.stem)
+def test_golden_files_agree_with_the_oracle(path):
+    expected = json.loads(path.with_suffix(".json").read_text())
+    answer = truth(read_position(path))
+    assert expected["consistent"] == answer.consistent
+    if answer.consistent:
+        assert int(expected["layouts"]) == answer.layouts
+        for cell in expected["cells"]:
+            p = answer.probability[(cell["row"], cell["col"])]
+            assert cell["probability"] == (None if p is None else str(p))
+            assert cell["verdict"] == answer.verdict[(cell["row"], cell["col"])]
+
+
+def test_json_follows_the_spec_shape(capsys):
+    _, document = run_json(capsys, DATA / "reference-9x9.mine")
+    assert document["file"].endswith("reference-9x9.mine")
+    assert (document["width"], document["height"], document["mines"]) == (9, 9, 10)
+    assert document["layouts"] == "1031" and isinstance(document["layouts"], str)
+    assert document["unique"] is False and document["consistent"] is True
+    cells = document["cells"]
+    assert [(c["row"], c["col"]) for c in cells] == sorted((c["row"], c["col"]) for c in cells)
+    for cell in cells:
+        assert set(cell) == {"row", "col", "probability", "verdict"}
+        p = Fraction(cell["probability"])
+        assert str(p) == cell["probability"]  # lowest terms, str(Fraction) spelling
+
+
+def test_mines_option_overrides_the_header(capsys):
+    _, document = run_json(capsys, DATA / "reference-9x9.mine", "--mines", "11")
+    assert document["mines"] == 11 and document["layouts"] != "1031"
+    assert main(["analyze", str(DATA / "reference-9x9.mine"), "--mines", "1000"]) == 2
+    assert "needs between" in capsys.readouterr().err
+
+
+def test_jsonl_one_object_per_file(capsys):
+    files = [DATA / "reference-9x9.mine", DATA / "inconsistent.mine"]
+    code = main(["analyze", *map(str, files), "--format", "jsonl"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 3
+    assert [json.loads(line)["file"] for line in lines] == [str(f) for f in files]
+    assert [json.loads(line)["consistent"] for line in lines] == [True, False]
+
+
+def test_json_with_several_files_is_a_list(capsys):
+    code = main(["analyze", str(GOLDEN[0]), str(GOLDEN[1]), "--format", "json"])
+    assert isinstance(json.loads(capsys.readouterr().out), list)
+    assert code in (0, 3)
+
+
+def test_text_report_shows_verdicts(capsys):
+    assert main(["analyze", str(DATA / "flags-and-count.mine")]) == 0
+    out = capsys.readouterr().out
+    assert "layouts: 2" in out and "safe: 6" in out and "mines: 1  (0,4)" in out
+
+
+def test_time_limit_keeps_verdicts_and_says_so(capsys):
+    _, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
+                           "--time-limit", "0")
+    assert document["probabilities_computed"] is False and document["layouts"] is None
+    assert document["notes"] and "not computed" in document["notes"][0]
+    golden = json.loads((DATA / "reference-9x9.json").read_text())
+    assert [c["verdict"] for c in document["cells"]] == [c["verdict"] for c in golden["cells"]]
+
+
+def test_unknown_backend_is_a_usage_error(capsys):
+    assert main(["analyze", str(GOLDEN[0]), "--backend", "nope"]) == 2
+    assert "unknown backend 'nope'" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("exactmines ")
