@@ -1,0 +1,63 @@
+"""Boxes and components: the geometry-free view the backends get."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from strategies import positions
+
+from exactmines.formats import position_from_text
+from exactmines.frontier import build_frontier
+
+
+def test_boxes_group_cells_under_the_same_numbers():
+    position = position_from_text("5x2x3\nHHHHH\n1HHH1\n")
+    frontier = build_frontier(position)
+    assert len(frontier.components) == 2
+    cells = frontier.box_cells
+    # The left 1 touches (0,0) (0,1) (1,1): one box of three cells.
+    assert cells[0] == (((0, 0), (0, 1), (1, 1)),)
+    assert frontier.components[0].sizes == (3,)
+    assert frontier.components[0].constraints[0].mines == 1
+    assert frontier.outside == ((0, 2), (1, 2))
+    assert frontier.mines_left == 3
+
+
+def test_components_are_linked_through_shared_numbers():
+    # Both 1s see (0,1) and (1,1): one box of two shared cells links them.
+    frontier = build_frontier(position_from_text("3x2x1\nHHH\n1H1\n"))
+    assert len(frontier.components) == 1
+    component = frontier.components[0]
+    assert frontier.box_cells[0] == (((0, 0),), ((0, 1), (1, 1)), ((0, 2),))
+    assert component.sizes == (1, 2, 1)
+    assert [(c.boxes, c.mines) for c in component.constraints] == [((0, 1), 1), ((1, 2), 1)]
+    # Two separate 1s with nothing in common stay apart.
+    assert len(build_frontier(position_from_text("4x2x2\nHHHH\n1HH1\n")).components) == 2
+
+
+def test_flags_reduce_the_number_and_the_count():
+    position = position_from_text("3x2x2\n1FH\nHHH\n")
+    frontier = build_frontier(position)
+    assert frontier.mines_left == 1
+    assert [c.mines for comp in frontier.components for c in comp.constraints] == [0]
+
+
+def test_contradictions_on_their_face():
+    assert build_frontier(position_from_text("3x1x2\nF1F\n")).contradiction
+    assert build_frontier(position_from_text("3x2x1\n3HH\n0HH\n")).contradiction
+    assert build_frontier(position_from_text("2x1x0\n1H\n")).contradiction is None
+
+
+@given(positions(max_covered=14))
+def test_partition_is_exact_and_deterministic(position):
+    frontier = build_frontier(position)
+    seen = [cell for boxes in frontier.box_cells for box in boxes for cell in box]
+    seen += list(frontier.outside)
+    assert sorted(seen) == position.covered
+    assert len(seen) == len(set(seen))
+    firsts = [boxes[0][0] for boxes in frontier.box_cells]
+    assert firsts == sorted(firsts)
+    for component, boxes in zip(frontier.components, frontier.box_cells):
+        assert component.sizes == tuple(len(b) for b in boxes)
+        for rule in component.constraints:
+            assert rule.boxes == tuple(sorted(set(rule.boxes)))
+    assert build_frontier(position) == frontier
