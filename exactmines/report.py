@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
 from .analysis import Analysis
 
-__all__ = ["analysis_to_dict", "analysis_to_text", "fraction_text", "percent"]
+__all__ = ["analysis_to_dict", "analysis_to_text", "fraction_text", "percent", "decimal"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
 
 
+def decimal(n: int) -> str:
+    """``str(n)`` for ints of any size: Python refuses more than 4300 digits by default, and
+    a 200x200 board has layout counts far longer than that."""
+    limit = sys.get_int_max_str_digits()
+    if limit == 0 or n.bit_length() < limit * 3:  # 3 bits < one decimal digit: surely fits
+        return str(n)
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 def fraction_text(p: Fraction | None) -> str | None:
     """``str(Fraction)`` in lowest terms (``"0"``, ``"1"``, ``"3/17"``), or ``None``."""
-    return None if p is None else str(p)
+    if p is None:
+        return None
+    return decimal(p.numerator) if p.denominator == 1 else \
+        f"{decimal(p.numerator)}/{decimal(p.denominator)}"
 
 
 def percent(p: Fraction) -> str:
@@ -39,7 +56,7 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
         height=position.height,
         mines=position.mines,
         consistent=result.consistent,
-        layouts=None if result.layouts is None else str(result.layouts),
+        layouts=None if result.layouts is None else decimal(result.layouts),
         unique=result.unique,
         probabilities_computed=result.probabilities_computed,
         backend=result.backend,
@@ -93,10 +110,12 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
         lines += [f"  {note}" for note in result.notes]
         return "\n".join(lines)
-    layouts = "not counted" if result.layouts is None else f"{result.layouts:,}"
+    layouts = ("not counted" if result.layouts is None else f"{result.layouts:,}"
+               if result.layouts.bit_length() < 12_000 else decimal(result.layouts))
     lines.append(f"consistent, layouts: {layouts}, "
                  f"{'unique' if result.unique else 'not unique'}")
-    lines.append(f"backend {result.backend}: {result.components} components, "
+    plural = "" if result.components == 1 else "s"
+    lines.append(f"backend {result.backend}: {result.components} component{plural}, "
                  f"{result.frontier_cells} frontier cells (largest {result.largest_component}), "
                  f"{result.seconds * 1000:.1f} ms")
     lines += [f"[yellow]note[/]: {note}" for note in result.notes]
