@@ -652,7 +652,18 @@ def is_unique(position: Position) -> Uniqueness:
         if any(n > 1 for n, _ in first):
             return Uniqueness(True, False, "a component has two layouts")
         return Uniqueness(True, True)
-    # A component with one layout has one mine number; only the others need asking.
+    # The mine numbers seen so far are some of each component's possible numbers, and
+    # fewer options for the others only shrink what a component is allowed: two layouts
+    # seen with allowed numbers are two global layouts, with no further question asked.
+    seen_allowed = allowed_mine_numbers([seen for _, seen in first], outside, left)
+    for (n, seen), ok in zip(first, seen_allowed, strict=True):
+        if len(seen & ok) > 1:
+            return Uniqueness(True, False, "a component can hold two different numbers of "
+                                           "mines")
+        if n > 1 and len(seen) == 1 and seen <= ok:
+            return Uniqueness(True, False, "a component has two layouts with the same number "
+                                           "of mines")
+    # Otherwise ask the several-layout components which numbers they can hold at all.
     numbers = [engine.mine_numbers(comp) if n > 1 else seen
                for comp, (n, seen) in zip(frontier.components, first, strict=True)]
     allowed = allowed_mine_numbers(numbers, outside, left)

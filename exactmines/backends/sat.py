@@ -179,7 +179,9 @@ class SatBackend:
                                                                           component.cells)
         with _Session(component) as session:
             for low, high in runs:
-                bounds = session.between(low, high)
+                # No bound, no totalizer: it has O(cells^2) clauses on a big component.
+                unbounded = low == 0 and high == component.cells
+                bounds = [] if unbounded else session.between(low, high)
                 while found < limit and session.solver.solve(assumptions=bounds):
                     counts = session.box_counts()
                     seen.add(sum(counts))
