@@ -39,6 +39,7 @@ from .position import Board, Cell, Position, dilate, flood, neighbour_masks, nei
 
 __all__ = [
     "Solvability",
+    "Outcome",
     "Uniqueness",
     "solvable",
     "solve_indices",
@@ -107,8 +108,9 @@ class Solvability:
 
 
 @dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What the solver ends with, as bitmasks (cheap: the survey needs no Position)."""
+class Outcome:
+    """What :func:`solve_indices` ends with: cells as bitmasks over ``r * width + c``
+    (cheap: the survey needs no Position). Fields as in :class:`Solvability`."""
 
     revealed: int
     flagged: int
@@ -217,7 +219,7 @@ def _pair_masks(width: int, height: int) -> tuple[int, ...]:
 
 def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                   start: int, *, use_count: bool = True, backend: str | Backend = "auto",
-                  enumeration_limit: int = ENUMERATION_LIMIT) -> _Outcome:
+                  enumeration_limit: int = ENUMERATION_LIMIT) -> Outcome:
     """:func:`solvable` on flat indices (``r * width + c``), without validation or Position.
 
     The survey's inner loop; ``start`` must be a safe cell.
@@ -284,7 +286,7 @@ class _Solver:
         self.dirty |= near
         self.pair_dirty |= near
 
-    def run(self, start: int) -> _Outcome:
+    def run(self, start: int) -> Outcome:
         self.apply(1 << start, 0)
         width, height, everything = self.width, self.height, self.everything
         while self.revealed != self.safe_mask:
@@ -298,7 +300,7 @@ class _Solver:
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
-        return _Outcome(self.revealed, self.flagged, self.safe_mask, self.steps,
+        return Outcome(self.revealed, self.flagged, self.safe_mask, self.steps,
                         self.exact_steps, self.count_deductions)
 
     # -- step 1: one clue at a time -----------------------------------------------------

@@ -12,6 +12,7 @@ from strategies import boards
 
 from exactmines.errors import InputError
 from exactmines.game import Game, GameOver, deal, protected_cells, random_board
+from exactmines.position import dilate, neighbour_masks
 
 
 def naive_reveal(board, cell):
@@ -118,3 +119,13 @@ def test_impossible_deals_are_input_errors(args, message):
     width, height, mines, rule, at = args
     with pytest.raises(InputError, match=message):
         deal(width, height, mines, random.Random(1), rule=rule, at=at)
+
+
+@given(width=st.integers(1, 12), height=st.integers(1, 12), data=st.data())
+def test_dilate_adds_exactly_the_neighbours(width, height, data):
+    mask = data.draw(st.integers(0, (1 << (width * height)) - 1))
+    expected = mask
+    for i, around in enumerate(neighbour_masks(width, height)):
+        if (mask >> i) & 1:
+            expected |= around
+    assert dilate(mask, width, height) == expected
