@@ -20,7 +20,15 @@ import random
 from typing import Literal, get_args
 
 from .errors import InputError
-from .position import Board, Cell, Position, flood, neighbour_masks, neighbours
+from .position import (
+    Board,
+    Cell,
+    Position,
+    flood,
+    indices_of,
+    neighbour_masks,
+    neighbours,
+)
 
 __all__ = [
     "StartRule",
@@ -177,12 +185,7 @@ class Game:
 
     def cells_of(self, mask: int) -> list[Cell]:
         """The cells of a bitmask, row-major."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(divmod(low.bit_length() - 1, self.width))
-            mask ^= low
-        return out
+        return [divmod(i, self.width) for i in indices_of(mask)]
 
     def position(self, flagged: frozenset[Cell] | set[Cell] = frozenset(), *,
                  count_known: bool = True) -> Position:

@@ -20,6 +20,7 @@ __all__ = [
     "neighbours",
     "flood",
     "dilate",
+    "indices_of",
 ]
 
 Cell = tuple[int, int]
@@ -80,6 +81,16 @@ def flood(revealed: int, opened: int, zeros: int, masks: tuple[int, ...]) -> int
         revealed |= grow
         wave = grow & zeros
     return revealed
+
+
+def indices_of(mask: int) -> list[int]:
+    """The set bits of ``mask`` (cell indices ``r * width + c``), ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 @lru_cache(maxsize=64)

@@ -26,6 +26,7 @@ never need it.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,7 +36,16 @@ from .combine import allowed_mine_numbers, feasible_sums, fits
 from .errors import InputError
 from .formats import position_to_mine
 from .frontier import Component, Constraint, build_frontier
-from .position import Board, Cell, Position, dilate, flood, neighbour_masks, neighbour_table
+from .position import (
+    Board,
+    Cell,
+    Position,
+    dilate,
+    flood,
+    indices_of,
+    neighbour_masks,
+    neighbour_table,
+)
 
 __all__ = [
     "Solvability",
@@ -45,12 +55,18 @@ __all__ = [
     "solve_indices",
     "is_unique",
     "ENUMERATION_LIMIT",
+    "MAX_BOARD_CELLS",
 ]
 
 #: Search nodes one component may take in the built-in enumeration before it is handed to
 #: the backend instead (enumeration is the fastest way for the small components of ordinary
 #: play; a few thousand nodes is a few milliseconds).
 ENUMERATION_LIMIT = 4000
+
+#: Largest board :func:`solvable` takes. Cells are bits of Python ints, so each operation
+#: costs O(cells / 64) and the cached neighbour masks take about cells^2 / 16 bytes
+#: (40,000 cells, e.g. 200x200: ~140 MB).
+MAX_BOARD_CELLS = 40_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +171,9 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     layouts of each changed component (exponential in the worst case, bounded by
     ``enumeration_limit`` before the backend takes over).
     """
+    if board.width * board.height > MAX_BOARD_CELLS:
+        raise InputError(f"a {board.width}x{board.height} board has more than the "
+                         f"{MAX_BOARD_CELLS} cells the no-guess check takes", source="board")
     r, c = at
     if not (0 <= r < board.height and 0 <= c < board.width):
         raise InputError(f"row {r}, col {c} is off the {board.width}x{board.height} board",
@@ -167,9 +186,9 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
                             backend=backend, enumeration_limit=enumeration_limit)
     stuck = None
     if not outcome.solvable:
-        stuck = board.position(frozenset(_cells(outcome.revealed, width)),
-                               frozenset(_cells(outcome.flagged, width)),
-                               count_known=use_count)
+        revealed = frozenset(divmod(i, width) for i in indices_of(outcome.revealed))
+        flagged = frozenset(divmod(i, width) for i in indices_of(outcome.flagged))
+        stuck = board.position(revealed, flagged, count_known=use_count)
     return Solvability(
         solvable=outcome.solvable,
         at=at,
@@ -181,25 +200,6 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
         count_deductions=outcome.count_deductions,
         stuck=stuck,
     )
-
-
-def _cells(mask: int, width: int) -> list[Cell]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(divmod(low.bit_length() - 1, width))
-        mask ^= low
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @lru_cache(maxsize=64)
@@ -435,14 +435,15 @@ class _Solver:
         return safe, mines
 
 
-class _Summary:
+class _Summary(ABC):
     """What the exact step needs from one component: its possible mine numbers, and for a
     set of allowed mine numbers, which cells can be a mine and which can be clear."""
 
     numbers: frozenset[int]
 
+    @abstractmethod
     def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
-        raise NotImplementedError
+        """(cells some allowed layout mines, cells some allowed layout leaves clear)."""
 
 
 class _Enumerated(_Summary):
@@ -498,7 +499,7 @@ def _component(rules: list[tuple[int, int]]) -> tuple[Component, list[int]]:
     """Rules over cells -> a :class:`Component` over boxes (cells under the same rules)."""
     under: dict[int, int] = {}
     for j, (free, _) in enumerate(rules):
-        for i in _bits(free):
+        for i in indices_of(free):
             under[i] = under.get(i, 0) | (1 << j)
     boxes: dict[int, int] = {}
     for i in sorted(under):
@@ -527,7 +528,7 @@ def _enumerate(cells: int, rules: list[tuple[int, int]],
     touching: dict[int, int] = {}
     order: list[int] = []
     for j, free in enumerate(frees):
-        for i in _bits(free):
+        for i in indices_of(free):
             bit = 1 << i
             if bit not in touching:
                 touching[bit] = 0

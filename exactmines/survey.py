@@ -29,8 +29,8 @@ from typing import Any
 from .batch import run_batch
 from .errors import InputError
 from .game import free_indices, protected_cells
-from .position import Cell, dilate
-from .solvability import solve_indices
+from .position import Cell, dilate, indices_of
+from .solvability import MAX_BOARD_CELLS, solve_indices
 from .stats import rate_summary
 
 __all__ = ["SURVEY_RULES", "SurveySettings", "SurveyResult", "board_seed", "survey_board",
@@ -60,6 +60,10 @@ class SurveySettings:
                              f"{', '.join(SURVEY_RULES)}", source="--start")
         if self.width < 1 or self.height < 1:
             raise InputError(f"board size {self.width}x{self.height}: must be at least 1x1",
+                             source="command line")
+        if self.width * self.height > MAX_BOARD_CELLS:
+            raise InputError(f"a {self.width}x{self.height} board has more than the "
+                             f"{MAX_BOARD_CELLS} cells the no-guess check takes",
                              source="command line")
         if self.start == "random-zero":
             if self.at is not None:
@@ -134,16 +138,7 @@ def _deal(settings: SurveySettings, free: list[int],
     zeros = ((1 << (width * height)) - 1) & ~dilate(mine_mask, width, height)
     if not zeros:
         return mines, None
-    return mines, divmod(rng.choice(_bits(zeros)), width)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return mines, divmod(rng.choice(indices_of(zeros)), width)
 
 
 def check_boards(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:

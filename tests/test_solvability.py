@@ -195,6 +195,11 @@ def test_bad_first_click_is_an_input_error(at, message):
         solvable(board_from_text("oxo"), at)
 
 
+def test_boards_beyond_the_size_limit_are_refused():
+    with pytest.raises(InputError, match="more than the 40000 cells"):
+        solvable(Board(201, 200, frozenset()), (0, 0))
+
+
 # -- uniqueness ---------------------------------------------------------------------------
 
 
@@ -351,6 +356,7 @@ def test_survey_is_the_same_with_workers():
     (["--start", "safe", "--at", "1,1", "--boards", "0"], "at least 1"),
     (["--start", "safe", "--at", "1,1", "--resume"], "needs --out"),
     (["--start", "safe", "--at", "1,1", "--workers", "0"], "at least 1"),
+    (["--start", "safe", "--at", "1,1", "--width", "1000", "--height", "1000"], "40000 cells"),
 ])
 def test_survey_bad_settings_exit_2(capsys, args, message):
     # Options given twice: the later one wins, so each case overrides a default.
