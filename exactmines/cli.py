@@ -170,8 +170,8 @@ def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
 
 @app.command("solvable")
 def solvable_command(
-    board_file: Annotated[Path, typer.Argument(
-        metavar="BOARD", help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
+    board: Annotated[Path, typer.Argument(
+        help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
         show_default=False)],
     at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
                                     show_default=False)],
@@ -198,16 +198,16 @@ def solvable_command(
 
     cell = _parse_cell(at)
     engine = get_backend(backend)
-    board = read_board(board_file)
-    result = solvable(board, cell, use_count=not no_count, backend=engine)
+    hidden = read_board(board)
+    result = solvable(hidden, cell, use_count=not no_count, backend=engine)
     if stuck is not None and result.stuck is not None:
         write_position(stuck, result.stuck,
-                       comments=(f"stuck: {board_file} from first click {cell[0]},{cell[1]}",))
+                       comments=(f"stuck: {board} from first click {cell[0]},{cell[1]}",))
     if output is TextOrJson.json:
-        _emit_json({"file": str(board_file), "width": board.width, "height": board.height,
-                    "mines": board.mines, "use_count": not no_count, **result.to_dict()})
+        _emit_json({"file": str(board), "width": hidden.width, "height": hidden.height,
+                    "mines": hidden.mines, "use_count": not no_count, **result.to_dict()})
         return
-    head = (f"{board_file}: {board.width}x{board.height}, {board.mines} mines, first click "
+    head = (f"{board}: {hidden.width}x{hidden.height}, {hidden.mines} mines, first click "
             f"{cell[0]},{cell[1]}{'' if not no_count else ', without the mine count'}")
     typer.echo(head)
     if result.solvable:
