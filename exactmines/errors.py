@@ -7,6 +7,7 @@ __all__ = [
     "InputError",
     "BackendUnavailable",
     "TimeLimitExceeded",
+    "SolverError",
 ]
 
 
@@ -49,3 +50,7 @@ class BackendUnavailable(ExactminesError):
 
 class TimeLimitExceeded(ExactminesError):
     """The work went past its ``--time-limit``; callers degrade or report it."""
+
+
+class SolverError(ExactminesError):
+    """An external solver failed or stopped without a proven answer; never read as one."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from exactmines.backends import backend_names, get_backend
+from exactmines.backends import engine_names, get_backend
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -19,7 +19,7 @@ settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-ENGINES = [name for name in backend_names() if name != "auto"]
+ENGINES = engine_names()  # aliases (milp) would run an engine twice
 
 
 @pytest.fixture(params=ENGINES, scope="session")
