@@ -310,6 +310,8 @@ ONE_OF_TWO = Component((1, 1), (Constraint((0, 1), 1),))
     [[1.0, 1.0]],            # violates the rule
     [[0.5, 0.5]],            # not integral
     [[1.0]],                 # wrong length
+    [[float("inf"), 0.0]],   # no value (PuLP's None)
+    [[float("nan"), 1.0]],
     [[1.0, 0.0], [1.0, 0.0]],  # a vector already cut off
 ])
 def test_bad_points_are_errors_not_answers(answers):
@@ -411,6 +413,7 @@ def test_missing_highspy_is_reported(monkeypatch):
 
 
 def test_missing_cbc_is_reported(monkeypatch):
-    monkeypatch.setattr(pulp.PULP_CBC_CMD, "available", lambda self: False)
+    cbc = getattr(pulp, "PULP_CBC_CMD", None) or pulp.COIN_CMD
+    monkeypatch.setattr(cbc, "available", lambda self: False)
     with pytest.raises(BackendUnavailable, match="milp-cbc"):
         CbcMilpBackend()

@@ -38,7 +38,9 @@ against the rows exactly before it is used.
 Traps avoided (REFERENCE.md): CBC with a warm start on a maximisation returns the start as
 "Optimal", so nothing here warm-starts or maximises (maximising is minimising the negation);
 a PuLP problem once solved with an all-zero objective raises on every later solve, so CBC is
-never given one ("any feasible point" is asked as "minimise a free binary").
+never given one ("any feasible point" is asked as "minimise a free binary"). Found here: PuLP
+writes a column that is in no row and not in the objective as a bound alone, and CBC rejects
+the file ("Current model not valid", a ``PulpSolverError``); every column here is in a row.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, isfinite
 from typing import Any, Literal, Protocol
 
 import pulp
@@ -342,7 +344,8 @@ class _Model:
         values = self.driver.solve(objective, time_limit)
         if values is None:
             return None
-        point = [round(v) if abs(v - round(v)) <= _INTEGRALITY else -1 for v in values]
+        point = [round(v) if isfinite(v) and abs(v - round(v)) <= _INTEGRALITY else -1
+                 for v in values]
         if len(point) != self._columns or any(v not in (0, 1) for v in point):
             raise SolverError(f"the solver returned a non-binary point: {values}")
         for row in self._rows:
