@@ -1,0 +1,163 @@
+"""Exact endgame search: the click that maximises the probability of winning.
+
+When few layouts remain, each is listed explicitly (a bitmask of mine cells) and the game
+tree is searched. A *state* is the set ``S`` of layouts still consistent with everything
+revealed, a bitmask over the layout list; all layouts are equally likely, so the number of
+layouts of ``S`` on which optimal play wins is an ``int``, ``wins(S)``, and the win
+probability is ``wins(S) / |S|`` exactly.
+
+* Chance: a cell that is safe in every layout of ``S`` is revealed for free (information
+  never lowers the optimum, and the player does reveal every certainly safe cell before it
+  guesses). If its value differs between layouts, ``S`` splits by value and
+  ``wins(S) = sum of wins(part)``. A zero's flood is covered: its neighbours are then safe
+  in every layout of the part, and get revealed the same way.
+* Decision: otherwise ``wins(S) = max over uncertain cells c of sum over values v of
+  wins(S restricted to layouts where c is safe and shows v)``; one layout left is a win.
+
+Pruning, all exact: the layouts in which ``c`` is safe bound what clicking ``c`` can win, so
+cells are tried safest first and dropped once their bound cannot beat the best so far, and
+the evaluation of a cell stops as soon as the values left cannot lift it above the best.
+Cells that split ``S`` identically are tried once. States are memoised.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Endgame", "SearchBudgetExceeded"]
+
+
+class SearchBudgetExceeded(Exception):
+    """The search visited more states than its budget allows."""
+
+
+class Endgame:
+    """The game tree over an explicit list of equally likely layouts.
+
+    Parameters
+    ----------
+    layouts:
+        Each layout as a bitmask of the cells (flat indices) holding the remaining mines.
+    cells:
+        The unknown cells (every cell any layout may put a mine in, and the others still
+        covered), flat indices.
+    masks:
+        Neighbourhood bitmask of every cell of the board (``neighbour_masks``).
+    known_mines:
+        Cells already known to be mines (their count is added to each value).
+    budget:
+        States the search may evaluate before :class:`SearchBudgetExceeded`.
+
+    Notes
+    -----
+    Building costs one pass over cells x layouts. A state costs one bitmask AND per cell
+    and value; the memo holds every state evaluated.
+    """
+
+    def __init__(self, layouts: list[int], cells: list[int], masks: tuple[int, ...],
+                 known_mines: int, budget: int) -> None:
+        self.size = len(layouts)
+        self.full = (1 << self.size) - 1
+        self.budget = budget
+        self.nodes = 0
+        self.memo: dict[int, int] = {}
+        # Per cell: the layouts holding a mine there, and per value the layouts where it is
+        # safe and shows that value.
+        self.mine_of: dict[int, int] = {}
+        self.value_of: dict[int, dict[int, int]] = {}
+        for cell in cells:
+            bit = 1 << cell
+            around = masks[cell]
+            base = (around & known_mines).bit_count()
+            mine = 0
+            values: dict[int, int] = {}
+            for j, layout in enumerate(layouts):
+                if layout & bit:
+                    mine |= 1 << j
+                else:
+                    v = base + (around & layout).bit_count()
+                    values[v] = values.get(v, 0) | (1 << j)
+            self.mine_of[cell] = mine
+            self.value_of[cell] = values
+        self.cells = list(cells)
+        self.classes = {c: tuple(self.value_of[c].values()) for c in cells}
+
+    def best_move(self) -> tuple[int, int]:
+        """``(cell, wins)`` for the whole list: the click that wins on the most layouts (the
+        first such cell in the order tried) and that number of layouts.
+
+        Raises
+        ------
+        SearchBudgetExceeded
+            When the search needs more states than the budget.
+        ValueError
+            When some cell is safe in every layout (reveal it first: it costs nothing).
+        """
+        everything = self.full
+        for cell in self.cells:
+            if not self.mine_of[cell] & everything:
+                raise ValueError(f"cell {cell} is safe in every layout: reveal it first")
+        wins, cell = self._decide(everything, self.cells)
+        if cell is None:
+            raise ValueError("no cell to click: every cell is a mine in every layout")
+        return cell, wins
+
+    def win_probability_numerator(self, state: int | None = None) -> int:
+        """``wins(state)`` (the whole list by default)."""
+        return self._wins(self.full if state is None else state, self.cells)
+
+    def _wins(self, state: int, cells: list[int]) -> int:
+        found = self.memo.get(state)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise SearchBudgetExceeded(f"more than {self.budget} states")
+        if state & (state - 1) == 0:
+            self.memo[state] = 1
+            return 1
+        mine_of, classes = self.mine_of, self.classes
+        live = []
+        for cell in cells:
+            mine = mine_of[cell] & state
+            if mine == state:
+                continue
+            if mine:
+                live.append(cell)
+                continue
+            # Safe in every layout: revealed for free; it splits the state if its value varies.
+            parts = [state & k for k in classes[cell] if state & k]
+            if len(parts) > 1:
+                rest = [c for c in cells if c != cell]
+                total = sum(self._wins(part, rest) for part in parts)
+                self.memo[state] = total
+                return total
+        total, _ = self._decide(state, live)
+        self.memo[state] = total
+        return total
+
+    def _decide(self, state: int, cells: list[int]) -> tuple[int, int | None]:
+        """Best click among ``cells`` (each uncertain in ``state``): ``(wins, cell)``."""
+        mine_of, classes = self.mine_of, self.classes
+        size = state.bit_count()
+        options = []
+        seen: set[tuple[int, ...]] = set()
+        live = [c for c in cells if 0 != mine_of[c] & state != state]
+        for cell in live:
+            parts = tuple(state & k for k in classes[cell] if state & k)
+            if parts in seen:
+                continue  # splits the layouts exactly as a cell tried before
+            seen.add(parts)
+            options.append((size - (mine_of[cell] & state).bit_count(), cell, parts))
+        options.sort(key=lambda option: -option[0])
+        best, best_cell = 0, None
+        for safe, cell, parts in options:
+            if safe <= best:
+                break
+            total, left = 0, safe
+            for part in sorted(parts, key=lambda p: -p.bit_count()):
+                total += self._wins(part, live)
+                left -= part.bit_count()
+                if total + left <= best:
+                    break
+            if total > best:
+                best, best_cell = total, cell
+        return best, best_cell

@@ -1,0 +1,226 @@
+"""Whole games: deal a board, let the player (:mod:`exactmines.strategy`) clear it or lose,
+and run many games with :func:`~exactmines.batch.run_batch` (``exactmines play``).
+
+Each game has its own seed, derived from the run's seed and the game's index, so any row of
+a results file can be replayed on its own (:func:`play_one`), runs can be split, resumed
+and extended, and the outcome does not depend on the number of workers. The player itself
+uses no randomness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from dataclasses import asdict, dataclass
+from functools import partial
+from typing import Any
+
+from .batch import run_batch
+from .errors import InputError
+from .game import START_RULES, Game, board_from_indices, free_indices, protected_cells
+from .position import Cell
+from .stats import rate_summary
+from .strategy import PARTS, Player, Strategy, strategy_named
+
+__all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
+           "play_one", "play_games", "run_play"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """What defines a run of games (everything but how many)."""
+
+    width: int
+    height: int
+    mines: int
+    start: str
+    at: Cell
+    seed: int
+    strategy: str = "best"
+    without: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.start not in START_RULES:
+            raise InputError(f"unknown first-click rule {self.start!r}: choose one of "
+                             f"{', '.join(START_RULES)}", source="--start")
+        if self.width < 1 or self.height < 1:
+            raise InputError(f"board size {self.width}x{self.height}: must be at least 1x1",
+                             source="command line")
+        r, c = self.at
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise InputError(f"--at {r},{c} is off the {self.width}x{self.height} board",
+                             source="command line")
+        free_indices(self.width, self.height, self.mines,
+                     protected_cells(self.width, self.height, self.start, self.at))
+        self.player_strategy()  # unknown names fail here, before any work
+
+    def player_strategy(self) -> Strategy:
+        return strategy_named(self.strategy, self.without)
+
+    def as_meta(self) -> dict[str, Any]:
+        """The JSON that heads a results file (``resume`` refuses a file with other meta)."""
+        meta = asdict(self)
+        meta["at"] = list(self.at)
+        meta["without"] = list(self.without)
+        return {"run": "play", **meta}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game's outcome.
+
+    ``guesses`` counts clicks that were not certainly safe (the first click included);
+    ``revealed`` the safe cells open at the end; ``endgame`` the guesses chosen by the exact
+    endgame search; ``cpu_ms`` the player's and the game's CPU time.
+    """
+
+    won: bool
+    guesses: int
+    clicks: int
+    revealed: int
+    safe_cells: int
+    endgame: int
+    cpu_ms: float
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (64 bits of SHA-256: stable
+    across Python versions and platforms, unlike ``hash``)."""
+    digest = hashlib.sha256(f"exactmines-play:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def deal_game(settings: PlaySettings, index: int) -> list[int]:
+    """The mines of game ``index`` (flat indices ``r * width + c``, in the order dealt)."""
+    free = free_indices(settings.width, settings.height, settings.mines,
+                        protected_cells(settings.width, settings.height, settings.start,
+                                        settings.at))
+    return random.Random(game_seed(settings.seed, index)).sample(free, settings.mines)
+
+
+def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
+              strategy: Strategy) -> GameRecord:
+    """Play one game on the board with mines at ``mine_indices`` from a first click at
+    ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
+    strategy guesses. Cost: dominated by the exact analyses when the local rules are stuck.
+    """
+    started = time.process_time()
+    game = Game(board_from_indices(width, height, mine_indices))
+    player = Player(width, height, len(mine_indices), strategy)
+    numbers = game.numbers
+    guesses = clicks = 0
+    todo, guess = [at[0] * width + at[1]], True
+    while True:
+        guesses += guess
+        for index in todo:
+            bit = 1 << index
+            if game.revealed & bit:
+                continue
+            before = game.revealed
+            clicks += 1
+            game.reveal(divmod(index, width))
+            if game.lost:
+                break
+            new = game.revealed & ~before
+            shown = []
+            while new:
+                low = new & -new
+                i = low.bit_length() - 1
+                shown.append((i, numbers[i]))
+                new ^= low
+            player.show(shown)
+        if game.over:
+            break
+        todo, guess = player.next_clicks()
+        if not todo:
+            raise AssertionError("the player found nothing to click in a game not over")
+    return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
+                      revealed=game.revealed.bit_count(), safe_cells=game.safe_mask.bit_count(),
+                      endgame=player.endgame_searches,
+                      cpu_ms=round(1000 * (time.process_time() - started), 3))
+
+
+def play_one(settings: PlaySettings, index: int) -> GameRecord:
+    """Game ``index`` of the run, dealt and played again on its own."""
+    return play_game(settings.width, settings.height, deal_game(settings, index), settings.at,
+                     settings.player_strategy())
+
+
+def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
+    return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
+                        (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
+                        tuple(meta["without"]))
+
+
+def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Batch work: deal and play the games of ``tasks`` (``{"id": index}``) -> rows."""
+    settings = _settings_from_meta(meta)
+    strategy = settings.player_strategy()
+    free = free_indices(settings.width, settings.height, settings.mines,
+                        protected_cells(settings.width, settings.height, settings.start,
+                                        settings.at))
+    rows = []
+    for task in tasks:
+        seed = game_seed(settings.seed, task["id"])
+        mines = random.Random(seed).sample(free, settings.mines)
+        record = play_game(settings.width, settings.height, mines, settings.at, strategy)
+        rows.append({"id": task["id"], "seed": seed, **asdict(record)})
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    settings: PlaySettings
+    games: int
+    wins: int
+    guesses: int
+    endgame: int
+    cpu_ms: float
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The SPEC §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
+        s = self.settings
+        summary = rate_summary(self.wins, self.games)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": summary["rate"],
+            "ci95": summary["ci95"],
+            "fraction": summary["fraction"],
+            "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
+            "at": list(s.at), "seed": s.seed, "strategy": s.player_strategy().name,
+            "parts": {p: getattr(s.player_strategy(), p) for p in PARTS},
+            "guesses_per_game": round(self.guesses / self.games, 4) if self.games else 0.0,
+            "endgame_searches": self.endgame,
+            "cpu_ms_per_game": round(self.cpu_ms / self.games, 3) if self.games else 0.0,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
+             resume: bool = False, workers: int = 1, chunk_size: int | None = None,
+             progress: bool = True, scheduler: str | None = None) -> PlayResult:
+    """Play games ``0..games-1`` with :func:`~exactmines.batch.run_batch`.
+
+    With ``out``, one JSONL row per game is written as each chunk finishes; ``resume``
+    skips the games already there (and refuses a file from other settings).
+    """
+    if games < 1:
+        raise InputError(f"--games {games}: must be at least 1", source="command line")
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    meta = settings.as_meta()
+    if chunk_size is None:
+        # Small chunks: an interrupted run loses at most a chunk in flight per worker.
+        chunk_size = max(1, min(50, games // (4 * workers)))
+    started = time.perf_counter()
+    rows = run_batch([{"id": i} for i in range(games)], partial(play_games, meta), out=out,
+                     meta=meta, resume=resume, workers=workers, chunk_size=chunk_size,
+                     scheduler=scheduler, progress=progress,
+                     description=f"{settings.width}x{settings.height}/{settings.mines} "
+                                 f"{settings.start}")
+    return PlayResult(settings, games, sum(r["won"] for r in rows),
+                      sum(r["guesses"] for r in rows), sum(r["endgame"] for r in rows),
+                      sum(r["cpu_ms"] for r in rows), time.perf_counter() - started)

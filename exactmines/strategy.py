@@ -1,0 +1,1040 @@
+"""The player: which cell to click next, from exact probabilities.
+
+A move is either every cell proved safe (revealed at once, never a risk) or, when there is
+none, one guess. Certain cells come from cheap local rules first and, when those are stuck,
+from the exact analysis (:func:`estimate`), which is complete: a guess is made only when no
+covered cell is safe in every layout consistent with the numbers and the mine count.
+
+A guess is chosen by named parts, each switchable (:class:`Strategy`) so that its gain can
+be measured:
+
+``endgame`` (:func:`endgame_guess`)
+    with at most ``endgame_layouts`` layouts left, every layout is listed and the game tree
+    searched exactly (:mod:`exactmines.endgame`): the click with the highest probability of
+    winning the whole game.
+``fifty`` (:func:`forced_fifty_fifty`)
+    a pair of cells of which exactly one is a mine and that no other cell can ever tell
+    apart must be guessed sooner or later at 1/2: guess it now, before any avoidable risk.
+``secondary`` (:func:`secondary_safety`)
+    among the near-safest cells, the one that maximises P(it is safe and the best next click
+    is safe too): for each value it could show, the safety of the best cell after it,
+    weighted by the exact probability of that value.
+``dead`` (:func:`value_chances`)
+    a cell whose value can be only one thing when safe tells nothing: click it last.
+``openings``
+    when scores tie exactly, prefer the cell most likely to show 0 (it opens an area).
+
+With every part off, the player clicks the safest cell (the first in row-major order among
+equals): the baseline of the ablation table.
+
+All decisions are made on Python ``int`` and :class:`~fractions.Fraction`; there is no
+float anywhere in this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+
+from .backends import ComponentCounts, get_backend
+from .combine import allowed_mine_numbers, poly_mul
+from .errors import InputError, TimeLimitExceeded
+from .frontier import Component, Constraint
+from .position import dilate, neighbour_masks
+
+__all__ = [
+    "PARTS",
+    "Strategy",
+    "STRATEGIES",
+    "strategy_named",
+    "View",
+    "local_deductions",
+    "Estimate",
+    "After",
+    "estimate",
+    "estimate_after",
+    "value_chances",
+    "secondary_safety",
+    "forced_fifty_fifty",
+    "list_layouts",
+    "endgame_guess",
+    "choose_guess",
+    "Player",
+]
+
+#: The switchable parts of the guessing strategy, in the order the ablation table lists them.
+PARTS = ("secondary", "dead", "fifty", "openings", "endgame")
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """Which parts of the guessing strategy are on, and their exact parameters.
+
+    Attributes
+    ----------
+    name:
+        For reports and results files.
+    secondary, dead, fifty, openings, endgame:
+        The parts (see the module notes).
+    candidate_ratio:
+        Cells whose safety is at least this fraction of the best safety are scored by the
+        secondary safety; the others are never chosen.
+    endgame_layouts:
+        Search the game tree when at most this many layouts are left.
+    endgame_nodes:
+        Positions the endgame search may visit before it gives up (then the other parts
+        decide). A count, not a time: the player stays deterministic.
+    """
+
+    name: str = "best"
+    secondary: bool = True
+    dead: bool = True
+    fifty: bool = True
+    openings: bool = True
+    endgame: bool = True
+    candidate_ratio: Fraction = Fraction(9, 10)
+    endgame_layouts: int = 1000
+    endgame_nodes: int = 200_000
+
+    def without(self, *parts: str) -> Strategy:
+        """This strategy with ``parts`` switched off (named after them)."""
+        for part in parts:
+            if part not in PARTS:
+                raise InputError(f"unknown strategy part {part!r}: choose from "
+                                 f"{', '.join(PARTS)}", source="--without")
+        if not parts:
+            return self
+        off = {p: False for p in parts}
+        return replace(self, name=f"{self.name}-without-{'-'.join(parts)}", **off)
+
+
+#: Named strategies: ``best`` (every part) and ``safest`` (the safest cell, nothing else).
+STRATEGIES: dict[str, Strategy] = {
+    "best": Strategy(),
+    "safest": Strategy(name="safest", secondary=False, dead=False, fifty=False,
+                       openings=False, endgame=False),
+}
+
+
+def strategy_named(name: str, without: tuple[str, ...] | list[str] = ()) -> Strategy:
+    """The strategy called ``name`` with the parts in ``without`` switched off."""
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}",
+                         source="--strategy")
+    return STRATEGIES[name].without(*without)
+
+
+# -- what the player knows -------------------------------------------------------------
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class View:
+    """What the player knows, as bitmasks over flat indices ``r * width + c``.
+
+    Attributes
+    ----------
+    revealed:
+        Revealed cells; ``numbers[i]`` is what cell ``i`` shows (meaningless elsewhere).
+    mines:
+        Cells proved to be mines (the player's flags).
+    total:
+        Mines on the board.
+    dirty, pair_dirty:
+        Revealed cells near a change since the single-clue / the pair rules last looked at
+        them: only those can yield a new local deduction.
+    """
+
+    __slots__ = ("width", "height", "total", "masks", "everything", "numbers", "revealed",
+                 "mines", "dirty", "pair_dirty", "pairs")
+
+    def __init__(self, width: int, height: int, total: int) -> None:
+        self.width, self.height, self.total = width, height, total
+        self.masks = neighbour_masks(width, height)
+        self.pairs = _pair_masks(width, height)
+        self.everything = (1 << (width * height)) - 1
+        self.numbers = [0] * (width * height)
+        self.revealed = 0
+        self.mines = 0
+        self.dirty = 0
+        self.pair_dirty = 0
+
+    @property
+    def unknown(self) -> int:
+        """Covered cells not proved to be mines."""
+        return self.everything & ~(self.revealed | self.mines)
+
+    @property
+    def mines_left(self) -> int:
+        return self.total - self.mines.bit_count()
+
+    def show(self, shown: list[tuple[int, int]]) -> None:
+        """Cells newly revealed, as ``(index, number)``."""
+        changed = 0
+        for index, number in shown:
+            self.numbers[index] = number
+            changed |= 1 << index
+        self.revealed |= changed
+        self._touch(changed)
+
+    def mark_mines(self, mask: int) -> None:
+        """Cells proved to be mines."""
+        mask &= ~self.mines
+        if mask:
+            self.mines |= mask
+            self._touch(mask)
+
+    def _touch(self, changed: int) -> None:
+        near = dilate(changed, self.width, self.height) & self.revealed
+        self.dirty |= near
+        self.pair_dirty |= near
+
+
+@lru_cache(maxsize=64)
+def _pair_masks(width: int, height: int) -> tuple[int, ...]:
+    """Per cell, the cells within two steps (their neighbourhoods can overlap)."""
+    out = []
+    for r in range(height):
+        for c in range(width):
+            mask = 0
+            for rr in range(max(r - 2, 0), min(r + 3, height)):
+                for cc in range(max(c - 2, 0), min(c + 3, width)):
+                    if (rr, cc) != (r, c):
+                        mask |= 1 << (rr * width + cc)
+            out.append(mask)
+    return tuple(out)
+
+
+def local_deductions(view: View) -> tuple[int, int]:
+    """Cells proved safe and proved mines by one clue, else by two overlapping clues.
+
+    Only clues near a change since the last call are examined (``view.dirty``), so a call
+    costs a few bitmask operations per such clue. Sound but incomplete: :func:`estimate`
+    finds the rest.
+    """
+    unknown = view.unknown
+    active = view.revealed & dilate(unknown, view.width, view.height)
+    masks, numbers, known = view.masks, view.numbers, view.mines
+    safe = mines = 0
+    dirty = view.dirty & active
+    view.dirty = 0
+    while dirty:
+        low = dirty & -dirty
+        dirty ^= low
+        i = low.bit_length() - 1
+        around = masks[i]
+        free = around & unknown
+        need = numbers[i] - (around & known).bit_count()
+        if need == 0:
+            safe |= free
+        elif need == free.bit_count():
+            mines |= free
+    if safe or mines:
+        return safe, mines
+    # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
+    # side is full and the other empty.
+    clue: dict[int, tuple[int, int, int]] = {}
+
+    def facts(i: int) -> tuple[int, int, int]:
+        found = clue.get(i)
+        if found is None:
+            around = masks[i]
+            free = around & unknown
+            found = (free, numbers[i] - (around & known).bit_count(), free.bit_count())
+            clue[i] = found
+        return found
+
+    dirty = view.pair_dirty & active
+    view.pair_dirty = 0
+    done = 0
+    while dirty:
+        low = dirty & -dirty
+        dirty ^= low
+        done |= low
+        i = low.bit_length() - 1
+        free_i, need_i, size_i = facts(i)
+        others = view.pairs[i] & active & ~done
+        while others:
+            low = others & -others
+            others ^= low
+            free_j, need_j, size_j = facts(low.bit_length() - 1)
+            shared = (free_i & free_j).bit_count()
+            if not shared:
+                continue
+            diff = need_j - need_i
+            if diff == size_j - shared:
+                mines |= free_j & ~free_i
+                safe |= free_i & ~free_j
+            elif -diff == size_i - shared:
+                mines |= free_i & ~free_j
+                safe |= free_j & ~free_i
+    return safe, mines
+
+
+# -- exact analysis on bitmasks ----------------------------------------------------------
+
+Rule = tuple[int, int]  # (covered cells as a bitmask, mines among them)
+
+
+def _rules(view: View) -> list[Rule]:
+    """One rule per revealed number that still touches an unknown cell."""
+    unknown = view.unknown
+    masks, numbers, known = view.masks, view.numbers, view.mines
+    out = []
+    for i in _bits(view.revealed & dilate(unknown, view.width, view.height)):
+        around = masks[i]
+        out.append((around & unknown, numbers[i] - (around & known).bit_count()))
+    return out
+
+
+def _group(rules: list[Rule]) -> list[tuple[int, tuple[Rule, ...]]]:
+    """Rules linked by shared cells, as ``(cells, sorted rules)`` (duplicates dropped)."""
+    groups: list[tuple[int, list[Rule]]] = []
+    for rule in rules:
+        cells, members = rule[0], [rule]
+        kept = []
+        for group in groups:
+            if group[0] & cells:
+                cells |= group[0]
+                members.extend(group[1])
+            else:
+                kept.append(group)
+        kept.append((cells, members))
+        groups = kept
+    return [(cells, tuple(sorted(set(members)))) for cells, members in groups]
+
+
+class _TooBig(Exception):
+    """The built-in enumeration went past its node budget."""
+
+
+#: Search nodes the built-in box enumeration may take before the DP counter takes over
+#: (it is faster on the small components of ordinary play, where the DP's planning costs
+#: more than the count).
+_SMALL_NODES = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """Counted cells of the frontier: their boxes (cells under the same rules) and exact
+    counts. Usually one component; the pieces a hypothetical reveal rebuilds may be several
+    (counts of a union of independent pieces are their product, which is all the
+    combination needs)."""
+
+    box_masks: tuple[int, ...]
+    sizes: tuple[int, ...]
+    rule_boxes: tuple[tuple[int, ...], ...]
+    needs: tuple[int, ...]
+    counts: ComponentCounts
+
+
+def _boxes(rules: tuple[Rule, ...], probe: int = 0
+           ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Cells under the same rules (and, with ``probe``, on the same side of it) form a box:
+    ``(box masks, boxes of each rule, boxes inside the probe)``, boxes row-major."""
+    probe_bit = 1 << len(rules)
+    under: dict[int, int] = {}
+    for j, (free, _) in enumerate(rules):
+        for i in _bits(free):
+            under[i] = under.get(i, 0) | (1 << j)
+    for i in _bits(probe):
+        under[i] = under.get(i, 0) | probe_bit
+    boxes: dict[int, int] = {}
+    for i in sorted(under):
+        boxes[under[i]] = boxes.get(under[i], 0) | (1 << i)
+    keys = list(boxes)
+    rule_boxes = tuple(tuple(b for b, key in enumerate(keys) if (key >> j) & 1)
+                       for j in range(len(rules)))
+    inside = tuple(b for b, key in enumerate(keys) if key & probe_bit)
+    return tuple(boxes[k] for k in keys), rule_boxes, inside
+
+
+def _counted(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+             needs: tuple[int, ...]) -> ComponentCounts:
+    """Exact counts: the built-in box search, or the DP engine when that is too slow."""
+    try:
+        return _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES)
+    except _TooBig:
+        pass
+    component = Component(sizes, tuple(Constraint(b, n)
+                                       for b, n in zip(rule_boxes, needs, strict=True)))
+    try:
+        return get_backend("auto").count(component)
+    except TimeLimitExceeded:
+        # Too wide for the DP: count by search after all, with no budget.
+        return _count_boxes(sizes, rule_boxes, needs, None)
+
+
+def _part(rules: tuple[Rule, ...]) -> _Part:
+    """Boxes and exact counts of one component (no cache: see :class:`Cache`)."""
+    box_masks, rule_boxes, _ = _boxes(rules)
+    sizes = tuple(m.bit_count() for m in box_masks)
+    needs = tuple(need for _, need in rules)
+    return _Part(box_masks, sizes, rule_boxes, needs, _counted(sizes, rule_boxes, needs))
+
+
+def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
+    """Counts of the cells of ``rules`` and ``probe`` by the number of mines in ``probe``:
+    ``{m: part}``, leaving out the ``m`` no layout has.
+
+    One search serves every ``m`` (the probe is tallied at the leaves, not imposed); when
+    that search is too big, the DP engine counts once per ``m`` with the probe as a rule.
+    """
+    box_masks, rule_boxes, inside = _boxes(rules, probe)
+    sizes = tuple(m.bit_count() for m in box_masks)
+    needs = tuple(need for _, need in rules)
+    n = len(sizes)
+    layouts: dict[int, dict[int, int]] = {}
+    mines: dict[int, dict[int, list[int]]] = {}
+
+    def leaf(chosen: list[int], weight: int, k: int) -> None:
+        m = 0
+        for b in inside:
+            m += chosen[b]
+        by_k = layouts.setdefault(m, {})
+        by_k[k] = by_k.get(k, 0) + weight
+        rows = mines.setdefault(m, {})
+        row = rows.get(k)
+        if row is None:
+            row = rows[k] = [0] * n
+        for box, j in enumerate(chosen):
+            if j:
+                row[box] += weight * j
+
+    out: dict[int, _Part] = {}
+    try:
+        _box_search(sizes, rule_boxes, needs, _SMALL_NODES, leaf)
+    except _TooBig:
+        for m in range(probe.bit_count() + 1):
+            counts = _counted(sizes, (*rule_boxes, inside), (*needs, m))
+            if counts.total:
+                out[m] = _Part(box_masks, sizes, rule_boxes, needs, counts)
+        return out
+    for m in sorted(layouts):
+        by_k, rows = layouts[m], mines[m]
+        top = max(by_k)
+        counts = ComponentCounts(tuple(by_k.get(k, 0) for k in range(top + 1)),
+                                 tuple(tuple(rows.get(k, [0] * n)) for k in range(top + 1)))
+        out[m] = _Part(box_masks, sizes, rule_boxes, needs, counts)
+    return out
+
+
+def _box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+                needs: tuple[int, ...], limit: int | None,
+                leaf: Callable[[list[int], int, int], None]) -> None:
+    """Every mine number per box that satisfies the rules: ``leaf(chosen, weight, k)`` for
+    each, with ``chosen[b]`` the mines of box ``b``, ``weight`` the cell layouts it stands
+    for (a product of binomials) and ``k`` its mines.
+
+    Depth-first over the boxes (row-major by first cell). A box's mine number is bounded by
+    each of its rules: at most what the rule still needs, at least what the rule's cells
+    after this box cannot hold; a rule's last box therefore meets it exactly, and every
+    leaf satisfies every rule. Cost: the search nodes, at most ``limit`` (then
+    :class:`_TooBig`).
+    """
+    n = len(sizes)
+    rules_of: list[list[int]] = [[] for _ in range(n)]
+    for j, boxes in enumerate(rule_boxes):
+        for b in boxes:
+            rules_of[b].append(j)
+    need = list(needs)
+    room = [sum(sizes[b] for b in boxes) for boxes in rule_boxes]
+    if any(x < 0 or x > r for x, r in zip(need, room, strict=True)):
+        return
+    binomials = [[comb(s, m) for m in range(s + 1)] for s in sizes]
+    chosen = [0] * n
+    nodes = 0
+
+    def visit(b: int, weight: int, k: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if limit is not None and nodes > limit:
+            raise _TooBig
+        if b == n:
+            leaf(chosen, weight, k)
+            return
+        size = sizes[b]
+        low, high = 0, size
+        mine_rules = rules_of[b]
+        for j in mine_rules:
+            if need[j] < high:
+                high = need[j]
+            left = room[j] - size
+            if need[j] - left > low:
+                low = need[j] - left
+        if low > high:
+            return
+        for j in mine_rules:
+            room[j] -= size
+        row_weights = binomials[b]
+        for m in range(low, high + 1):
+            for j in mine_rules:
+                need[j] -= m
+            chosen[b] = m
+            visit(b + 1, weight * row_weights[m], k + m)
+            for j in mine_rules:
+                need[j] += m
+        chosen[b] = 0
+        for j in mine_rules:
+            room[j] += size
+
+    visit(0, 1, 0)
+
+
+def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+                 needs: tuple[int, ...], limit: int | None) -> ComponentCounts:
+    """Exact counts of a component by :func:`_box_search` (at most ``limit`` nodes)."""
+    n = len(sizes)
+    layouts: dict[int, int] = {}
+    mines: dict[int, list[int]] = {}
+
+    def leaf(chosen: list[int], weight: int, k: int) -> None:
+        layouts[k] = layouts.get(k, 0) + weight
+        row = mines.get(k)
+        if row is None:
+            row = mines[k] = [0] * n
+        for box, m in enumerate(chosen):
+            if m:
+                row[box] += weight * m
+
+    _box_search(sizes, rule_boxes, needs, limit, leaf)
+    top = max(layouts, default=0)
+    return ComponentCounts(tuple(layouts.get(k, 0) for k in range(top + 1)),
+                           tuple(tuple(mines.get(k, [0] * n)) for k in range(top + 1)))
+
+
+class Cache:
+    """Components already counted, keyed by their rules: a game revisits most of them (a
+    guess changes one component, and the hypothetical reveals of the guessing parts recur
+    from one guess to the next). Cleared when it grows past ``limit`` entries."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.parts: dict[tuple[Rule, ...], _Part] = {}
+        self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, _Part]] = {}
+        self.limit = limit
+
+    def part(self, rules: tuple[Rule, ...]) -> _Part:
+        found = self.parts.get(rules)
+        if found is None:
+            if len(self.parts) >= self.limit:
+                self.parts.clear()
+            found = self.parts[rules] = _part(rules)
+        return found
+
+    def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
+        key = (rules, probe)
+        found = self.probes.get(key)
+        if found is None:
+            if len(self.probes) >= self.limit:
+                self.probes.clear()
+            found = self.probes[key] = _probed(rules, probe)
+        return found
+
+
+@lru_cache(maxsize=8192)
+def _tail_binomials(outside: int, left: int, top: int) -> tuple[int, ...]:
+    """``C(outside, left - s)`` for ``s = 0..top`` (0 where ``left - s`` is not in
+    ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``."""
+    return tuple(comb(outside, left - s) if 0 <= left - s <= outside else 0
+                 for s in range(top + 1))
+
+
+def _correlate(poly: list[int], weights: tuple[int, ...], length: int) -> list[int]:
+    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product)."""
+    d = len(poly) - 1
+    out = poly_mul(poly[::-1], weights)[d:d + length]
+    return out + [0] * (length - len(out))
+
+
+@dataclass(frozen=True, slots=True)
+class _Weighed:
+    """Exact results of combining parts under the count, as integers.
+
+    ``layouts``: all layouts. ``numerators[c][b]``: mines in box ``b`` of part ``c`` summed
+    over all layouts (the probability of one of its cells is that over ``size * layouts``).
+    ``hits``: layouts with a mine on one given outside cell.
+    """
+
+    layouts: int
+    numerators: list[list[int]]
+    hits: int
+
+    def least(self, parts: list[_Part], outside: int) -> Fraction:
+        """The smallest mine probability of any cell (``outside``: outside cells)."""
+        best_num, best_size = (self.hits, 1) if outside else (None, 1)
+        for part, nums in zip(parts, self.numerators, strict=True):
+            for num, size in zip(nums, part.sizes, strict=True):
+                if best_num is None or num * best_size < best_num * size:
+                    best_num, best_size = num, size
+        if best_num is None:
+            return Fraction(0)
+        return Fraction(best_num, best_size * self.layouts)
+
+
+def _weigh(parts: list[_Part], outside: int, mines_left: int) -> _Weighed:
+    """Combine ``parts`` with ``outside`` cells off the frontier and ``mines_left`` mines.
+
+    The formula of :func:`exactmines.combine.combine` (see its module notes): part ``c``
+    with ``k`` mines weighs ``W_c[k] = sum_j O_c[j] C(U, L - k - j)``, ``O_c`` the product
+    of the other parts' polynomials (prefix times suffix products here, as the parts are
+    few), and only the binomials the frontier can reach are computed (cached per
+    ``(U, L)``), not a whole row of Pascal's triangle per call.
+    """
+    polys = []
+    for part in parts:
+        layouts = list(part.counts.layouts)
+        while len(layouts) > 1 and not layouts[-1]:
+            layouts.pop()
+        polys.append(layouts)
+    top = sum(len(p) - 1 for p in polys)
+    weights = _tail_binomials(outside, mines_left, top)
+    n = len(polys)
+    prefix = [[1]]
+    for p in polys:
+        prefix.append(poly_mul(prefix[-1], p))
+    total_poly = prefix[n]
+    layouts_all = sum(t * w for t, w in zip(total_poly, weights, strict=True))
+    if layouts_all == 0:
+        return _Weighed(0, [], 0)
+    suffix: list[int] = [1]
+    numerators: list[list[int]] = [[] for _ in range(n)]
+    for c in range(n - 1, -1, -1):
+        others = poly_mul(prefix[c], suffix)
+        w = _correlate(others, weights, len(polys[c]))
+        box_mines = parts[c].counts.box_mines
+        nums = [0] * len(parts[c].sizes)
+        for k, wk in enumerate(w):
+            if wk and k < len(box_mines):
+                for b, m in enumerate(box_mines[k]):
+                    if m:
+                        nums[b] += m * wk
+        numerators[c] = nums
+        suffix = poly_mul(polys[c], suffix)
+    hits = 0
+    if outside:
+        inner = _tail_binomials(outside - 1, mines_left - 1, top)
+        hits = sum(t * w for t, w in zip(total_poly, inner, strict=True))
+    return _Weighed(layouts_all, numerators, hits)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The exact analysis of a view.
+
+    Attributes
+    ----------
+    layouts:
+        Consistent layouts of the remaining mines over the unknown cells (0: inconsistent).
+    unknown, outside:
+        Unknown cells; those of them next to no number.
+    groups, parts:
+        The frontier's components: ``(cells, rules)`` and their counted boxes.
+    boxes:
+        ``(cells, probability)`` for every box of every component and, last, the outside
+        cells (when there are any): each cell's exact mine probability.
+    safe, mines:
+        Unknown cells with probability 0 / 1.
+    least:
+        The smallest mine probability of any unknown cell.
+    mines_left:
+        Mines not yet proved.
+    extra:
+        What the guessing parts found out (the endgame's exact win probability).
+    """
+
+    layouts: int
+    unknown: int
+    outside: int
+    groups: tuple[tuple[int, tuple[Rule, ...]], ...]
+    parts: tuple[_Part, ...]
+    boxes: tuple[tuple[int, Fraction], ...]
+    safe: int
+    mines: int
+    least: Fraction
+    mines_left: int
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
+
+    def probability(self, index: int) -> Fraction:
+        bit = 1 << index
+        for cells, p in self.boxes:
+            if cells & bit:
+                return p
+        raise KeyError(f"cell {index} is not unknown")
+
+
+def estimate(view: View, cache: Cache) -> Estimate:
+    """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
+
+    Cost: grouping the rules (linear in the active clues times the components), counting
+    the components not in the cache, and one combination (:func:`_weigh`).
+    """
+    unknown = view.unknown
+    groups = tuple(_group(_rules(view)))
+    parts = [cache.part(rules) for _, rules in groups]
+    frontier = 0
+    for cells, _ in groups:
+        frontier |= cells
+    outside = unknown & ~frontier
+    left = view.mines_left
+    weighed = _weigh(parts, outside.bit_count(), left)
+    layouts = weighed.layouts
+    boxes: list[tuple[int, Fraction]] = []
+    if layouts:
+        for part, nums in zip(parts, weighed.numerators, strict=True):
+            for mask, num, size in zip(part.box_masks, nums, part.sizes, strict=True):
+                boxes.append((mask, Fraction(num, size * layouts)))
+        if outside:
+            boxes.append((outside, Fraction(weighed.hits, layouts)))
+    safe = mines = 0
+    for mask, p in boxes:
+        if p == 0:
+            safe |= mask
+        elif p == 1:
+            mines |= mask
+    least = min((p for _, p in boxes), default=Fraction(0))
+    return Estimate(layouts, unknown, outside, groups, tuple(parts), tuple(boxes), safe, mines,
+                    least, left)
+
+
+@dataclass(frozen=True, slots=True)
+class After:
+    """The position after a hypothetical reveal: its layouts (those of the position before
+    in which the cell is safe and shows that value) and its smallest mine probability."""
+
+    layouts: int
+    least: Fraction
+
+
+def value_chances(view: View, base: Estimate, index: int, cache: Cache
+                  ) -> list[tuple[int, After]]:
+    """Each value unknown cell ``index`` can show, with the position it leaves (exact).
+
+    ``After.layouts / base.layouts`` is the probability that the cell is safe and shows
+    that value; over the values they add up to the layouts in which the cell is safe. A
+    single value means the cell is *dead*: revealing it tells nothing but that it was safe.
+
+    Incremental: the components that touch the cell or its neighbours are merged with the
+    new number's cells and counted once for every value (:func:`_probed`, cached); the
+    other components keep their counts, and each value costs one combination.
+    """
+    bit = 1 << index
+    around = view.masks[index]
+    touch = around | bit
+    probe = around & base.unknown & ~bit
+    known = (around & view.mines).bit_count()
+    rules: list[Rule] = []
+    kept: list[_Part] = []
+    for (cells, group_rules), part in zip(base.groups, base.parts, strict=True):
+        if not cells & touch:
+            kept.append(part)
+            continue
+        for free, need in group_rules:
+            free &= ~bit
+            if free:
+                rules.append((free, need))
+            elif need:
+                return []  # the cell is a mine in every layout
+    by_mines = cache.probed(tuple(sorted(set(rules))), probe)
+    outside = base.outside & ~touch
+    outside_count = outside.bit_count()
+    out = []
+    for m, part in by_mines.items():
+        parts = [*kept, part]
+        weighed = _weigh(parts, outside_count, base.mines_left)
+        if weighed.layouts:
+            out.append((known + m, After(weighed.layouts, weighed.least(parts, outside))))
+    return out
+
+
+def estimate_after(view: View, base: Estimate, index: int, value: int,
+                   cache: Cache) -> After | None:
+    """The position after unknown cell ``index`` is revealed showing ``value`` (``None``
+    when no layout allows it): one entry of :func:`value_chances`."""
+    for shown, after in value_chances(view, base, index, cache):
+        if shown == value:
+            return after
+    return None
+
+
+# -- the parts of the guessing strategy ---------------------------------------------------
+
+
+def secondary_safety(base: Estimate, chances: list[tuple[int, After]]) -> Fraction:
+    """P(the cell is safe, and so is the safest cell of the position it leaves).
+
+    ``sum over values v of P(v) * (1 - least mine probability after v)``: a certain safe
+    cell after ``v`` counts as safety 1 (the next click is free).
+    """
+    total = Fraction(0)
+    for _, after in chances:
+        total += Fraction(after.layouts, base.layouts) * (1 - after.least)
+    return total
+
+
+def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
+    """Two cells that must be guessed between at 1/2 sooner or later, or ``None``.
+
+    Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
+    (they are its only unknown neighbours) and every cell next to one of them but not the
+    other is a proved mine. Then swapping the mine between them keeps every number and the
+    count, and no cell that could ever be revealed sees the difference: each is a mine with
+    probability exactly 1/2, now and after any other click. A winning game must guess the
+    pair at 1/2 whenever it does, so guessing it first costs nothing and may inform the
+    rest. The pair with the smallest indices is returned, smaller index first.
+    """
+    masks = view.masks
+    found: list[tuple[int, int]] = []
+    for _, rules in base.groups:
+        for free, need in rules:
+            if need != 1 or free.bit_count() != 2:
+                continue
+            a, b = _bits(free)
+            differ = (masks[a] ^ masks[b]) & ~free
+            if differ & ~view.mines:
+                continue
+            found.append((a, b))
+    return min(found) if found else None
+
+
+def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
+    """Every layout of the remaining mines over the unknown cells, as bitmasks (row-major
+    by component, then outside cells), or ``None`` past ``limit`` layouts.
+
+    Each component's layouts come from its boxes (:func:`_box_search`, then every choice of
+    cells inside each box), keeping only the mine numbers that fit the count
+    (:func:`~exactmines.combine.allowed_mine_numbers`); the outside cells take the rest.
+    """
+    numbers = [p.counts.mine_numbers() for p in base.parts]
+    outside_cells = _bits(base.outside)
+    allowed = allowed_mine_numbers(numbers, len(outside_cells), base.mines_left)
+    per_part: list[list[tuple[int, int]]] = []
+    try:
+        for part, ok in zip(base.parts, allowed, strict=True):
+            found: list[tuple[int, int]] = []
+            cells_of = [_bits(m) for m in part.box_masks]
+
+            def leaf(chosen: list[int], weight: int, k: int,
+                     ok: frozenset[int] = ok, found: list[tuple[int, int]] = found,
+                     cells_of: list[list[int]] = cells_of) -> None:
+                if k not in ok:
+                    return
+                if len(found) + weight > limit:
+                    raise _TooBig
+                masks = [0]
+                for b, m in enumerate(chosen):
+                    if m:
+                        masks = [x | sum(1 << i for i in pick) for x in masks
+                                 for pick in combinations(cells_of[b], m)]
+                found.extend((k, mask) for mask in masks)
+
+            _box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
+            per_part.append(found)
+    except _TooBig:
+        return None
+    layouts: list[int] = []
+    left = base.mines_left
+
+    def extend(g: int, mask: int, k: int) -> None:
+        if g == len(per_part):
+            rest = left - k
+            if 0 <= rest <= len(outside_cells):
+                for pick in combinations(outside_cells, rest):
+                    layouts.append(mask | sum(1 << i for i in pick))
+                    if len(layouts) > limit:
+                        raise _TooBig
+            return
+        for mines, part_mask in per_part[g]:
+            if mines <= left - k:
+                extend(g + 1, mask | part_mask, k + mines)
+
+    try:
+        extend(0, 0, 0)
+    except _TooBig:
+        return None
+    return layouts
+
+
+def endgame_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache
+                  ) -> int | None:
+    """The click that maximises the probability of winning, found by exact search, or
+    ``None`` when there are too many layouts or the search runs out of nodes.
+
+    The optimum is exact: every remaining layout is listed (:func:`list_layouts`) and the
+    game tree searched with memoisation (:class:`exactmines.endgame.Endgame`).
+    """
+    from .endgame import Endgame, SearchBudgetExceeded
+
+    if base.layouts > strategy.endgame_layouts:
+        return None
+    layouts = list_layouts(view, base, strategy.endgame_layouts)
+    if layouts is None:
+        return None
+    search = Endgame(layouts, _bits(base.unknown), view.masks, view.mines,
+                     strategy.endgame_nodes)
+    try:
+        cell, wins = search.best_move()
+    except SearchBudgetExceeded:
+        return None
+    base.extra["endgame_win"] = Fraction(wins, len(layouts))
+    return cell
+
+
+def _outside_candidates(view: View, base: Estimate) -> list[int]:
+    """Cells off the frontier worth scoring, one per class of equivalent cells.
+
+    A cell whose unknown neighbours are all off the frontier leaves, when revealed, a new
+    separate component of those neighbours: the position after it depends only on how many
+    they are and how many proved mines touch it, so one cell per such class is scored (the
+    first in row-major order). Cells with a frontier neighbour are scored one by one.
+    """
+    masks, outside, unknown = view.masks, base.outside, base.unknown
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for i in _bits(outside):
+        around = masks[i] & unknown
+        if around & ~outside:
+            out.append(i)
+            continue
+        key = (around.bit_count(), (masks[i] & view.mines).bit_count())
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
+
+
+def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+    """The cell to click when no cell is certainly safe (see the module notes).
+
+    The parts are tried in order: the endgame search; a forced 50/50; then each candidate
+    (safety within ``candidate_ratio`` of the best) gets the key (living, secondary safety,
+    chance of a 0, safety), each entry present only when its part is on, and the highest key
+    wins (ties: the first cell in row-major order).
+    """
+    if strategy.endgame:
+        move = endgame_guess(view, base, strategy, cache)
+        if move is not None:
+            return move
+    if strategy.fifty:
+        pair = forced_fifty_fifty(view, base)
+        if pair is not None:
+            return pair[0]
+    best_safety = 1 - base.least
+    threshold = strategy.candidate_ratio * best_safety
+    candidates: list[tuple[Fraction, int]] = []
+    for mask, p in base.boxes:
+        safety = 1 - p
+        if safety < threshold or p == 1:
+            continue
+        cells = _outside_candidates(view, base) if mask == base.outside else _bits(mask)
+        candidates.extend((safety, i) for i in cells)
+    if not (strategy.secondary or strategy.dead or strategy.openings):
+        return min(candidates, key=lambda c: (-c[0], c[1]))[1]
+    # Safest first, so that bounds prune the rest early.
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    best_key: tuple | None = None
+    best_cell = candidates[0][1]
+    for safety, index in candidates:
+        if best_key is not None and not _may_beat(best_key, safety, strategy):
+            continue
+        chances = value_chances(view, base, index, cache)
+        key = _score(base, safety, index, chances, strategy)
+        if best_key is None or key > best_key:
+            best_key, best_cell = key, index
+    return best_cell
+
+
+def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],
+           strategy: Strategy) -> tuple:
+    """The ranking key of a candidate; higher is better, ``-index`` breaks exact ties."""
+    key: list = []
+    if strategy.dead:
+        key.append(len(chances) > 1)
+    key.append(secondary_safety(base, chances) if strategy.secondary else safety)
+    if strategy.openings:
+        zero = next((after.layouts for value, after in chances if value == 0), 0)
+        key.append(Fraction(zero, base.layouts))
+    key.append(safety)
+    key.append(-index)
+    return tuple(key)
+
+
+def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
+    """Can a candidate of this safety still reach a key above ``best_key``?
+
+    Secondary safety never exceeds safety, and a living cell beats a dead one whatever its
+    score, so a bound on the score prunes only against a best that is living (or when dead
+    cells are not told apart).
+    """
+    position = 1 if strategy.dead else 0
+    if strategy.dead and not best_key[0]:
+        return True
+    return safety >= best_key[position]
+
+
+# -- the player ---------------------------------------------------------------------------
+
+
+class Player:
+    """Plays one game: feed it what the board shows, ask it what to click.
+
+    Examples
+    --------
+    >>> player = Player(3, 1, 1, STRATEGIES["best"])
+    >>> player.show([(0, 1)])        # the left cell shows 1
+    >>> player.next_clicks()          # (0, 1, 1) has one mine in cells 1 and 2: a guess
+    ([1], True)
+    """
+
+    def __init__(self, width: int, height: int, mines: int, strategy: Strategy) -> None:
+        self.view = View(width, height, mines)
+        self.strategy = strategy
+        self.cache = Cache()
+        self.analyses = 0
+        self.endgame_searches = 0
+
+    def show(self, shown: list[tuple[int, int]]) -> None:
+        """Cells newly revealed by the game, as ``(index, number)``."""
+        self.view.show(shown)
+
+    def next_clicks(self) -> tuple[list[int], bool]:
+        """The cells to click next and whether that is a guess.
+
+        Either every cell found certainly safe (a list, in row-major order) or one guess.
+        Certain mines found on the way are recorded in the view (flagged).
+        """
+        view = self.view
+        safe, mines = local_deductions(view)
+        view.mark_mines(mines)
+        if safe:
+            return _bits(safe), False
+        if mines:
+            safe, mines = local_deductions(view)
+            view.mark_mines(mines)
+            if safe:
+                return _bits(safe), False
+        base = estimate(view, self.cache)
+        self.analyses += 1
+        if base.layouts == 0:
+            raise AssertionError("the player's view is inconsistent: a bug in the game or "
+                                 "the deductions")
+        if base.safe:
+            view.mark_mines(base.mines)
+            return _bits(base.safe), False
+        # The guessing parts read ``base`` against the view it came from: flag afterwards.
+        guess = choose_guess(view, base, self.strategy, self.cache)
+        view.mark_mines(base.mines)
+        if "endgame_win" in base.extra:
+            self.endgame_searches += 1
+        return [guess], True
