@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+import pkgutil
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -68,14 +70,21 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list
 
 
 @contextmanager
-def _progress(total: int, done: int, description: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+def _progress(total: int, done: int, description: str,
+              enabled: bool) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr (only when stderr is a terminal and enabled)."""
     if not enabled or not sys.stderr.isatty():
         yield lambda n: None
         return
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(),
@@ -84,23 +93,26 @@ def _progress(total: int, done: int, description: str, enabled: bool) -> Iterato
         yield lambda n: bar.advance(task, n)
 
 
-def _open_output(out: Path, meta: dict[str, Any], resume: bool) -> tuple[TextIO, list[Row]]:
+def _open_output(out: Path, meta: dict[str, Any], resume: bool,
+                 retry: Callable[[Row], bool] | None = None) -> tuple[TextIO, list[Row]]:
     if out.exists() and out.stat().st_size > 0:
         if not resume:
             raise InputError("results file exists: pass --resume to continue it, or remove it",
                              source=str(out))
         old_meta, rows = read_rows(out)
+        if retry is not None:
+            rows = [r for r in rows if not retry(r)]
         if old_meta != meta:
             raise InputError("results file was written by a run with other settings "
                              f"({old_meta}); cannot resume it with {meta}", source=str(out))
-        # Rewrite without a torn last line, then append.
+        # Rewrite without a torn last line (nor rows to retry), then append.
         text = "\n".join([json.dumps({"meta": meta})] + [json.dumps(r) for r in rows]) + "\n"
         tmp = out.with_name(f".{out.name}.tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, out)
         return open(out, "a", encoding="utf-8"), rows
     out.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(out, "w", encoding="utf-8")
+    handle = open(out, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     handle.write(json.dumps({"meta": meta}) + "\n")
     handle.flush()
     return handle, []
@@ -109,7 +121,8 @@ def _open_output(out: Path, meta: dict[str, Any], resume: bool) -> tuple[TextIO,
 def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] | None = None,
               meta: dict[str, Any] | None = None, resume: bool = False, workers: int = 1,
               chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
-              description: str = "working") -> list[Row]:
+              description: str = "working",
+              retry: Callable[[Row], bool] | None = None) -> list[Row]:
     """Run ``work`` over ``tasks`` and return one row per task, in task order.
 
     Parameters
@@ -127,6 +140,9 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
         Local processes (1 runs in this process: easiest to debug and profile).
     scheduler:
         Address of an existing Dask scheduler (``tcp://host:port``); overrides ``workers``.
+    retry:
+        On resume, rows of ``out`` for which this is true (e.g. error rows) are dropped from
+        the file and their tasks run again.
 
     Notes
     -----
@@ -140,7 +156,7 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     handle: TextIO | None = None
     finished: dict[Any, Row] = {}
     if out is not None:
-        handle, old_rows = _open_output(Path(out), meta, resume)
+        handle, old_rows = _open_output(Path(out), meta, resume, retry)
         wanted = set(ids)
         finished = {r["id"]: r for r in old_rows if r["id"] in wanted}
     todo = [t for t in tasks if t["id"] not in finished]
@@ -195,21 +211,74 @@ def _run_processes(chunks: list[list[Task]], work: Work, workers: int,
     pool.shutdown(wait=True)
 
 
+def _dask_client(scheduler: str) -> Any:
+    """A connected ``dask.distributed.Client``, or an :class:`InputError` saying why not.
+
+    A plain TCP probe comes first: Dask's own connect retries until its timeout and then
+    leaves a half-built client whose destructor stalls the exit and prints a traceback.
+    """
+    try:
+        from dask.distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'exactmines[dask]'",
+                         source="command line") from None
+    try:
+        protocol, location = parse_address(scheduler)
+        host, port = parse_host_port(location)
+    except ValueError as exc:
+        raise InputError(f"--scheduler {scheduler}: {exc} (expected tcp://HOST:PORT)",
+                         source="command line") from None
+    if protocol in ("tcp", "tls"):
+        try:
+            socket.create_connection((host, port), timeout=10).close()
+        except OSError as exc:
+            raise InputError(f"cannot reach the Dask scheduler {scheduler}: "
+                             f"{exc.strerror or exc}", source="command line") from None
+    try:
+        return Client(scheduler, timeout=30, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"cannot connect to the Dask scheduler {scheduler}: {exc}",
+                         source="command line") from None
+
+
+def _check_workers(client: Any, work: Work, scheduler: str) -> None:
+    """Every worker can import ``work`` (and runs this exactmines version).
+
+    Without this, a worker that cannot unpickle a task fails inside Dask's comm layer and
+    the task is never finished: the run would hang. ``pkgutil.resolve_name`` is standard
+    library, so the check itself unpickles anywhere. Workers that join later are not checked.
+    """
+    from . import __version__
+
+    name = f"{work.__module__}:{work.__qualname__}"
+    found = client.run(pkgutil.resolve_name, name, on_error="return")
+    broken = {w: e for w, e in found.items() if isinstance(e, BaseException)}
+    if broken:
+        worker, error = sorted(broken.items())[0]
+        raise InputError(f"{len(broken)} of {len(found)} Dask workers cannot load {name} "
+                         f"(first, {worker}: {error!r}); install exactmines on every worker",
+                         source=scheduler)
+    if work.__module__.split(".")[0] == "exactmines":
+        versions = client.run(pkgutil.resolve_name, "exactmines:__version__")
+        other = sorted({v for v in versions.values() if v != __version__})
+        if other:
+            raise InputError(f"Dask workers run exactmines {', '.join(other)}, this client "
+                             f"{__version__}: install the same version everywhere",
+                             source=scheduler)
+
+
 def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
               record: Callable[[list[Row]], None], advance: Callable[[int], None]) -> None:
+    if not chunks:
+        return  # all done already (resume): no need for the cluster
+    client = _dask_client(scheduler)
+    from dask.distributed import as_completed
+
     try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'dask[distributed]'",
-                         source="command line") from None
-    try:
-        client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}",
-                         source="command line") from None
-    try:
+        _check_workers(client, work, scheduler)
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
-        sizes = {f.key: len(c) for f, c in zip(futures, chunks)}
+        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
         try:
             for future in as_completed(futures):
                 record(future.result())

@@ -8,6 +8,7 @@ inconsistent position.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -82,14 +83,26 @@ def analyze_command(
     unique: Annotated[bool, typer.Option(
         "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
                          "layout, never counts): fast on big positions.")] = False,
+    image: Annotated[Optional[Path], typer.Option(
+        "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
+                        ".pdf (one position file; needs the plot extra).")] = None,
 ) -> None:
     """Exact probabilities, safe cells and mines of positions.
 
     Example: exactmines analyze instances/reference-9x9.mine --backend sat --format json
+
+    Example: exactmines analyze position.mine --image position.png
     """
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
+    if image is not None:
+        from .pictures import check_image_path
+
+        if len(files) != 1 or unique:
+            raise InputError("--image draws one position: give one file and no --unique",
+                             source="command line")
+        check_image_path(image)  # before the work: a bad name or missing matplotlib fails fast
     # Read everything first: a bad file stops the run before anything is printed.
     positions = []
     for path in files:
@@ -123,6 +136,12 @@ def analyze_command(
     if output is OutputFormat.json:
         dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions)]
         _emit_json(dicts[0] if len(dicts) == 1 else dicts)
+    if image is not None:
+        from .pictures import draw_analysis
+
+        draw_analysis(results[0], image, file=positions[0][0])
+        if output is OutputFormat.text:
+            console.print(f"picture written to {image}")
     if any(not r.consistent for r in results):
         raise typer.Exit(EXIT_INCONSISTENT)
 
@@ -286,6 +305,158 @@ def survey_command(
         typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
     typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.boards:.3f} ms per "
                "board")
+
+
+@app.command("batch")
+def batch_command(
+    sources: Annotated[list[str], typer.Argument(
+        metavar="DIR_OR_GLOB...", help="Position files, directories (their *.mine files) or "
+                                       "quoted glob patterns ('runs/**/*.mine').",
+        show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="JSONL results: a meta line, then one analyze JSON object per file (with "
+             "\"id\" = the path), written as each chunk finishes.", show_default=False)],
+    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds for counting layouts per position (as in analyze).")]
+    = 30.0,
+    workers: Annotated[Optional[int], typer.Option(
+        help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes; workers "
+             "need exactmines installed and the files at the same paths.")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option(
+        "--chunk-size", help="Positions per task [default: up to 32, fewer when there are "
+                             "few files].", show_default=False)] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out: files already analysed there are "
+                         "skipped, files that failed are tried again.")]
+    = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar and no text summary.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json (summary).")]
+    = TextOrJson.text,
+) -> None:
+    """Analyse many positions on local processes or a Dask cluster, streaming to JSONL.
+
+    A file that cannot be read becomes a row with an "error" key naming it, and the run goes
+    on; the command then exits 2. Inconsistent positions are answers (rows with
+    "consistent": false), not errors. Interrupted runs keep every finished row: run again
+    with --resume (which also retries the files that failed).
+
+    Example: exactmines batch positions/ --out results.jsonl --workers 2
+
+    Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
+    """
+    from .batch import run_batch
+    from .jobs import analysis_tasks, analyze_files, position_files
+
+    get_backend(backend)  # an unknown or uninstalled engine fails before any work
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"--chunk-size {chunk_size}: must be at least 1",
+                         source="command line")
+    if time_limit <= 0:
+        raise InputError(f"--time-limit {time_limit}: must be positive", source="command line")
+    files = position_files(sources)
+    processes = workers if workers is not None else (os.cpu_count() or 1)
+    if chunk_size is None:
+        # About four chunks per worker keeps everyone busy to the end; 32 amortises the
+        # ~2 ms a Dask task costs.
+        chunk_size = max(1, min(32, len(files) // (4 * (processes if scheduler is None else 8))))
+    tasks = analysis_tasks(files, backend, time_limit)
+    meta = {"command": "batch", "backend": backend, "time_limit": time_limit}
+    try:
+        rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
+                         workers=processes, chunk_size=chunk_size, scheduler=scheduler,
+                         progress=not quiet, description="analysing",
+                         retry=lambda row: "error" in row)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"exactmines: interrupted; finished files are kept in {out}, "
+                         "--resume continues\n")
+        raise typer.Exit(130) from None
+    failed = [r for r in rows if "error" in r]
+    answered = [r for r in rows if "error" not in r]
+    summary = {
+        "files": len(rows), "out": str(out), "errors": len(failed),
+        "consistent": sum(r["consistent"] for r in answered),
+        "inconsistent": sum(not r["consistent"] for r in answered),
+        "unique": sum(r["unique"] for r in answered),
+        "not_counted": sum(not r["probabilities_computed"] for r in answered),
+        "seconds": round(sum(r["seconds"] for r in answered), 6),
+    }
+    if output is TextOrJson.json:
+        _emit_json(summary)
+    elif not quiet:
+        typer.echo(f"{summary['files']} positions -> {out}: {summary['consistent']} consistent "
+                   f"({summary['unique']} unique), {summary['inconsistent']} inconsistent, "
+                   f"{summary['errors']} unreadable; {summary['seconds']:.2f} s of analysis")
+        if summary["not_counted"]:
+            typer.echo(f"{summary['not_counted']} positions went past --time-limit: verdicts "
+                       "exact, probabilities not computed")
+    if failed:
+        first = failed[0]["error"]
+        raise ExactminesError(f"{len(failed)} of {len(rows)} files could not be analysed "
+                              f"(rows with \"error\" in {out}); first: {first}")
+
+
+@app.command("convert")
+def convert_command(
+    source: Annotated[str, typer.Argument(
+        metavar="IN", help="A board: .mine with every mine marked M, .mbf, x/o text, or a "
+                           "JSMinesweeper link (...?b=...&m=..., quote it).",
+        show_default=False)],
+    target: Annotated[Optional[Path], typer.Argument(
+        metavar="[OUT]", help="Where to write: .mine, .mbf or .txt (x/o text), chosen by the "
+                              "extension. Without it, only the summary and link are printed.",
+        show_default=False)] = None,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Convert a hidden board between .mine, .mbf, x/o text and JSMinesweeper links.
+
+    Also prints the board's JSMinesweeper link (b= size, m= mines), which opens it in
+    JSMinesweeper.
+
+    Example: exactmines convert board.mbf board.mine
+
+    Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
+    """
+    from .files import read_board, write_atomic
+    from .formats import board_to_mbf, board_to_mine, board_to_xo
+    from .urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
+
+    writers = {".mine": "mine", ".mbf": "mbf", ".txt": "xo"}
+    kind = None
+    if target is not None:
+        kind = writers.get(target.suffix.lower())
+        if kind is None:
+            raise InputError(f"OUT {target}: the file name must end in .mine, .mbf or .txt",
+                             source="command line")
+    if looks_like_jsm_url(source) and not Path(source).exists():
+        board = board_from_jsm_url(source, source="IN")
+    else:
+        board = read_board(source)
+    if kind == "mbf" and (board.width > 255 or board.height > 255 or board.mines > 65535):
+        raise InputError(f"{board.width}x{board.height} with {board.mines} mines does not fit "
+                         "MBF (at most 255x255 and 65535 mines): write .mine instead",
+                         source=str(target))
+    if target is not None:
+        data: str | bytes = (board_to_mbf(board) if kind == "mbf" else board_to_xo(board)
+                             if kind == "xo" else
+                             board_to_mine(board, comments=[f"converted from {source}"]))
+        write_atomic(target, data)
+    link = board_to_jsm_url(board)
+    summary = {"in": source, "out": None if target is None else str(target),
+               "width": board.width, "height": board.height, "mines": board.mines,
+               "jsminesweeper": link}
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    written = f" -> {target}" if target is not None else ""
+    typer.echo(f"{source}{written}: {board.width}x{board.height}, {board.mines} mines")
+    typer.echo(f"JSMinesweeper: {link}")
 
 
 def main(argv: list[str] | None = None) -> int:
