@@ -1,0 +1,157 @@
+"""Pictures: right size, every cell painted with the colour of what is known about it."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from matplotlib import colormaps
+from matplotlib.colors import to_rgba
+from matplotlib.image import imread
+
+from exactmines.analysis import analyze
+from exactmines.errors import ExactminesError, InputError
+from exactmines.files import read_position
+from exactmines.pictures import (
+    CMAP,
+    COLOURS,
+    Rate,
+    board_layout,
+    draw_analysis,
+    plot_rates,
+)
+from exactmines.position import Board
+
+DATA = Path(__file__).parent / "data"
+
+
+def expected_colour(result, row, col):
+    """What the picture promises for a cell (see draw_analysis's docstring)."""
+    ch = result.position.rows[row][col]
+    if ch == "F":
+        return to_rgba(COLOURS["flag"])
+    if ch == "0":
+        return to_rgba(COLOURS["zero"])
+    if ch in "12345678":
+        return to_rgba(COLOURS["revealed"])
+    cell = result.cell(row, col)
+    if not result.consistent or cell.probability is None and cell.verdict == "unknown":
+        return to_rgba(COLOURS["not computed"])
+    if cell.verdict != "unknown":
+        return to_rgba(COLOURS[cell.verdict])
+    return colormaps[CMAP](float(cell.probability))
+
+
+def assert_cells_painted(png, result, layout, inset=0.15):
+    pixels = imread(png)
+    assert pixels.shape[:2] == (layout.pixels[1], layout.pixels[0])
+    for r in range(result.position.height):
+        for c in range(result.position.width):
+            # A corner inside the cell: away from the grid lines and the centred text.
+            x, y = layout.pixel(r, c, inset, inset)
+            got = pixels[y, x][:3]
+            want = expected_colour(result, r, c)[:3]
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) < 0.02, (r, c)
+
+
+@pytest.mark.parametrize("name", ["reference-9x9", "flags-and-count", "unknown-count",
+                                  "inconsistent", "needs-count"])
+def test_every_cell_has_the_colour_of_its_verdict(tmp_path, name):
+    result = analyze(read_position(DATA / f"{name}.mine"), backend="brute")
+    out = tmp_path / f"{name}.png"
+    layout = draw_analysis(result, out, file=name)
+    assert layout.text  # small boards carry numbers and marks
+    assert_cells_painted(out, result, layout)
+
+
+def test_the_reference_picture_shows_every_kind_of_cell(tmp_path):
+    result = analyze(read_position(DATA / "reference-9x9.mine"))
+    kinds = {expected_colour(result, r, c) for r in range(9) for c in range(9)}
+    # revealed, zero, safe, mine, and more than one probability colour
+    assert to_rgba(COLOURS["safe"]) in kinds and to_rgba(COLOURS["mine"]) in kinds
+    assert len(kinds) >= 6
+
+
+def test_expert_board_cells_are_big_enough_for_numbers():
+    layout = board_layout(30, 16)
+    assert layout.text and layout.cell * layout.dpi >= 30
+    assert layout.pixels[0] < 2000
+
+
+def test_a_200x200_board_is_drawn_cell_by_cell_without_text(tmp_path):
+    # Mines everywhere but the top-left 5x5 block; the 3x3 corner is revealed.
+    mines = frozenset((r, c) for r in range(200) for c in range(200)
+                      if (r >= 5 or c >= 5) and (r * 7 + c * 13) % 10 == 0)
+    board = Board(200, 200, mines)
+    position = board.position({(r, c) for r in range(3) for c in range(3)})
+    result = analyze(position)
+    out = tmp_path / "big.png"
+    layout = draw_analysis(result, out)
+    assert not layout.text and layout.cell * layout.dpi >= 8
+    assert_cells_painted(out, result, layout, inset=0.5)
+
+
+def test_svg_and_pdf_by_extension(tmp_path):
+    result = analyze(read_position(DATA / "flags-and-count.mine"))
+    layout = draw_analysis(result, tmp_path / "p.svg")
+    root = ET.parse(tmp_path / "p.svg").getroot()
+    assert root.tag.endswith("svg")
+    assert float(root.get("width").removesuffix("pt")) == pytest.approx(
+        layout.figure_width * 72, abs=0.5)
+    draw_analysis(result, tmp_path / "p.pdf")
+    assert (tmp_path / "p.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_unknown_picture_format_is_refused(tmp_path):
+    result = analyze(read_position(DATA / "flags-and-count.mine"))
+    with pytest.raises(InputError, match=r"\.png, \.svg, \.pdf"):
+        draw_analysis(result, tmp_path / "p.gif")
+    assert not (tmp_path / "p.gif").exists()
+
+
+def test_missing_matplotlib_is_a_clear_error(tmp_path, monkeypatch):
+    result = analyze(read_position(DATA / "flags-and-count.mine"))
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import now fails
+    with pytest.raises(ExactminesError, match=r"pip install 'exactmines\[plot\]'"):
+        draw_analysis(result, tmp_path / "p.png")
+    with pytest.raises(ExactminesError, match="matplotlib"):
+        plot_rates([Rate("a", 1, 2)], tmp_path / "r.png")
+
+
+def colour_pixels(png, colour):
+    pixels = imread(png)[:, :, :3]
+    want = to_rgba(colour)[:3]
+    close = abs(pixels - want).max(axis=2) < 0.02
+    return int(close.sum())
+
+
+def test_rates_plot_shows_points_intervals_and_references(tmp_path):
+    rows = [Rate("9x9/10 SFAR corner", 917, 1000, reference=0.9172),
+            {"label": "16x16/40 SFAR corner", "successes": 780, "trials": 1000},
+            Rate("30x16/99 SFAR corner", 411, 1000, reference=0.4113)]
+    out = tmp_path / "rates.png"
+    plot_rates(rows, out, title="win rates", xlabel="games won")
+    pixels = imread(out)
+    assert pixels.shape[1] == 900 and pixels.shape[0] == round((1.3 + 0.42 * 3) * 100)
+    assert colour_pixels(out, "#1f4e99") > 100  # measured points and their intervals
+    assert colour_pixels(out, "#d95f02") > 10  # the reference diamonds
+
+    plain = tmp_path / "plain.png"
+    plot_rates([Rate("only", 5, 10)], plain)
+    assert colour_pixels(plain, "#1f4e99") > 30
+    assert colour_pixels(plain, "#d95f02") == 0
+
+
+@pytest.mark.parametrize("row", [Rate("a", 3, 0), Rate("a", 4, 3), Rate("a", -1, 3)])
+def test_rates_plot_refuses_impossible_counts(tmp_path, row):
+    with pytest.raises(ValueError, match="successes <= trials"):
+        plot_rates([row], tmp_path / "r.png")
+
+
+def test_rates_plot_needs_rows_and_a_picture_name(tmp_path):
+    with pytest.raises(ValueError, match="at least one row"):
+        plot_rates([], tmp_path / "r.png")
+    with pytest.raises(InputError, match="--plot r.txt"):
+        plot_rates([Rate("a", 1, 2)], "r.txt")
