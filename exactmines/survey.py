@@ -95,10 +95,14 @@ class SurveyResult:
     def to_dict(self) -> dict[str, Any]:
         """The SPEC §3 JSON: ``boards``, ``solvable``, ``fraction``, ``ci95`` and more."""
         s = self.settings
+        summary = rate_summary(self.solvable, self.boards)
         return {
             "boards": self.boards,
             "solvable": self.solvable,
-            **rate_summary(self.solvable, self.boards),
+            # SPEC: "fraction" is the number k/N; the exact ratio rides beside it.
+            "fraction": summary["rate"],
+            "exact_fraction": summary["fraction"],
+            "ci95": summary["ci95"],
             "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
             "at": None if s.at is None else list(s.at), "seed": s.seed,
             "use_count": s.use_count, "without_zero": self.without_zero,
