@@ -280,7 +280,7 @@ def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
         sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures, loop=client.loop):
                 record(future.result())
                 advance(sizes[future.key])
         except BaseException:

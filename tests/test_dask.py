@@ -1,0 +1,135 @@
+"""The Dask path against a real LocalCluster (2 worker processes, 1 thread each) started here.
+
+One cluster for the module: starting one costs about a second (more on a loaded machine).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+from dask.distributed import LocalCluster
+from golden import normalised
+
+from exactmines.batch import read_rows, run_batch
+from exactmines.cli import main
+from exactmines.errors import InputError
+
+DATA = Path(__file__).parent / "data"
+GOLDEN = sorted(DATA.glob("*.mine"))
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def square_with_pid(chunk):
+    """Test work: runs in the worker processes (importable there: same sys.path)."""
+    return [{"id": t["id"], "value": t["x"] * t["x"], "pid": os.getpid()} for t in chunk]
+
+
+def fail_on_seven(chunk):
+    if any(t["id"] == 7 for t in chunk):
+        raise ValueError("seven")
+    return square_with_pid(chunk)
+
+
+TASKS = [{"id": i, "x": i} for i in range(40)]
+
+
+def test_rows_come_back_in_task_order_from_two_worker_processes(scheduler):
+    rows = run_batch(TASKS, square_with_pid, scheduler=scheduler, chunk_size=2,
+                     progress=False)
+    assert [r["value"] for r in rows] == [i * i for i in range(40)]
+    pids = {r["pid"] for r in rows}
+    assert os.getpid() not in pids and len(pids) == 2  # the work really ran on the cluster
+
+
+def test_dask_run_streams_and_resumes(scheduler, tmp_path):
+    out = tmp_path / "rows.jsonl"
+    # An earlier run finished ids 0-9 (marked with value -1) before it was interrupted.
+    out.write_text(json.dumps({"meta": {"n": 40}}) + "\n"
+                   + "".join(json.dumps({"id": i, "value": -1}) + "\n" for i in range(10))
+                   + '{"id": 10, "va')
+    rows = run_batch(TASKS, square_with_pid, out=out, meta={"n": 40}, resume=True,
+                     scheduler=scheduler, chunk_size=4, progress=False)
+    assert [r["value"] for r in rows] == [-1] * 10 + [i * i for i in range(10, 40)]
+    meta, written = read_rows(out)
+    assert meta == {"n": 40} and sorted(r["id"] for r in written) == list(range(40))
+
+
+def test_a_failing_chunk_stops_the_run_and_keeps_the_finished_rows(scheduler, tmp_path):
+    out = tmp_path / "rows.jsonl"
+    with pytest.raises(ValueError, match="seven"):
+        run_batch(TASKS, fail_on_seven, out=out, meta={}, scheduler=scheduler, chunk_size=1,
+                  progress=False)
+    _, written = read_rows(out)
+    assert 7 not in {r["id"] for r in written}
+    assert all(r["value"] == r["id"] ** 2 for r in written)
+
+
+def test_nothing_left_to_do_needs_no_cluster(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    run_batch(TASKS[:3], square_with_pid, out=out, meta={}, progress=False)
+    # Resuming a finished run does not even try the (unreachable) scheduler.
+    rows = run_batch(TASKS[:3], square_with_pid, out=out, meta={}, resume=True,
+                     scheduler="tcp://127.0.0.1:1", progress=False)
+    assert [r["value"] for r in rows] == [0, 1, 4]
+
+
+def test_workers_that_cannot_load_the_work_are_refused_not_waited_for(scheduler, tmp_path,
+                                                                       monkeypatch):
+    # A module the client can import and the (already running) workers cannot: without the
+    # check, the worker fails to unpickle the task inside Dask and the run hangs.
+    (tmp_path / "only_on_the_client.py").write_text(
+        "def work(chunk):\n    return [{'id': t['id']} for t in chunk]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("only_on_the_client")
+    with pytest.raises(InputError, match=r"2 of 2 Dask workers cannot load "
+                                         r"only_on_the_client:work"):
+        run_batch(TASKS, module.work, scheduler=scheduler, progress=False)
+
+
+def closed_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_unreachable_or_malformed_scheduler_is_one_clear_line(capsys, tmp_path):
+    address = f"tcp://127.0.0.1:{closed_port()}"
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        run_batch(TASKS, square_with_pid, scheduler=address, progress=False)
+    code = main(["batch", str(DATA), "--out", str(tmp_path / "r.jsonl"), "--scheduler",
+                 "127.0.0.1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "expected tcp://HOST:PORT" in err
+
+
+def test_batch_command_on_the_cluster_matches_the_golden_answers(scheduler, tmp_path,
+                                                                   capsys):
+    folder = tmp_path / "positions"
+    folder.mkdir()
+    for path in GOLDEN:
+        shutil.copy(path, folder / path.name)
+    out = tmp_path / "results.jsonl"
+    code = main(["batch", str(folder), "--out", str(out), "--scheduler", scheduler,
+                 "--chunk-size", "2", "--format", "json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["files"] == len(GOLDEN)
+    _, rows = read_rows(out)
+    assert len(rows) == len(GOLDEN)
+    for row in rows:
+        expected = json.loads((DATA / Path(row["file"]).name).with_suffix(".json").read_text())
+        assert normalised({k: v for k, v in row.items() if k != "id"}) == expected
