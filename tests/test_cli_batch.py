@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -239,3 +240,24 @@ def test_python_dash_m_version_and_a_real_batch_run(tmp_path, positions):
     assert done.stderr == ""  # not a terminal: no progress bar
     assert json.loads(done.stdout)["files"] == len(GOLDEN)
     assert len(read_rows(out)[1]) == len(GOLDEN)
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_on_a_terminal_unless_quiet(positions, tmp_path, monkeypatch, capsys,
+                                                 quiet):
+    (positions / "broken.mine").unlink()
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code = main(["batch", str(positions), "--out", str(tmp_path / "r.jsonl"), "--workers", "1",
+                 *(["--quiet"] if quiet else [])])
+    assert code == 0
+    shown = terminal.getvalue()
+    if quiet:
+        assert shown == "" and capsys.readouterr().out == ""
+    else:
+        assert "analysing" in shown and f"{len(GOLDEN)}/{len(GOLDEN)}" in shown
