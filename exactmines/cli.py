@@ -310,7 +310,7 @@ def survey_command(
 @app.command("batch")
 def batch_command(
     sources: Annotated[list[str], typer.Argument(
-        metavar="DIR_OR_GLOB...", help="Position files, directories (their *.mine files) or "
+        metavar="DIR_OR_GLOB", help="Position files, directories (their *.mine files) or "
                                        "quoted glob patterns ('runs/**/*.mine').",
         show_default=False)],
     out: Annotated[Path, typer.Option(
@@ -408,7 +408,7 @@ def convert_command(
                            "JSMinesweeper link (...?b=...&m=..., quote it).",
         show_default=False)],
     target: Annotated[Optional[Path], typer.Argument(
-        metavar="[OUT]", help="Where to write: .mine, .mbf or .txt (x/o text), chosen by the "
+        metavar="OUT", help="Where to write: .mine, .mbf or .txt (x/o text), chosen by the "
                               "extension. Without it, only the summary and link are printed.",
         show_default=False)] = None,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
