@@ -14,6 +14,7 @@ The stages, each a function below:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -22,7 +23,7 @@ from .backends import Backend, ComponentCounts, Deductions, deductions_from_coun
 from .combine import allowed_mine_numbers, combine, combine_without_count, feasible_sums, fits
 from .errors import TimeLimitExceeded
 from .frontier import Frontier, build_frontier
-from .position import Cell, Position
+from .position import COVERED, Cell, Position
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze"]
 
@@ -130,37 +131,65 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         largest_component=max((c.cells for c in frontier.components), default=0),
     )
 
-    def finish(consistent: bool, layouts: int | None,
-               values: dict[Cell, tuple[Fraction | None, Verdict]], computed: bool,
+    def finish(consistent: bool, layouts: int | None, values: Values, computed: bool,
                notes: list[str]) -> Analysis:
-        cells = tuple(
-            CellAnalysis(r, c, *values.get((r, c), (None, "unknown")))
-            for r, c in position.covered
-        )
-        return Analysis(position, engine.name, consistent, layouts, cells, computed,
+        return Analysis(position, engine.name, consistent, layouts, _cells(position, values),
+                        computed,
                         notes=tuple(notes), seconds=time.perf_counter() - started, **shape)
 
     if frontier.contradiction:
-        return finish(False, 0, {}, True, [f"inconsistent: {frontier.contradiction}"])
+        return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    counts = _count(frontier, engine, deadline)
+    counts, reasons = _count(frontier, engine, deadline)
     if any(c is not None and c.total == 0 for c in counts):
-        return finish(False, 0, {}, True, ["inconsistent: the numbers cannot all be satisfied"])
+        return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
-    return _deduce(frontier, engine, counts, finish)
+    return _deduce(frontier, engine, counts, reasons, finish)
+
+
+#: What the cells get: groups of cells, each with its (probability, verdict); cells in no
+#: group get (None, "unknown").
+Values = list[tuple[Sequence[Cell], tuple[Fraction | None, Verdict]]]
+
+
+def _cells(position: Position, values: Values) -> tuple[CellAnalysis, ...]:
+    """Every covered cell, row-major, with its value.
+
+    A flat table by cell index instead of a dict of cells: a 10**6-cell board has hundreds
+    of thousands of covered cells, and this is the one place that touches each of them.
+    """
+    width = position.width
+    unknown: tuple[Fraction | None, Verdict] = (None, "unknown")
+    table = [unknown] * (width * position.height)
+    for cells, value in values:
+        for r, c in cells:
+            table[r * width + c] = value
+    out = []
+    append = out.append
+    for r, row in enumerate(position.rows):
+        base = r * width
+        c = row.find(COVERED)
+        while c >= 0:
+            p, verdict = table[base + c]
+            append(CellAnalysis(r, c, p, verdict))
+            c = row.find(COVERED, c + 1)
+    return tuple(out)
 
 
 def _count(frontier: Frontier, engine: Backend,
-           deadline: float | None) -> list[ComponentCounts | None]:
-    """Counts per component, ``None`` for those the deadline cut short."""
+           deadline: float | None) -> tuple[list[ComponentCounts | None], list[str]]:
+    """Counts per component, ``None`` for those not counted, and why they were not."""
     counts: list[ComponentCounts | None] = []
+    reasons: list[str] = []
     for component in frontier.components:
         try:
             counts.append(engine.count(component, deadline=deadline))
-        except TimeLimitExceeded:
+            reasons.append("")
+        except TimeLimitExceeded as exc:
             counts.append(None)
-    return counts
+            reasons.append(str(exc))
+    return counts, reasons
 
 
 def _verdict(p: Fraction) -> Verdict:
@@ -174,41 +203,40 @@ def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # 
     else:
         combined = combine(counts, sizes, len(frontier.outside), frontier.mines_left)
     if combined.layouts == 0:
-        return finish(False, 0, {}, True,
+        return finish(False, 0, [], True,
                       ["inconsistent: no layout fits the numbers and the mine count"])
-    values: dict[Cell, tuple[Fraction | None, Verdict]] = {}
-    for boxes, probabilities in zip(frontier.box_cells, combined.box_probability):
-        for cells, p in zip(boxes, probabilities):
+    values: Values = []
+    for boxes, probabilities in zip(frontier.box_cells, combined.box_probability, strict=True):
+        for cells, p in zip(boxes, probabilities, strict=True):
             assert p is not None
-            for cell in cells:
-                values[cell] = (p, _verdict(p))
+            values.append((cells, (p, _verdict(p))))
     p_out = combined.outside_probability
-    for cell in frontier.outside:
-        values[cell] = (p_out, "unknown" if p_out is None else _verdict(p_out))
+    values.append((frontier.outside, (p_out, "unknown" if p_out is None else _verdict(p_out))))
     return finish(True, combined.layouts, values, True, [])
 
 
 def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
-            finish):  # type: ignore[no-untyped-def]
+            reasons: list[str], finish):  # type: ignore[no-untyped-def]
     """Exact verdicts when some component could not be counted."""
     components = frontier.components
     numbers = [c.mine_numbers() if c is not None else engine.mine_numbers(comp)
-               for c, comp in zip(counts, components)]
-    notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted within the time "
-             "limit; verdicts are exact, probabilities were not computed"
-             for i, (c, comp) in enumerate(zip(counts, components)) if c is None]
+               for c, comp in zip(counts, components, strict=True)]
+    notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted "
+             f"({reason}); verdicts are exact, probabilities were not computed"
+             for i, (c, comp, reason) in enumerate(zip(counts, components, reasons, strict=True))
+             if c is None]
     if any(not n for n in numbers):
-        return finish(False, 0, {}, True, ["inconsistent: the numbers cannot all be satisfied"])
+        return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     left, outside = frontier.mines_left, len(frontier.outside)
     if left is None:
         allowed = numbers
     else:
         allowed = allowed_mine_numbers(numbers, outside, left)
         if any(not a for a in allowed):
-            return finish(False, 0, {}, True,
+            return finish(False, 0, [], True,
                           ["inconsistent: no layout fits the numbers and the mine count"])
-    values: dict[Cell, tuple[Fraction | None, Verdict]] = {}
-    for i, (comp, c, ok) in enumerate(zip(components, counts, allowed)):
+    values: Values = []
+    for i, (comp, c, ok) in enumerate(zip(components, counts, allowed, strict=True)):
         facts: Deductions = (deductions_from_counts(comp, c, ok) if c is not None
                              else engine.deduce(comp, ok))
         # Without a total, counted components keep exact probabilities: they are independent.
@@ -218,13 +246,11 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         for b, cells in enumerate(frontier.box_cells[i]):
             verdict: Verdict = ("safe" if not facts.can_mine[b]
                                 else "mine" if not facts.can_clear[b] else "unknown")
-            for cell in cells:
-                values[cell] = (exact[b] if exact else None, verdict)
+            values.append((cells, (exact[b] if exact else None, verdict)))
     if left is not None and outside:
         total = feasible_sums(allowed)
         can_mine = fits(total, left - outside, left - 1)
         can_clear = fits(total, left - outside + 1, left)
         verdict = "safe" if not can_mine else "mine" if not can_clear else "unknown"
-        for cell in frontier.outside:
-            values[cell] = (None, verdict)
+        values.append((frontier.outside, (None, verdict)))
     return finish(True, None, values, False, notes)

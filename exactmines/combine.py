@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 from .backends import ComponentCounts
 
@@ -27,6 +28,7 @@ __all__ = [
     "combine_without_count",
     "poly_mul",
     "binomials",
+    "relative_binomials",
     "feasible_sums",
     "allowed_mine_numbers",
     "fits",
@@ -113,46 +115,126 @@ class Combined:
     outside_probability: Fraction | None
 
 
-def _trimmed(counts: ComponentCounts) -> list[int]:
-    layouts = list(counts.layouts)
-    while len(layouts) > 1 and not layouts[-1]:
-        layouts.pop()
-    return layouts
+def _support(layouts: Sequence[int]) -> tuple[int, list[int]]:
+    """``(lo, coefficients lo..hi)``: the polynomial without its zero ends (``[]`` if 0)."""
+    nonzero = [k for k, n in enumerate(layouts) if n]
+    if not nonzero:
+        return 0, []
+    return nonzero[0], list(layouts[nonzero[0]:nonzero[-1] + 1])
+
+
+def relative_binomials(outside: int, low: int, high: int) -> list[int]:
+    """Integers ``e[m - low]`` proportional to ``C(outside, m)`` for ``low <= m <= high``.
+
+    ``e(m) = (high!/m!) * ((outside-low)!/(outside-m)!)``, so ``C(outside, m) = K * e(m)``
+    with one rational ``K`` for the whole range. Their size grows with the width of the range
+    (about ``log2(outside)`` bits a step), not with ``outside``: on a 10**6-cell board
+    ``C(U, m)`` has hundreds of thousands of bits and the whole row millions of numbers.
+    Cost: O(width) multiplications and exact divisions by small integers.
+    """
+    assert 0 <= low <= high <= outside
+    top = 1
+    for i in range(outside - high + 1, outside - low + 1):
+        top *= i
+    out = [0] * (high - low + 1)
+    out[-1] = top
+    for m in range(high, low, -1):
+        # e(m-1) = e(m) * m / (outside-m+1): exact, as (outside-m+1) divides e(m)'s product.
+        top = top * m // (outside - m + 1)
+        out[m - 1 - low] = top
+    return out
+
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    # Most cells of a big board are settled: skip the gcd of big numbers for them.
+    if numerator == 0:
+        return _ZERO
+    if numerator == denominator:
+        return _ONE
+    return Fraction(numerator, denominator)
 
 
 def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
             mines_left: int) -> Combined:
-    """Exact probabilities with a known number of mines left (see module notes)."""
-    polys = [_trimmed(c) for c in counts]
+    """Exact probabilities with a known number of mines left (see module notes).
+
+    Notes
+    -----
+    Factors common to every layout cancel in every probability, so the work is done on
+    reduced numbers: a component with one possible mine number only shifts the total (its
+    boxes' probabilities are its own ratios), and ``C(U, L - s)`` is replaced by the
+    :func:`relative_binomials` of the mine numbers the frontier can leave. Only the layout
+    count needs the true scale, one ``math.comb`` at the end. The product tree then runs
+    over the components whose mine number varies, with weights whose size is set by the
+    total width ``D`` of their mine numbers, not by ``U``.
+    """
+    supports = [_support(c.layouts) for c in counts]
+    if any(not poly for _, poly in supports):
+        return _inconsistent(sizes)
+    base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
+    scale = 1  # layouts of the single-mine-number components
+    varying = []
+    for c, (_, poly) in enumerate(supports):
+        if len(poly) == 1:
+            scale *= poly[0]
+        else:
+            varying.append(c)
+    polys = [supports[c][1] for c in varying]
     top = sum(len(p) - 1 for p in polys)
-    choose = binomials(outside)
-    # weights[s]: ways to place the rest when the frontier holds s mines.
-    weights = [choose[mines_left - s] if 0 <= mines_left - s <= outside else 0
-               for s in range(top + 1)]
+    # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
+    high = min(outside, mines_left - base)
+    low = max(0, mines_left - base - top)
+    if low > high:
+        return _inconsistent(sizes)
+    relative = relative_binomials(outside, low, high)
+    weights = [0] * (top + 1)
+    for t in range(top + 1):
+        m = mines_left - base - t
+        if low <= m <= high:
+            weights[t] = relative[m - low]
     if polys:
         total_poly, per_component = _weights_down(polys, weights)
     else:
         total_poly, per_component = [1], []
-    layouts = sum(t * w for t, w in zip(total_poly, weights))
-    if layouts == 0:
-        return Combined(0, tuple(tuple(None for _ in s) for s in sizes), None)
+    reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
+    if reduced == 0:
+        return _inconsistent(sizes)
+    # layouts = scale * sum_t T[t] C(U, m_t), and C(U, m) = C(U, high) * e(m) / e(high).
+    layouts = scale * comb(outside, high) * reduced // relative[-1]
+
+    weight_of = dict(zip(varying, per_component, strict=True))
     box_probability = []
-    for c, w in zip(counts, per_component):
-        numerators = [0] * len(c.box_mines[0]) if c.box_mines else []
-        for k, wk in enumerate(w):
-            if wk and k < len(c.box_mines):
-                for b, m in enumerate(c.box_mines[k]):
-                    numerators[b] += m * wk
-        box_probability.append(tuple(Fraction(num, size * layouts)
-                                     for num, size in zip(numerators, sizes[len(box_probability)])))
+    for c, (counts_c, box_sizes) in enumerate(zip(counts, sizes, strict=True)):
+        lo, poly = supports[c]
+        if c in weight_of:
+            w = weight_of[c]
+            numerators = [0] * len(box_sizes)
+            for i, wk in enumerate(w):
+                if wk and i < len(poly) and poly[i]:
+                    for b, m in enumerate(counts_c.box_mines[lo + i]):
+                        if m:
+                            numerators[b] += m * wk
+            denominator = reduced
+        else:
+            numerators = list(counts_c.box_mines[lo])
+            denominator = poly[0]
+        box_probability.append(tuple(_fraction(num, size * denominator)
+                                     for num, size in zip(numerators, box_sizes, strict=True)))
     outside_probability = None
     if outside:
-        # Layouts with a mine on one given outside cell: C(U-1, L-s-1) per frontier sum s.
-        inner = binomials(outside - 1)
-        hits = sum(t * inner[mines_left - s - 1] for s, t in enumerate(total_poly)
-                   if 0 <= mines_left - s - 1 <= outside - 1)
-        outside_probability = Fraction(hits, layouts)
+        # A given outside cell is a mine in C(U-1, m-1) = C(U, m) * m / U of the placements.
+        hits = sum(t * w * (mines_left - base - i)
+                   for i, (t, w) in enumerate(zip(total_poly, weights, strict=True)))
+        outside_probability = _fraction(hits, outside * reduced)
     return Combined(layouts, tuple(box_probability), outside_probability)
+
+
+def _inconsistent(sizes: Sequence[Sequence[int]]) -> Combined:
+    return Combined(0, tuple(tuple(None for _ in s) for s in sizes), None)
 
 
 def combine_without_count(counts: Sequence[ComponentCounts],
@@ -160,7 +242,7 @@ def combine_without_count(counts: Sequence[ComponentCounts],
     """Exact frontier probabilities when the total is unknown: components independent."""
     layouts = 1
     box_probability = []
-    for c, box_sizes in zip(counts, sizes):
+    for c, box_sizes in zip(counts, sizes, strict=True):
         total = c.total
         layouts *= total
         if total == 0:
@@ -168,7 +250,7 @@ def combine_without_count(counts: Sequence[ComponentCounts],
             continue
         sums = [sum(row[b] for row in c.box_mines) for b in range(len(box_sizes))]
         box_probability.append(tuple(Fraction(m, size * total)
-                                     for m, size in zip(sums, box_sizes)))
+                                     for m, size in zip(sums, box_sizes, strict=True)))
     if layouts == 0:
         box_probability = [tuple(None for _ in s) for s in sizes]
     return Combined(layouts, tuple(box_probability), None)

@@ -1,4 +1,5 @@
-"""Every engine runs every test: ``backend`` is parametrised over the registry."""
+"""Every engine runs every test: ``backend`` is parametrised over the registry (``auto``
+included: it is an engine of its own, DP counts with SAT verdicts behind them)."""
 
 from __future__ import annotations
 

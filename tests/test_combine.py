@@ -51,3 +51,69 @@ def test_allowed_mine_numbers_by_brute_force(numbers, outside, left):
     mask = feasible_sums(numbers)
     assert {s for s in range(mask.bit_length()) if mask >> s & 1} == sums
     assert fits(mask, left - outside, left) == any(0 <= left - s <= outside for s in sums)
+
+
+# --- combine() against the definition, including boards far larger than the frontier ----
+
+def naive_combine(counts, sizes, outside, left):
+    """Every choice of mine numbers, one per component, weighted by C(outside, rest)."""
+    from fractions import Fraction
+
+    layouts = 0
+    mines = [[0] * len(s) for s in sizes]
+    outside_hits = 0
+    ranges = [[k for k, n in enumerate(c.layouts) if n] for c in counts]
+    for pick in product(*ranges):
+        rest = left - sum(pick)
+        if not 0 <= rest <= outside:
+            continue
+        ways = comb(outside, rest)
+        for c, k in enumerate(pick):
+            ways *= counts[c].layouts[k]
+        layouts += ways
+        outside_hits += ways * rest
+        for c, k in enumerate(pick):
+            for b in range(len(sizes[c])):
+                mines[c][b] += ways // counts[c].layouts[k] * counts[c].box_mines[k][b]
+    if not layouts:
+        return 0, None, None
+    boxes = [tuple(Fraction(m, size * layouts) for m, size in zip(row, s, strict=True))
+             for row, s in zip(mines, sizes, strict=True)]
+    return layouts, boxes, Fraction(outside_hits, outside * layouts) if outside else None
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(1, 3), min_size=1, max_size=4),
+                          st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)),
+                                   max_size=3)), min_size=0, max_size=4),
+       st.sampled_from([0, 1, 5, 40, 10**4]), st.integers(0, 3000))
+def test_combine_matches_the_definition(shapes, outside, left):
+    from exactmines.backends.brute import BruteForceBackend
+    from exactmines.combine import combine
+    from exactmines.frontier import Component, Constraint
+
+    comps = []
+    for sizes, rules in shapes:
+        n = len(sizes)
+        comps.append(Component(tuple(sizes), tuple(
+            Constraint(tuple(sorted({a % n, (a + 1) % n})), m) for a, m in rules)))
+    counts = [BruteForceBackend().count(c) for c in comps]
+    left = left % (sum(c.cells for c in comps) + outside + 1)
+    result = combine(counts, [c.sizes for c in comps], outside, left)
+    layouts, boxes, out = naive_combine(counts, [c.sizes for c in comps], outside, left)
+    assert result.layouts == layouts
+    if layouts:
+        assert [list(b) for b in result.box_probability] == [list(b) for b in boxes]
+        assert result.outside_probability == out
+
+
+@given(st.integers(0, 2000), st.integers(0, 2000), st.integers(0, 60))
+def test_relative_binomials_are_proportional(outside, low, width):
+    from fractions import Fraction
+
+    from exactmines.combine import relative_binomials
+
+    low = min(low, outside)
+    high = min(outside, low + width)
+    e = relative_binomials(outside, low, high)
+    ratio = Fraction(comb(outside, high), e[-1])
+    assert all(Fraction(comb(outside, m), e[m - low]) == ratio for m in range(low, high + 1))

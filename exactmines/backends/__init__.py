@@ -125,6 +125,8 @@ class CountingBackend(ABC):
 # name -> (module, class, what to install). Imported on first use, so a missing optional
 # package only matters to the user who asks for that backend.
 _REGISTRY: dict[str, tuple[str, str, str]] = {
+    "auto": ("exactmines.backends.auto", "AutoBackend", "python-sat"),
+    "dp": ("exactmines.backends.dp", "DPBackend", ""),
     "sat": ("exactmines.backends.sat", "SatBackend", "python-sat"),
     "brute": ("exactmines.backends.brute", "BruteForceBackend", ""),
     "milp-highs": ("exactmines.backends.milp", "HighsMilpBackend", "highspy"),
@@ -137,13 +139,13 @@ def _preferred_milp() -> str:
     return "milp-highs" if importlib.util.find_spec("highspy") else "milp-cbc"
 
 
-_ALIASES: dict[str, str] = {"auto": "sat", "milp": _preferred_milp()}
+_ALIASES: dict[str, str] = {"milp": _preferred_milp()}
 _CACHE: dict[str, Backend] = {}
 
 
 def backend_names() -> list[str]:
     """Names accepted by :func:`get_backend`, ``auto`` first."""
-    return [*_ALIASES, *_REGISTRY]
+    return list(dict.fromkeys([*_REGISTRY, *_ALIASES]))
 
 
 def engine_names() -> list[str]:

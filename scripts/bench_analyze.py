@@ -1,0 +1,294 @@
+"""Speed of ``analyze`` on a fixed, seeded suite of positions, and how it grows with the board.
+
+Usage::
+
+    python scripts/bench_analyze.py                  # the whole suite (a few minutes)
+    python scripts/bench_analyze.py --quick          # a subset, under ~30 s
+    python scripts/bench_analyze.py --backend sat    # another engine (wide fronts are slow)
+    python scripts/bench_analyze.py --profile lattice  # cProfile of one family
+
+Every figure is the whole pipeline in one process: frontier (boxes and components),
+counting, combination into exact fractions, and the per-cell answers. ``wall`` is what a
+user waits; ``cpu`` is this process's CPU time, the better figure on a shared, loaded
+machine. The big boards run each in a fresh child process, so ``peak MB`` (maximum resident
+set size) is that board's own: position making plus analysis.
+
+Families (issue 4, targets in brackets):
+
+``midgame``
+    30x16/99 positions met while playing seeded games with safe moves only: first click on
+    (8, 15) with a guaranteed opening, then every cell the exact analysis proves safe, until
+    none is left (a guess would be needed) or the game is won [median <= 3 ms, worst <= 30].
+``lattice``
+    30x16/99 with every 4th cell clicked, the cells ``(even row, even column)`` that hold no
+    mine, zeros flooding as in a game: one connected front of ~200 cells [<= 50 ms].
+``sparse``
+    50x50/500 with 250 random safe cells revealed, no flooding [<= 100 ms].
+``area``
+    WxW boards at 15 % mines, mid-game: every safe cell of a centred disc of 40 % of the
+    board clicked (zeros flood), the mines inside it still covered: 100x100, 300x300,
+    1000x1000 [1000x1000 <= 10 s and <= 2 GB; cost linear in the area].
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import math
+import multiprocessing
+import pstats
+import random
+import resource
+import statistics
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+
+from exactmines.analysis import analyze
+from exactmines.backends import backend_names
+from exactmines.game import Game, deal, random_board
+from exactmines.position import Position
+
+MIDGAME_GAMES = 30
+MIDGAME_FIRST_CLICK = (8, 15)
+LATTICE_SEEDS = range(8)
+SPARSE_SEEDS = range(5)
+DENSITY = 0.15
+REGION = 0.40
+AREA_SIDES = (100, 300, 1000)
+
+
+# ---------------------------------------------------------------------------------------
+# Positions
+
+
+def midgame_positions(games: int, seed: int = 0) -> Iterator[tuple[str, Position]]:
+    """Every position met in ``games`` seeded 30x16/99 games played with safe moves only."""
+    for g in range(games):
+        rng = random.Random(seed * 1_000_003 + g)
+        game = Game(deal(30, 16, 99, rng, rule="opening", at=MIDGAME_FIRST_CLICK))
+        game.reveal(MIDGAME_FIRST_CLICK)
+        move = 0
+        while not game.over:
+            position = game.position()
+            yield f"game {g} move {move}", position
+            safe = analyze(position, backend="auto").safe
+            if not safe:
+                break
+            for cell in safe:
+                if not game.over and not game.is_revealed(cell):
+                    game.reveal(cell)
+            move += 1
+
+
+def lattice_position(seed: int) -> Position:
+    """30x16/99 with every safe ``(even row, even column)`` cell clicked (zeros flood)."""
+    board = random_board(30, 16, 99, random.Random(seed))
+    game = Game(board)
+    for r in range(0, 16, 2):
+        for c in range(0, 30, 2):
+            if (r, c) not in board.mine_cells and not game.is_revealed((r, c)):
+                game.reveal((r, c))
+    return game.position()
+
+
+def sparse_position(seed: int) -> Position:
+    """50x50/500 with 250 uniformly chosen safe cells revealed (no flooding)."""
+    rng = random.Random(seed)
+    board = random_board(50, 50, 500, rng)
+    safe = [(r, c) for r in range(50) for c in range(50) if (r, c) not in board.mine_cells]
+    return board.position(frozenset(rng.sample(safe, 250)))
+
+
+def opened_region_position(side: int, density: float = DENSITY, region: float = REGION,
+                           seed: int = 0) -> Position:
+    """A ``side`` x ``side`` board, mid-game: a large region around the first click opened.
+
+    Mines are uniform outside the 3x3 block of the first click (the centre). Every safe cell
+    of the centred disc of area ``region * side**2`` is clicked, zeros flooding as in a
+    game, so the mines inside stay covered and the disc's rim is a long front of covered
+    cells that the numbers do not settle. Flat lists throughout: O(cells), fine for 10**6.
+    """
+    rng = random.Random(seed)
+    n = side * side
+    centre = (side // 2) * side + side // 2
+    protected = {centre + dr * side + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    mine = bytearray(n)
+    for i in rng.sample([i for i in range(n) if i not in protected], round(density * n)):
+        mine[i] = 1
+
+    def around(i: int) -> Iterator[int]:
+        r, c = divmod(i, side)
+        for rr in (r - 1, r, r + 1):
+            if 0 <= rr < side:
+                for cc in (c - 1, c, c + 1):
+                    if 0 <= cc < side and (rr != r or cc != c):
+                        yield rr * side + cc
+
+    numbers = bytearray(n)
+    for i in range(n):
+        if mine[i]:
+            for j in around(i):
+                numbers[j] += 1
+    # Click every safe cell of the disc; zeros flood, as in a game.
+    radius2 = region * n / math.pi
+    middle = (side - 1) / 2
+    revealed = bytearray(n)
+    queue: deque[int] = deque()
+    for i in range(n):
+        r, c = divmod(i, side)
+        if not mine[i] and (r - middle) ** 2 + (c - middle) ** 2 <= radius2 and not revealed[i]:
+            revealed[i] = 1
+            queue.append(i)
+            while queue:
+                k = queue.popleft()
+                if numbers[k] == 0:
+                    for j in around(k):
+                        if not revealed[j]:
+                            revealed[j] = 1
+                            queue.append(j)
+    rows = []
+    for r in range(side):
+        row = []
+        for i in range(r * side, (r + 1) * side):
+            row.append(str(numbers[i]) if revealed[i] else "H")
+        rows.append("".join(row))
+    return Position(side, side, round(density * n), tuple(rows))
+
+
+# ---------------------------------------------------------------------------------------
+# Measuring
+
+
+def measure(name: str, position: Position, backend: str) -> dict[str, object]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = analyze(position, backend=backend)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return dict(position=name, frontier=result.frontier_cells, components=result.components,
+                largest=result.largest_component, wall=wall, cpu=cpu,
+                counted=result.probabilities_computed)
+
+
+def _area_case(args: tuple[int, str]) -> dict[str, object]:
+    side, backend = args
+    made = time.perf_counter()
+    position = opened_region_position(side)
+    made = time.perf_counter() - made
+    row = measure(f"{side}x{side}, 15% mines, 40% opened", position, backend)
+    row["make"] = made
+    row["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return row
+
+
+def in_child(function: Callable[[tuple[int, str]], dict[str, object]],
+             args: tuple[int, str]) -> dict[str, object]:
+    """Run ``function(args)`` in a fresh process (its own peak memory)."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(function, (args,))
+
+
+HEADER = f"{'position':<34} {'frontier':>8} {'comps':>6} {'largest':>7} {'wall ms':>9} " \
+         f"{'cpu ms':>9}"
+
+
+def line(row: dict[str, object]) -> str:
+    text = (f"{row['position']:<34} {row['frontier']:>8} {row['components']:>6} "
+            f"{row['largest']:>7} {1000 * row['wall']:>9.1f} {1000 * row['cpu']:>9.1f}")
+    if not row["counted"]:
+        text += "  (probabilities not computed)"
+    if "peak_mb" in row:
+        text += f"  peak {row['peak_mb']:.0f} MB, making the position {row['make']:.1f} s"
+    return text
+
+
+def summary(label: str, rows: list[dict[str, object]], target_ms: float | None = None) -> None:
+    cpu = [1000 * r["cpu"] for r in rows]
+    wall = [1000 * r["wall"] for r in rows]
+    text = (f"  {label}: {len(rows)} positions, cpu ms median {statistics.median(cpu):.2f} "
+            f"max {max(cpu):.1f}; wall ms median {statistics.median(wall):.2f} "
+            f"max {max(wall):.1f}")
+    if target_ms is not None:
+        text += f"  (target {target_ms:g} ms)"
+    print(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", default="auto", choices=backend_names())
+    parser.add_argument("--quick", action="store_true",
+                        help="a subset: fewer games and seeds, no 1000x1000 board")
+    parser.add_argument("--profile", choices=["midgame", "lattice", "sparse", "area"],
+                        help="cProfile one family (area: the 300x300 board) and print the top")
+    parser.add_argument("--verbose", action="store_true", help="a line for every position")
+    args = parser.parse_args(argv)
+    games = 8 if args.quick else MIDGAME_GAMES
+    lattice_seeds = range(3) if args.quick else LATTICE_SEEDS
+    sparse_seeds = range(2) if args.quick else SPARSE_SEEDS
+    sides = AREA_SIDES[:2] if args.quick else AREA_SIDES
+
+    if args.profile:
+        return profile(args.profile, args.backend)
+
+    # The positions are made first (the midgame ones with the auto engine), then timed.
+    analyze(Position(1, 1, 0, ("H",)), backend=args.backend)  # imports, caches
+    print(f"backend {args.backend}; times are the whole analyze() call\n")
+    print(HEADER)
+    midgame = list(midgame_positions(games))
+    rows = [measure(name, p, args.backend) for name, p in midgame]
+    if args.verbose:
+        for row in rows:
+            print(line(row))
+    worst = max(rows, key=lambda r: r["cpu"])
+    print(line({**worst, "position": f"midgame worst: {worst['position']}"}))
+    summary("30x16/99 midgame", rows, 3)
+    print(f"  (worst target 30 ms; {len(midgame)} positions from {games} games)")
+
+    rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(s), args.backend)
+            for s in lattice_seeds]
+    for row in rows:
+        print(line(row))
+    summary("30x16/99 lattice", rows, 50)
+
+    rows = [measure(f"sparse 50x50/500 seed {s}", sparse_position(s), args.backend)
+            for s in sparse_seeds]
+    for row in rows:
+        print(line(row))
+    summary("50x50/500, 250 revealed", rows, 100)
+
+    print("\ncost versus area (15% mines, 40% of the board opened), each in a fresh process:")
+    rows = []
+    for side in sides:
+        row = in_child(_area_case, (side, args.backend))
+        rows.append(row)
+        print(line(row))
+    base = rows[0]
+    for row, side in zip(rows, sides, strict=True):
+        ratio = row["cpu"] / base["cpu"] / (side * side / (sides[0] ** 2))
+        print(f"  {side}x{side}: {1e9 * row['cpu'] / side**2:.0f} ns cpu per cell, "
+              f"{ratio:.2f}x the {sides[0]}x{sides[0]} cost per cell")
+    if 1000 in sides:
+        print("  target for 1000x1000: <= 10 s and <= 2 GB")
+    return 0
+
+
+def profile(family: str, backend: str) -> int:
+    if family == "midgame":
+        positions = [p for _, p in midgame_positions(MIDGAME_GAMES)]
+    elif family == "lattice":
+        positions = [lattice_position(s) for s in LATTICE_SEEDS]
+    elif family == "sparse":
+        positions = [sparse_position(s) for s in SPARSE_SEEDS]
+    else:
+        positions = [opened_region_position(300)]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for position in positions:
+        analyze(position, backend=backend)
+    profiler.disable()
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(20)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
