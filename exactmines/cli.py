@@ -307,6 +307,98 @@ def survey_command(
                "board")
 
 
+@app.command("play")
+def play_command(
+    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
+    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
+    mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
+    games: Annotated[int, typer.Option(help="How many games.", show_default=False)],
+    start: Annotated[str, typer.Option(
+        help="First-click rule: safe (SFAR), opening (SNR: no mine around it) or "
+             "unprotected.", show_default=False)],
+    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
+                                    show_default=False)],
+    seed: Annotated[int, typer.Option(help="Run seed (game i gets its own board seed from "
+                                           "it).", show_default=False)],
+    strategy: Annotated[str, typer.Option(
+        help="best (every part) or safest (the safest cell, nothing else).")] = "best",
+    without: Annotated[Optional[list[str]], typer.Option(
+        "--without", help="Switch a part of the strategy off (repeatable): secondary, dead, "
+                          "fifty, openings, endgame.", show_default=False)] = None,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    out: Annotated[Optional[Path], typer.Option(
+        help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
+             "it goes.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out, skipping games already there.")] = False,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    plot: Annotated[Optional[Path], typer.Option(
+        "--plot", help="Also draw the win rate with its 95 % interval next to the published "
+                       "figure for these rules: .png, .svg or .pdf (needs the plot extra).")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Play whole games with the exact strategy and report the win rate.
+
+    Deterministic: the same seed deals the same boards and the player uses no randomness,
+    whatever --workers is.
+
+    Example: exactmines play --width 30 --height 16 --mines 99 --games 1000 --start safe
+    --at 0,0 --seed 1 --workers 2 --out expert.jsonl
+    """
+    from .play import PlaySettings, published_rate, run_play
+    from .stats import wilson_interval
+
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE", source="command line")
+    if plot is not None:
+        from .pictures import check_image_path
+
+        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
+    settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
+                            tuple(without or ()))
+    try:
+        result = run_play(settings, games, out=None if out is None else str(out),
+                          resume=resume, workers=workers, scheduler=scheduler,
+                          progress=not quiet)
+    except KeyboardInterrupt:
+        kept = f"; finished games are kept in {out}, --resume continues" if out else ""
+        sys.stderr.write(f"exactmines: interrupted{kept}\n")
+        raise typer.Exit(130) from None
+    summary = result.to_dict()
+    published = published_rate(settings)
+    summary["published"] = (None if published is None else
+                            {"win_rate": published[0], "source": published[1]})
+    if out is not None:
+        summary["out"] = str(out)
+    if plot is not None:
+        from .pictures import plot_rates
+
+        rows = [{"label": f"{summary['strategy']}, seed {seed}", "successes": result.wins,
+                 "trials": result.games,
+                 "reference": None if published is None else published[0]}]
+        plot_rates(rows, plot, title=f"{width}x{height}/{mines}, {start} at {at}: win rate"
+                   + ("" if published is None else f" (diamond: {published[1]})"),
+                   xlabel="games won", option="--plot")
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    low, high = wilson_interval(result.wins, result.games)
+    typer.echo(f"{width}x{height}/{mines}, {start} at {at}, seed {seed}, strategy "
+               f"{summary['strategy']}: {result.wins} of {result.games} games won = "
+               f"{100 * result.wins / result.games:.2f} % (95 % CI {100 * low:.2f}-"
+               f"{100 * high:.2f} %)")
+    if published is not None:
+        typer.echo(f"published: {100 * published[0]:.2f} % ({published[1]})")
+    typer.echo(f"{summary['guesses_per_game']:.2f} guesses per game, "
+               f"{summary['cpu_ms_per_game']:.1f} CPU ms per game, {result.seconds:.1f} s")
+    if plot is not None:
+        typer.echo(f"picture written to {plot}")
+
+
 @app.command("batch")
 def batch_command(
     sources: Annotated[list[str], typer.Argument(

@@ -24,7 +24,18 @@ from .stats import rate_summary
 from .strategy import PARTS, Player, Strategy, strategy_named
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
-           "play_one", "play_games", "run_play"]
+           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate"]
+
+#: The strongest published player under the same rules (REFERENCE.md: JSMinesweeper),
+#: keyed by (width, height, mines, start rule, first click): (win rate, who, sample).
+PUBLISHED: dict[tuple[int, int, int, str, tuple[int, int]], tuple[float, str]] = {
+    (30, 16, 99, "safe", (0, 0)): (0.4113, "JSMinesweeper (Java), 10M games"),
+    (30, 16, 99, "opening", (3, 3)): (0.5447, "JSMinesweeper, 10k games"),
+    (16, 16, 40, "safe", (0, 0)): (0.7820, "JSMinesweeper, 10k games"),
+    (16, 16, 40, "opening", (3, 3)): (0.8893, "JSMinesweeper, 40k games"),
+    (9, 9, 10, "safe", (0, 0)): (0.9172, "JSMinesweeper, 200k games"),
+    (9, 9, 10, "opening", (3, 3)): (0.9685, "JSMinesweeper, 200k games"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +93,12 @@ class GameRecord:
     safe_cells: int
     endgame: int
     cpu_ms: float
+
+
+def published_rate(settings: PlaySettings) -> tuple[float, str] | None:
+    """The published win rate for these rules (for reading only: a float), if any."""
+    return PUBLISHED.get((settings.width, settings.height, settings.mines, settings.start,
+                          settings.at))
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -99,6 +99,8 @@ class Strategy:
     candidate_ratio: Fraction = Fraction(9, 10)
     endgame_layouts: int = 1000
     endgame_nodes: int = 200_000
+    blend: bool = False
+    progress: Fraction = Fraction(0)
 
     def without(self, *parts: str) -> Strategy:
         """This strategy with ``parts`` switched off (named after them)."""
@@ -571,16 +573,31 @@ class _Weighed:
     numerators: list[list[int]]
     hits: int
 
-    def least(self, parts: list[_Part], outside: int) -> Fraction:
-        """The smallest mine probability of any cell (``outside``: outside cells)."""
-        best_num, best_size = (self.hits, 1) if outside else (None, 1)
-        for part, nums in zip(parts, self.numerators, strict=True):
-            for num, size in zip(nums, part.sizes, strict=True):
-                if best_num is None or num * best_size < best_num * size:
-                    best_num, best_size = num, size
-        if best_num is None:
-            return Fraction(0)
-        return Fraction(best_num, best_size * self.layouts)
+    def least(self, parts: list[_Part], outside: int) -> tuple[Fraction, Fraction]:
+        """The smallest and the second smallest mine probability over the cells (two cells
+        of one box count twice; ``outside``: the outside cells). With one cell in all,
+        both are its probability; with none, both are 0."""
+        # (numerator, size) pairs: a cell's probability is numerator / (size * layouts), so
+        # a / sa < b / sb compares as a * sb < b * sa, in integers.
+        first = second = None
+        entries = [(num, size) for part, nums in zip(parts, self.numerators, strict=True)
+                   for num, size in zip(nums, part.sizes, strict=True)]
+        if outside:
+            entries.append((self.hits, 1))
+            if outside & (outside - 1):
+                entries.append((self.hits, 1))
+        for num, size in entries:
+            for _ in range(2 if size > 1 else 1):
+                if first is None or num * first[1] < first[0] * size:
+                    first, second = (num, size), first
+                elif second is None or num * second[1] < second[0] * size:
+                    second = (num, size)
+        if first is None:
+            return Fraction(0), Fraction(0)
+        if second is None:
+            second = first
+        return (Fraction(first[0], first[1] * self.layouts),
+                Fraction(second[0], second[1] * self.layouts))
 
 
 def _weigh(parts: list[_Part], outside: int, mines_left: int) -> _Weighed:
@@ -715,6 +732,7 @@ class After:
 
     layouts: int
     least: Fraction
+    second: Fraction
 
 
 def value_chances(view: View, base: Estimate, index: int, cache: Cache
@@ -754,7 +772,7 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
         parts = [*kept, part]
         weighed = _weigh(parts, outside_count, base.mines_left)
         if weighed.layouts:
-            out.append((known + m, After(weighed.layouts, weighed.least(parts, outside))))
+            out.append((known + m, After(weighed.layouts, *weighed.least(parts, outside))))
     return out
 
 
@@ -771,15 +789,20 @@ def estimate_after(view: View, base: Estimate, index: int, value: int,
 # -- the parts of the guessing strategy ---------------------------------------------------
 
 
-def secondary_safety(base: Estimate, chances: list[tuple[int, After]]) -> Fraction:
+def secondary_safety(base: Estimate, chances: list[tuple[int, After]],
+                     blend: bool = False) -> Fraction:
     """P(the cell is safe, and so is the safest cell of the position it leaves).
 
     ``sum over values v of P(v) * (1 - least mine probability after v)``: a certain safe
-    cell after ``v`` counts as safety 1 (the next click is free).
+    cell after ``v`` counts as safety 1 (the next click is free). With ``blend``, the
+    safety after ``v`` is ``(4 * best + second best) / 5``.
     """
     total = Fraction(0)
     for _, after in chances:
-        total += Fraction(after.layouts, base.layouts) * (1 - after.least)
+        after_safety = 1 - after.least
+        if blend:
+            after_safety = (4 * after_safety + 1 - after.second) / 5
+        total += Fraction(after.layouts, base.layouts) * after_safety
     return total
 
 
@@ -961,7 +984,14 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     key: list = []
     if strategy.dead:
         key.append(len(chances) > 1)
-    key.append(secondary_safety(base, chances) if strategy.secondary else safety)
+    if strategy.secondary:
+        score = secondary_safety(base, chances, strategy.blend)
+        if strategy.progress:
+            ahead = sum(after.layouts for _, after in chances if after.least == 0)
+            score += strategy.progress * Fraction(ahead, base.layouts)
+        key.append(score)
+    else:
+        key.append(safety)
     if strategy.openings:
         zero = next((after.layouts for value, after in chances if value == 0), 0)
         key.append(Fraction(zero, base.layouts))
@@ -980,7 +1010,8 @@ def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
     position = 1 if strategy.dead else 0
     if strategy.dead and not best_key[0]:
         return True
-    return safety >= best_key[position]
+    bound = safety * (1 + strategy.progress) if strategy.secondary else safety
+    return bound >= best_key[position]
 
 
 # -- the player ---------------------------------------------------------------------------

@@ -1,0 +1,146 @@
+"""Win rates of whole games against the best published player, with 95 % intervals.
+
+Usage::
+
+    python scripts/bench_play.py run --games 20000 --workers 2          # every setting
+    python scripts/bench_play.py run expert-sfar --games 20000 --without secondary
+    python scripts/bench_play.py ablation beginner-sfar --games 5000     # each part off
+    python scripts/bench_play.py report                                 # tables, no play
+
+Each run streams one JSONL row per game to ``results/<setting>-<strategy>-seed<S>.jsonl``
+and always resumes: run the same command again (or with more ``--games``) after an
+interruption and only the missing games are played. Games are numbered from 0 and game
+``i`` of seed ``S`` is the same board in every run, so strategies are compared on the same
+boards. ``report`` reads whatever the files hold (N per setting is what was finished).
+
+Settings and targets (issue 7; REFERENCE.md gives JSMinesweeper's figures, same rules):
+SFAR = first click safe, SNR = no mine around the first click (``--start opening``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from exactmines.batch import read_rows
+from exactmines.play import PlaySettings, run_play
+from exactmines.stats import wilson_interval
+from exactmines.strategy import PARTS
+
+#: name: (width, height, mines, start, at, target %, JSMinesweeper %)
+SETTINGS = {
+    "expert-sfar": (30, 16, 99, "safe", (0, 0), 41.5, 41.13),
+    "expert-snr": (30, 16, 99, "opening", (3, 3), 54.5, 54.47),
+    "intermediate-sfar": (16, 16, 40, "safe", (0, 0), 78.5, 78.20),
+    "beginner-sfar": (9, 9, 10, "safe", (0, 0), 92.0, 91.72),
+}
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def results_file(setting: str, strategy: str, without: tuple[str, ...], seed: int) -> Path:
+    name = strategy + "".join(f"-no-{p}" for p in without)
+    return RESULTS / f"{setting}-{name}-seed{seed}.jsonl"
+
+
+def settings_of(setting: str, strategy: str, without: tuple[str, ...],
+                seed: int) -> PlaySettings:
+    width, height, mines, start, at, _, _ = SETTINGS[setting]
+    return PlaySettings(width, height, mines, start, at, seed, strategy, without)
+
+
+def run(setting: str, games: int, seed: int, workers: int, strategy: str,
+        without: tuple[str, ...]) -> None:
+    path = results_file(setting, strategy, without, seed)
+    settings = settings_of(setting, strategy, without, seed)
+    print(f"{setting} {path.name}: playing up to game {games - 1} "
+          f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)", flush=True)
+    try:
+        run_play(settings, games, out=str(path), resume=True, workers=workers,
+                 progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        print(f"interrupted: finished games are kept in {path}; run again to resume")
+        raise SystemExit(130) from None
+
+
+def summary(path: Path, games: int | None = None) -> dict[str, float] | None:
+    """Games, wins, interval and CPU ms per game of one results file (first ``games``)."""
+    if not path.exists():
+        return None
+    _, rows = read_rows(path)
+    if games is not None:
+        rows = [r for r in rows if r["id"] < games]
+    if not rows:
+        return None
+    n, wins = len(rows), sum(r["won"] for r in rows)
+    low, high = wilson_interval(wins, n)
+    return {"games": n, "wins": wins, "rate": 100 * wins / n, "low": 100 * low,
+            "high": 100 * high, "ms": sum(r["cpu_ms"] for r in rows) / n,
+            "guesses": sum(r["guesses"] for r in rows) / n}
+
+
+def report(seed: int, strategy: str, names: list[str]) -> None:
+    print("| board | rule, first click | games | win rate (95 % CI) | target | JSMinesweeper "
+          "| CPU ms/game |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        width, height, mines, start, at, target, jsm = SETTINGS[name]
+        s = summary(results_file(name, strategy, (), seed))
+        rule = f"{'SFAR' if start == 'safe' else 'SNR'}, ({at[0]},{at[1]})"
+        if s is None:
+            print(f"| {width}x{height}/{mines} | {rule} | 0 | not run | {target} % | {jsm} % | |")
+            continue
+        mark = "meets" if s["rate"] >= target else "below"
+        print(f"| {width}x{height}/{mines} | {rule} | {s['games']:,} | {s['rate']:.2f} % "
+              f"({s['low']:.2f}-{s['high']:.2f}) | {target} % ({mark}) | {jsm} % | "
+              f"{s['ms']:.1f} |")
+    for name in names:
+        rows = []
+        for without in [(), *((p,) for p in PARTS)]:
+            s = summary(results_file(name, strategy, without, seed))
+            if s is not None:
+                rows.append((without, s))
+        safest = summary(results_file(name, "safest", (), seed))
+        if len(rows) <= 1 and safest is None:
+            continue
+        print(f"\nAblation, {name} (seed {seed}; every part off in turn, same boards):\n")
+        print("| strategy | games | win rate (95 % CI) | CPU ms/game | guesses/game |")
+        print("|---|---|---|---|---|")
+        labelled = [("all parts" if not w else f"without {w[0]}", s) for w, s in rows]
+        if safest is not None:
+            labelled.append(("safest cell only (every part off)", safest))
+        for label, s in labelled:
+            print(f"| {label} | {s['games']:,} | {s['rate']:.2f} % ({s['low']:.2f}-"
+                  f"{s['high']:.2f}) | {s['ms']:.1f} | {s['guesses']:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["run", "ablation", "report"])
+    parser.add_argument("settings", nargs="*", default=[], metavar="SETTING",
+                        help=f"some of {', '.join(SETTINGS)} (default: all)")
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--strategy", default="best")
+    parser.add_argument("--without", action="append", default=[], choices=PARTS)
+    args = parser.parse_args()
+    unknown = [name for name in args.settings if name not in SETTINGS]
+    if unknown:
+        parser.error(f"unknown setting {unknown[0]!r}: choose from {', '.join(SETTINGS)}")
+    names = args.settings or list(SETTINGS)
+    if args.command == "run":
+        for name in names:
+            run(name, args.games, args.seed, args.workers, args.strategy, tuple(args.without))
+    elif args.command == "ablation":
+        for name in names:
+            for without in [(), *((p,) for p in PARTS)]:
+                run(name, args.games, args.seed, args.workers, args.strategy, without)
+            run(name, args.games, args.seed, args.workers, "safest", ())
+    report(args.seed, args.strategy, names)
+
+
+if __name__ == "__main__":
+    main()
