@@ -794,14 +794,18 @@ def secondary_safety(base: Estimate, chances: list[tuple[int, After]],
     """P(the cell is safe, and so is the safest cell of the position it leaves).
 
     ``sum over values v of P(v) * (1 - least mine probability after v)``: a certain safe
-    cell after ``v`` counts as safety 1 (the next click is free). With ``blend``, the
-    safety after ``v`` is ``(4 * best + second best) / 5``.
+    cell after ``v`` counts as safety 1 (the next click is free), and so does a position
+    where every unknown cell left is a mine (the game is won). With ``blend``, the safety
+    after ``v`` is ``(4 * best + second best) / 5``.
     """
     total = Fraction(0)
     for _, after in chances:
-        after_safety = 1 - after.least
-        if blend:
-            after_safety = (4 * after_safety + 1 - after.second) / 5
+        if after.least == 1:  # only mines are left: won
+            after_safety = Fraction(1)
+        else:
+            after_safety = 1 - after.least
+            if blend:
+                after_safety = (4 * after_safety + 1 - after.second) / 5
         total += Fraction(after.layouts, base.layouts) * after_safety
     return total
 
@@ -1060,7 +1064,7 @@ class Player:
         if base.layouts == 0:
             raise AssertionError("the player's view is inconsistent: a bug in the game or "
                                  "the deductions")
-        if base.safe:
+        if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
             view.mark_mines(base.mines)
             return _bits(base.safe), False
         # The guessing parts read ``base`` against the view it came from: flag afterwards.

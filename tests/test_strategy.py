@@ -1,0 +1,381 @@
+"""The player's exact analysis and guessing parts, against brute force over explicit layouts.
+
+Every figure the strategy computes is checked against a naive computation that lists the
+layouts of the remaining mines one by one (no frontier, no boxes, no combination): the
+probabilities, the value chances of a hypothetical reveal, the secondary safety, the forced
+50/50s, and the exact endgame search against a plain game-tree recursion.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import positions
+
+from exactmines.analysis import analyze
+from exactmines.endgame import Endgame, SearchBudgetExceeded
+from exactmines.errors import InputError
+from exactmines.position import Position, neighbour_masks
+from exactmines.strategy import (
+    PARTS,
+    STRATEGIES,
+    Cache,
+    Player,
+    Strategy,
+    View,
+    choose_guess,
+    estimate,
+    forced_fifty_fifty,
+    list_layouts,
+    local_deductions,
+    secondary_safety,
+    strategy_named,
+    value_chances,
+)
+
+# -- naive helpers (share nothing with the code under test but neighbour masks) ----------
+
+
+def view_of(position: Position) -> View:
+    """The player's view of a position with a known count: digits revealed, flags mines."""
+    view = View(position.width, position.height, position.mines)
+    shown, flags = [], 0
+    for r, row in enumerate(position.rows):
+        for c, ch in enumerate(row):
+            i = r * position.width + c
+            if ch.isdigit():
+                shown.append((i, int(ch)))
+            elif ch == "F":
+                flags |= 1 << i
+    view.show(shown)
+    view.mark_mines(flags)
+    return view
+
+
+def layouts_of(view: View) -> list[int]:
+    """Every placement of the remaining mines over the unknown cells that fits every
+    number, as bitmasks, by trying all of them."""
+    masks = view.masks
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    clues = [i for i in range(view.width * view.height) if (view.revealed >> i) & 1]
+    out = []
+    for pick in combinations(unknown, view.mines_left):
+        layout = sum(1 << i for i in pick)
+        if all((masks[i] & (layout | view.mines)).bit_count() == view.numbers[i]
+               for i in clues):
+            out.append(layout)
+    return out
+
+
+def value(view: View, layout: int, cell: int) -> int:
+    return (view.masks[cell] & (layout | view.mines)).bit_count()
+
+
+def game_positions(max_side: int = 5, max_unknown: int = 12):
+    """Positions a player meets: numbers from a hidden layout, some mines flagged, the count
+    known, few enough unknown cells for brute force."""
+    return positions(max_side=max_side, max_covered=max_unknown, count_known=True)
+
+
+def consistent_view(position: Position) -> View | None:
+    view = view_of(position)
+    return view if view.unknown and layouts_of(view) else None
+
+
+# -- exact analysis -----------------------------------------------------------------------
+
+
+@given(game_positions())
+def test_estimate_matches_brute_force(position):
+    view = consistent_view(position)
+    if view is None:
+        return
+    layouts = layouts_of(view)
+    found = estimate(view, Cache())
+    assert found.layouts == len(layouts)
+    for i in range(view.width * view.height):
+        if (view.unknown >> i) & 1:
+            hits = sum((layout >> i) & 1 for layout in layouts)
+            assert found.probability(i) == Fraction(hits, len(layouts))
+    assert found.least == min(Fraction(sum((x >> i) & 1 for x in layouts), len(layouts))
+                              for i in range(view.width * view.height)
+                              if (view.unknown >> i) & 1)
+
+
+@given(game_positions(), st.data())
+def test_value_chances_match_brute_force(position, data):
+    view = consistent_view(position)
+    if view is None:
+        return
+    layouts = layouts_of(view)
+    base = estimate(view, Cache())
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    cell = data.draw(st.sampled_from(unknown))
+    expected: dict[int, list[int]] = {}
+    for layout in layouts:
+        if not (layout >> cell) & 1:
+            expected.setdefault(value(view, layout, cell), []).append(layout)
+    chances = dict(value_chances(view, base, cell, Cache()))
+    assert sorted(chances) == sorted(expected)
+    others = [i for i in unknown if i != cell]
+    for v, group in expected.items():
+        assert chances[v].layouts == len(group)
+        # Least mine probability after the reveal, over the other unknown cells.
+        least = min((Fraction(sum((x >> i) & 1 for x in group), len(group)) for i in others),
+                    default=Fraction(0))
+        assert chances[v].least == least
+
+
+@given(game_positions(), st.data())
+def test_secondary_safety_is_the_chance_to_survive_two_clicks(position, data):
+    view = consistent_view(position)
+    if view is None:
+        return
+    layouts = layouts_of(view)
+    base = estimate(view, Cache())
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    cell = data.draw(st.sampled_from(unknown))
+    # Brute force: for each value, the best other cell's chance to be safe given it.
+    total = Fraction(0)
+    groups: dict[int, list[int]] = {}
+    for layout in layouts:
+        if not (layout >> cell) & 1:
+            groups.setdefault(value(view, layout, cell), []).append(layout)
+    for group in groups.values():
+        others = [i for i in unknown if i != cell]
+        if all((x >> i) & 1 for x in group for i in others):
+            safest = Fraction(1)  # only mines left: the game is won
+        else:
+            safest = max(Fraction(sum(not (x >> i) & 1 for x in group), len(group))
+                         for i in others)
+        total += Fraction(len(group), len(layouts)) * safest
+    assert secondary_safety(base, value_chances(view, base, cell, Cache())) == total
+
+
+def test_secondary_safety_on_a_hand_made_position():
+    # 4x1 strip, 2 mines, a 1 in the first cell: cell 1 is a mine, the other is in 2 or 3.
+    position = Position(4, 1, 2, ("1HHH",))
+    view = view_of(position)
+    base = estimate(view, Cache())
+    assert base.probability(1) == 1 and base.layouts == 2
+    # Cell 2 is safe in one layout of two, then shows 2 and only mines are left: a win, so
+    # its secondary safety is 1/2 * 1.
+    assert secondary_safety(base, value_chances(view, base, 2, Cache())) == Fraction(1, 2)
+    # Cell 3 is safe in one layout and then always shows 1: dead (a single value).
+    chances = value_chances(view, base, 3, Cache())
+    assert [v for v, _ in chances] == [1] and chances[0][1].layouts == 1
+    # 3x1, one mine, nothing revealed: an end cell is safe 2/3 and then tells everything
+    # (0: the mine is at the far end; 1: it is in the middle), the middle is safe 2/3 and
+    # then shows 1, leaving a 50/50.
+    view = View(3, 1, 1)
+    base = estimate(view, Cache())
+    assert secondary_safety(base, value_chances(view, base, 0, Cache())) == Fraction(2, 3)
+    assert secondary_safety(base, value_chances(view, base, 1, Cache())) == Fraction(1, 3)
+
+
+# -- certain cells, guesses ---------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(game_positions(max_unknown=10))
+def test_player_takes_every_certain_safe_cell_before_guessing(position):
+    view = consistent_view(position)
+    if view is None:
+        return
+    layouts = layouts_of(view)
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    safe = {i for i in unknown if not any((x >> i) & 1 for x in layouts)}
+    mines = {i for i in unknown if all((x >> i) & 1 for x in layouts)}
+    player = Player(view.width, view.height, view.total, STRATEGIES["best"])
+    player.view = view
+    clicks, guess = player.next_clicks()
+    if safe:
+        assert not guess and set(clicks) <= safe and clicks
+    elif len(layouts) > 0 and set(unknown) != mines:
+        assert guess and len(clicks) == 1
+        assert clicks[0] not in mines  # never a certain mine
+        assert clicks[0] in unknown
+
+
+@given(game_positions(max_unknown=10), st.sampled_from(["best", "safest"]),
+       st.lists(st.sampled_from(PARTS), max_size=3))
+def test_no_strategy_clicks_a_certain_mine(position, name, without):
+    view = consistent_view(position)
+    if view is None:
+        return
+    base = estimate(view, Cache())
+    if base.safe or base.mines == base.unknown:
+        return
+    cell = choose_guess(view, base, strategy_named(name, without), Cache())
+    assert (base.unknown >> cell) & 1
+    assert base.probability(cell) != 1
+
+
+def test_safest_strategy_takes_the_safest_cell_first_in_row_major_order():
+    # 2x1 corner: '1' over two cells plus a far region of outside cells.
+    position = Position(5, 2, 2, ("1HHHH", "HHHHH"))
+    view = view_of(position)
+    base = estimate(view, Cache())
+    cell = choose_guess(view, base, STRATEGIES["safest"], Cache())
+    p = base.probability(cell)
+    assert p == base.least
+    assert cell == min(i for i in range(10) if (base.unknown >> i) & 1
+                       and base.probability(i) == base.least)
+
+
+def test_local_rules_are_sound():
+    rng = random.Random(4)
+    for _ in range(200):
+        w, h = rng.randint(3, 6), rng.randint(3, 6)
+        mines = set(rng.sample(range(w * h), rng.randint(1, w * h // 3)))
+        masks = neighbour_masks(w, h)
+        layout = sum(1 << i for i in mines)
+        view = View(w, h, len(mines))
+        safe_cells = [i for i in range(w * h) if i not in mines]
+        shown = rng.sample(safe_cells, rng.randint(1, len(safe_cells)))
+        view.show([(i, (masks[i] & layout).bit_count()) for i in shown])
+        safe, found = local_deductions(view)
+        assert not safe & layout and found & layout == found
+
+
+# -- forced 50/50 ---------------------------------------------------------------------------
+
+
+def test_forced_fifty_fifty_is_found_where_nothing_can_tell_the_cells_apart():
+    view = view_of(Position(2, 2, 1, ("11", "HH")))
+    base = estimate(view, Cache())
+    assert forced_fifty_fifty(view, base) == (2, 3)
+    assert base.probability(2) == base.probability(3) == Fraction(1, 2)
+
+
+def test_no_forced_fifty_fifty_when_a_covered_cell_could_tell():
+    # The 1 at (0,0) puts one mine in {(1,0), (1,1)}, but (0,2) and (1,2) are covered (and
+    # safe): the number of (0,2) would tell the two apart.
+    view = view_of(Position(3, 2, 1, ("11H", "HHH")))
+    base = estimate(view, Cache())
+    assert base.probability(3) == base.probability(4) == Fraction(1, 2)
+    assert forced_fifty_fifty(view, base) is None
+
+
+def test_fifty_fifty_beside_proved_mines_is_forced():
+    # One mine in {(1,0), (1,1)} by the 1; the cells next to one of them only, (0,2) and
+    # (1,2), are flagged mines: nothing can ever tell the two apart.
+    view = view_of(Position(3, 2, 3, ("13F", "HHF")))
+    base = estimate(view, Cache())
+    assert forced_fifty_fifty(view, base) == (3, 4)
+    assert choose_guess(view, base, STRATEGIES["best"], Cache()) in (3, 4)
+
+
+# -- endgame search ---------------------------------------------------------------------------
+
+
+def naive_optimum(view: View, layouts: list[int]) -> Fraction:
+    """Best probability of winning by a plain game-tree recursion: a click shows one cell's
+    number (no flood, no free reveals), and a single layout left is a win (every safe cell
+    is then known)."""
+    cells = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+
+    @cache
+    def wins(state: frozenset[int], shown: frozenset[int]) -> int:
+        if len(state) == 1:
+            return 1
+        best = 0
+        for cell in cells:
+            if cell in shown:
+                continue
+            parts: dict[int, set[int]] = {}
+            for j in state:
+                if not (layouts[j] >> cell) & 1:
+                    parts.setdefault(value(view, layouts[j], cell), set()).add(j)
+            best = max(best, sum(wins(frozenset(p), shown | {cell}) for p in parts.values()))
+        return best
+
+    return Fraction(wins(frozenset(range(len(layouts))), frozenset()), len(layouts))
+
+
+@settings(max_examples=40)
+@given(game_positions(max_side=4, max_unknown=7))
+def test_endgame_search_finds_the_optimal_win_probability(position):
+    view = consistent_view(position)
+    if view is None:
+        return
+    base = estimate(view, Cache())
+    if base.safe:
+        return
+    layouts = list_layouts(view, base, 10_000)
+    assert layouts is not None and sorted(layouts) == sorted(layouts_of(view))
+    if base.mines == base.unknown:
+        return
+    search = Endgame(layouts, [i for i in range(view.width * view.height)
+                               if (view.unknown >> i) & 1], view.masks, view.mines, 10**6)
+    cell, wins = search.best_move()
+    assert Fraction(wins, len(layouts)) == naive_optimum(view, layouts)
+    # The move it names achieves that optimum: its value classes win that many layouts.
+    assert base.probability(cell) < 1
+
+
+def test_endgame_on_a_hand_made_position_with_a_known_answer():
+    # 2x2 with a 1 over two cells and the count 1: a pure 50/50, win probability 1/2.
+    view = view_of(Position(2, 2, 1, ("11", "HH")))
+    base = estimate(view, Cache())
+    layouts = list_layouts(view, base, 100)
+    search = Endgame(layouts, [2, 3], view.masks, view.mines, 100)
+    assert search.best_move()[1] * 2 == len(layouts) == 2
+    # 3x1, one mine, all covered: an end cell is safe 2/3 and then tells where the mine is;
+    # the middle is safe 2/3 and leaves a 50/50. The optimum is 2/3.
+    view = View(3, 1, 1)
+    base = estimate(view, Cache())
+    layouts = list_layouts(view, base, 100)
+    search = Endgame(layouts, [0, 1, 2], view.masks, view.mines, 100)
+    cell, wins = search.best_move()
+    assert Fraction(wins, 3) == Fraction(2, 3) == naive_optimum(view, layouts)
+
+
+def test_endgame_budget_is_a_count_of_states():
+    view = View(4, 3, 3)
+    base = estimate(view, Cache())
+    layouts = list_layouts(view, base, 1000)
+    assert len(layouts) == 220
+    with pytest.raises(SearchBudgetExceeded):
+        Endgame(layouts, list(range(12)), view.masks, view.mines, 5).best_move()
+
+
+def test_list_layouts_gives_up_past_its_limit():
+    view = View(5, 5, 5)
+    base = estimate(view, Cache())
+    assert list_layouts(view, base, 1000) is None  # C(25, 5) = 53130 layouts
+
+
+# -- strategies -----------------------------------------------------------------------------
+
+
+def test_strategies_and_parts():
+    assert strategy_named("best") == STRATEGIES["best"]
+    off = strategy_named("best", ["secondary", "endgame"])
+    assert not off.secondary and not off.endgame and off.dead and off.fifty and off.openings
+    assert off.name == "best-without-secondary-endgame"
+    safest = STRATEGIES["safest"]
+    assert not any(getattr(safest, p) for p in PARTS)
+    with pytest.raises(InputError, match="unknown strategy part"):
+        strategy_named("best", ["luck"])
+    with pytest.raises(InputError, match="unknown strategy"):
+        strategy_named("bold")
+    assert Strategy().without() == Strategy()
+
+
+def test_estimate_agrees_with_analyze_on_a_reference_position():
+    position = Position(9, 9, 10, ("HHHHHHHHH", "HHH212HHH", "122102HHH", "000013HHH",
+                                   "11212HHHH", "HHHHHHHHH", "HHHHHHHHH", "HHHHHHHHH",
+                                   "HHHHHHHHH"))
+    view = view_of(position)
+    found = estimate(view, Cache())
+    reference = analyze(position, backend="sat")
+    assert found.layouts == reference.layouts == 1031
+    for cell in reference.cells:
+        assert found.probability(cell.row * 9 + cell.col) == cell.probability
