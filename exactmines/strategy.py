@@ -42,6 +42,7 @@ from math import comb
 
 from .backends import ComponentCounts, get_backend
 from .combine import allowed_mine_numbers, poly_mul
+from .endgame import Endgame, SearchBudgetExceeded
 from .errors import InputError, TimeLimitExceeded
 from .frontier import Component, Constraint
 from .position import dilate, neighbour_masks
@@ -815,9 +816,10 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
 
     Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
     (they are its only unknown neighbours) and every cell next to one of them but not the
-    other is a proved mine. Then swapping the mine between them keeps every number and the
-    count, and no cell that could ever be revealed sees the difference: each is a mine with
-    probability exactly 1/2, now and after any other click. A winning game must guess the
+    other is a proved mine (flagged, or found so by ``base``). Then swapping the mine
+    between them keeps every number and the count, and no cell that could ever be revealed
+    sees the difference: each is a mine with probability exactly 1/2, now and after any
+    other click. A winning game must guess the
     pair at 1/2 whenever it does, so guessing it first costs nothing and may inform the
     rest. The pair with the smallest indices is returned, smaller index first.
     """
@@ -829,10 +831,36 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
                 continue
             a, b = _bits(free)
             differ = (masks[a] ^ masks[b]) & ~free
-            if differ & ~view.mines:
+            if differ & ~(view.mines | base.mines):
                 continue
             found.append((a, b))
     return min(found) if found else None
+
+
+def _part_layouts(part: _Part, allowed: frozenset[int], limit: int
+                  ) -> list[tuple[int, int]] | None:
+    """Every cell layout of a component with a mine number in ``allowed``, as ``(mines,
+    bitmask)``, or ``None`` past ``limit`` layouts (or a search of ``50 * limit`` nodes)."""
+    found: list[tuple[int, int]] = []
+    cells_of = [_bits(m) for m in part.box_masks]
+
+    def leaf(chosen: list[int], weight: int, k: int) -> None:
+        if k not in allowed:
+            return
+        if len(found) + weight > limit:
+            raise _TooBig
+        masks = [0]
+        for b, m in enumerate(chosen):
+            if m:
+                masks = [x | sum(1 << i for i in pick) for x in masks
+                         for pick in combinations(cells_of[b], m)]
+        found.extend((k, mask) for mask in masks)
+
+    try:
+        _box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
+    except _TooBig:
+        return None
+    return found
 
 
 def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
@@ -847,29 +875,11 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
     outside_cells = _bits(base.outside)
     allowed = allowed_mine_numbers(numbers, len(outside_cells), base.mines_left)
     per_part: list[list[tuple[int, int]]] = []
-    try:
-        for part, ok in zip(base.parts, allowed, strict=True):
-            found: list[tuple[int, int]] = []
-            cells_of = [_bits(m) for m in part.box_masks]
-
-            def leaf(chosen: list[int], weight: int, k: int,
-                     ok: frozenset[int] = ok, found: list[tuple[int, int]] = found,
-                     cells_of: list[list[int]] = cells_of) -> None:
-                if k not in ok:
-                    return
-                if len(found) + weight > limit:
-                    raise _TooBig
-                masks = [0]
-                for b, m in enumerate(chosen):
-                    if m:
-                        masks = [x | sum(1 << i for i in pick) for x in masks
-                                 for pick in combinations(cells_of[b], m)]
-                found.extend((k, mask) for mask in masks)
-
-            _box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
-            per_part.append(found)
-    except _TooBig:
-        return None
+    for part, ok in zip(base.parts, allowed, strict=True):
+        found = _part_layouts(part, ok, limit)
+        if found is None:
+            return None
+        per_part.append(found)
     layouts: list[int] = []
     left = base.mines_left
 
@@ -893,29 +903,53 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
     return layouts
 
 
-def endgame_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache
-                  ) -> int | None:
+def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
     """The click that maximises the probability of winning, found by exact search, or
     ``None`` when there are too many layouts or the search runs out of nodes.
 
-    The optimum is exact: every remaining layout is listed (:func:`list_layouts`) and the
-    game tree searched with memoisation (:class:`exactmines.endgame.Endgame`).
+    The whole position is searched when it has at most ``endgame_layouts`` layouts
+    (:func:`list_layouts`); otherwise each *isolated region* is tried: a component whose
+    cells touch no other unknown cell and whose number of mines the count fixes. Its layouts
+    are then independent of everything else (no click elsewhere can inform it, nor it
+    anything else), so the game is won with probability (win probability of the region) x
+    (of the rest) whatever the order of play, and the region's best click is the one that
+    maximises the former. Both are exact optima, by :class:`~exactmines.endgame.Endgame`.
     """
-    from .endgame import Endgame, SearchBudgetExceeded
+    if base.layouts <= strategy.endgame_layouts:
+        layouts = list_layouts(view, base, strategy.endgame_layouts)
+        if layouts is not None:
+            found = _search(layouts, base.unknown, view, strategy.endgame_nodes)
+            if found is not None:
+                base.extra["endgame_win"] = Fraction(found[1], len(layouts))
+                return found[0]
+    numbers = [p.counts.mine_numbers() for p in base.parts]
+    allowed = allowed_mine_numbers(numbers, base.outside.bit_count(), base.mines_left)
+    known = view.mines | base.mines  # proved mines, flagged or found by this estimate
+    for (cells, _), part, ok in zip(base.groups, base.parts, allowed, strict=True):
+        region = cells & ~known
+        if len(ok) != 1 or (dilate(region, view.width, view.height) & base.unknown
+                            & ~region & ~known):
+            continue
+        layouts = _part_layouts(part, ok, strategy.endgame_layouts)
+        if layouts is None:
+            continue
+        found = _search([mask & ~known for _, mask in layouts], region, view,
+                        strategy.endgame_nodes, known)
+        if found is not None:
+            base.extra["endgame_win"] = Fraction(found[1], len(layouts))
+            return found[0]
+    return None
 
-    if base.layouts > strategy.endgame_layouts:
-        return None
-    layouts = list_layouts(view, base, strategy.endgame_layouts)
-    if layouts is None:
-        return None
-    search = Endgame(layouts, _bits(base.unknown), view.masks, view.mines,
-                     strategy.endgame_nodes)
+
+def _search(layouts: list[int], cells: int, view: View, budget: int,
+            known: int | None = None) -> tuple[int, int] | None:
+    """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
+    them, the view's by default), ``None`` past the budget."""
+    known = view.mines if known is None else known
     try:
-        cell, wins = search.best_move()
+        return Endgame(layouts, _bits(cells), view.masks, known, budget).best_move()
     except SearchBudgetExceeded:
         return None
-    base.extra["endgame_win"] = Fraction(wins, len(layouts))
-    return cell
 
 
 def _outside_candidates(view: View, base: Estimate) -> list[int]:
@@ -950,7 +984,7 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     wins (ties: the first cell in row-major order).
     """
     if strategy.endgame:
-        move = endgame_guess(view, base, strategy, cache)
+        move = endgame_guess(view, base, strategy)
         if move is not None:
             return move
     if strategy.fifty:

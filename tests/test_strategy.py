@@ -30,6 +30,7 @@ from exactmines.strategy import (
     Strategy,
     View,
     choose_guess,
+    endgame_guess,
     estimate,
     forced_fifty_fifty,
     list_layouts,
@@ -379,3 +380,27 @@ def test_estimate_agrees_with_analyze_on_a_reference_position():
     assert found.layouts == reference.layouts == 1031
     for cell in reference.cells:
         assert found.probability(cell.row * 9 + cell.col) == cell.probability
+
+
+def test_isolated_region_is_searched_exactly_when_the_whole_board_is_too_big():
+    # A pocket of two cells in the corner with one mine (the 1 at (1,0)), walled off by
+    # flags from six outside cells that hold two more mines: 2 x C(6, 2) = 30 layouts, more
+    # than this strategy searches whole, but the pocket's 2 layouts are independent of the
+    # rest (its mine number is fixed and nothing else touches it).
+    position = Position(6, 2, 5, ("HHFHHH", "13FHHH"))
+    view = view_of(position)
+    base = estimate(view, Cache())
+    assert base.layouts == 30 and not base.safe
+    small = Strategy(endgame_layouts=20)
+    assert endgame_guess(view, base, small) in (0, 1)
+    assert base.extra["endgame_win"] == Fraction(1, 2)
+    # With (1,2) not flagged the pocket still counts as walled off: (1,2) is proved a mine.
+    position = Position(6, 2, 5, ("HHFHHH", "13HHHH"))
+    view = view_of(position)
+    base = estimate(view, Cache())
+    assert base.probability(8) == 1 and endgame_guess(view, base, small) in (0, 1)
+    # Without the wall at (1,2) the pocket touches the outside: no exact search then.
+    position = Position(6, 2, 4, ("HHFHHH", "12HHHH"))
+    view = view_of(position)
+    base = estimate(view, Cache())
+    assert base.layouts > 20 and endgame_guess(view, base, small) is None
