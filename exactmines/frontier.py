@@ -131,8 +131,10 @@ def build_frontier(position: Position) -> Frontier:
     touched = _bits(covered_mask & around(number_mask))
     keys = []
     clue_set: set[int] = set()
+    up, down = stride + 1, stride - 1
     for p in touched:
-        key = tuple(q for q in (p + d for d in offsets) if grid[q] in digits)
+        key = [q for q in (p - up, p - stride, p - down, p - 1, p + 1, p + down, p + stride,
+                           p + up) if grid[q] in digits]
         keys.append(key)
         clue_set.update(key)
     clue_list = sorted(clue_set)
@@ -140,7 +142,7 @@ def build_frontier(position: Position) -> Frontier:
     unknown = [0] * len(clue_list)
     boxes: dict[tuple[int, ...], list[Cell]] = {}
     for p, key in zip(touched, keys, strict=True):
-        clues = tuple(index[q] for q in key)
+        clues = tuple(map(index.__getitem__, key))
         for j in clues:
             unknown[j] += 1
         boxes.setdefault(clues, []).append((p // stride - 1, p % stride - 1))
@@ -198,7 +200,7 @@ def build_frontier(position: Position) -> Frontier:
         clues = sorted({clue for node in members_of for clue in keys_list[node]})
         component = Component(
             sizes=tuple(len(boxes[keys_list[node]]) for node in members_of),
-            constraints=tuple(Constraint(tuple(local[node] for node in boxes_of[clue]),
+            constraints=tuple(Constraint(tuple(map(local.__getitem__, boxes_of[clue])),
                                          clue_needs[clue]) for clue in clues),
         )
         pieces.append((boxes[keys_list[members_of[0]]][0], component,

@@ -8,12 +8,15 @@ number of partial layouts by number of mines so far. A box of ``s`` cells holdin
 mines multiplies a value by ``C(s, j) x^j``. A need is pruned as soon as it cannot be met
 (below 0, or above the cells the rule has left), so dead states never spread.
 
-Per-box mine sums come from a forward-backward pass: the forward tables ``F_i`` (states
-before box ``i``) are kept; a backward sweep builds, for each box ``b`` at position ``i``,
-the table ``H_i`` of suffix states weighted by the mines ``j`` put in ``b``, and
-``sum_s F_i[s] * H_i[complement of s]`` is the polynomial (in the mine number) of mines in
-``b`` summed over all layouts. That is one extra sweep and one product per state, where
-carrying per-box sums in every state would cost a vector per state.
+Before any sweep, boxes that the rules force on their own (a rule needing 0, or all of its
+cells) are set aside: they cut a component into independent *parts*, often many (every
+covered mine inside a wide opened region is forced). Each part is swept three times
+(:func:`count_component`): plain totals from both ends to a meeting cut (which states can
+lie on a layout, and the exact number of layouts), then backward and forward with the
+mine-number polynomials, over live states only. Per-box mine sums are forward-backward
+products: at box ``b``, the forward table weighted by the mines put in ``b`` meets the kept
+backward table of the same cut, one product per state (carrying per-box sums in every state
+would cost a vector per state instead).
 
 Representation, chosen for speed in CPython:
 
@@ -22,16 +25,17 @@ Representation, chosen for speed in CPython:
   box's effect is ``key + opened - j * mask`` and the forward and backward keys of a cut
   are complements field by field;
 * a value is one ``int`` too, the polynomial packed at ``2**W`` (Kronecker substitution):
-  ``x^j`` is a shift, merging is ``+``, and the forward-backward product is one big-integer
-  multiplication. ``W`` comes from a proven upper bound on every coefficient (rules that
-  share no cell bound the layouts by a product of binomial sums), so nothing ever carries
-  into a neighbouring coefficient.
+  ``x^j`` is a shift, merging is ``+``, a forward-backward product is one big-integer
+  multiplication. ``W`` comes from the exact number of layouts (sweep 1), which bounds
+  every coefficient of a live state, and common powers of ``x`` are divided out as the
+  sweep goes, so values stay a few machine words on real fronts.
 
 Cost: O(sum over cuts of states x (box size + 1)) big-integer additions, where the states
 of a cut are at most the product of (need range + 1) over its open rules; linear in the
-length of a long thin front, exponential only in its width. A table past ``max_states``
-(or a passed ``deadline``) raises :class:`~exactmines.errors.TimeLimitExceeded`, so a
-caller can fall back to deciding verdicts without counting.
+length of a long thin front, exponential only in its width. A table past ``max_states``,
+more than ``max_kept`` states kept between sweeps, or a passed ``deadline`` raises
+:class:`~exactmines.errors.TimeLimitExceeded`, so a caller can fall back to deciding
+verdicts without counting.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
+from functools import lru_cache
 from math import comb
 
 from ..errors import TimeLimitExceeded
@@ -153,12 +158,18 @@ class _Step:
     def __init__(self, box: int, size: int) -> None:
         self.box = box
         self.size = size
+        self.weights = _binomials(size)
         self.opened = 0  # rules first met here: their full need enters their slot
         self.mask = 0  # one unit in the slot of every open rule through this box
         self.checks: list[tuple[int, int]] = []  # (slot shift, cells the rule has left after)
         self.low = 0  # mines in the box allowed by the rules that lie wholly inside it
         self.high = size
-        self.weights: list[int] = []
+
+
+@lru_cache(maxsize=64)
+def _binomials(size: int) -> list[int]:
+    """``[C(size, 0), ..., C(size, size)]``: a box of ``size`` cells holding j mines."""
+    return [comb(size, j) for j in range(size + 1)]
 
 
 def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_Step], list[int],
@@ -176,21 +187,21 @@ def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_St
     backward = [_Step(b, sizes[b]) for b in order]
     spans = []
     for r in rules:
-        places = sorted(pos[b] for b in r.boxes)
+        places = sorted(map(pos.__getitem__, r.boxes))
         first, last = places[0], places[-1]
         if first == last:  # the rule covers one box only: it fixes that box's mines
             for step in (forward[first], backward[first]):
                 step.low = max(step.low, r.mines)
                 step.high = min(step.high, r.mines)
             continue
-        spans.append((first, last, r))
+        spans.append((first, last, r, places))
     # Interval colouring: a rule keeps its slot from its first box to its last.
     spans.sort(key=lambda span: span[0])
     free: list[int] = []
     busy: list[tuple[int, int]] = []  # (last, slot)
     slots = 0
     cut_keys = [0] * (n + 1)
-    for first, last, r in spans:
+    for first, last, r, places in spans:
         while busy and busy[0][0] < first:
             heapq.heappush(free, heapq.heappop(busy)[1])
         if free:
@@ -206,20 +217,17 @@ def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_St
         cut_keys[first + 1] += r.mines << shift  # differences: summed below
         cut_keys[last + 1] -= r.mines << shift
         # Cells the rule has left after each of its boxes, in each direction.
-        total = sum(sizes[b] for b in r.boxes)
+        total = sum(map(sizes.__getitem__, r.boxes))
         before = 0
-        for b in sorted(r.boxes, key=lambda box: pos[box]):
-            i = pos[b]
+        for i in places:
+            size = forward[i].size
             forward[i].mask += unit
             backward[i].mask += unit
-            after = total - before - sizes[b]
-            forward[i].checks.append((shift, after))
+            forward[i].checks.append((shift, total - before - size))
             backward[i].checks.append((shift, before))
-            before += sizes[b]
+            before += size
     for t in range(1, n + 1):
         cut_keys[t] += cut_keys[t - 1]
-    for step in (*forward, *backward):
-        step.weights = [comb(step.size, j) for j in range(step.size + 1)]
     return forward, backward, cut_keys, width, fmask
 
 
@@ -316,13 +324,21 @@ def _propagate(component: Component) -> list[int] | None:
     sizes = component.sizes
     rules = [r.boxes for r in component.constraints]
     need = [r.mines for r in component.constraints]
-    free = [sum(sizes[b] for b in boxes) for boxes in rules]
+    size_of = sizes.__getitem__
+    free = [sum(map(size_of, boxes)) for boxes in rules]
+    queue = []
+    for c, (n, f) in enumerate(zip(need, free, strict=True)):
+        if n < 0 or n > f:
+            return None
+        if n == 0 or n == f:
+            queue.append(c)
+    fixed = [-1] * len(sizes)
+    if not queue:
+        return fixed
     rules_of: list[list[int]] = [[] for _ in sizes]
     for c, boxes in enumerate(rules):
         for b in boxes:
             rules_of[b].append(c)
-    fixed = [-1] * len(sizes)
-    queue = list(range(len(rules)))
     while queue:
         c = queue.pop()
         if need[c] < 0 or need[c] > free[c]:
@@ -511,7 +527,12 @@ def count_component(component: Component, *, deadline: float | None = None,
     if fixed is None:
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
     watch = _Watch(component, deadline, max_states, max_kept)
-    parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed)]
+    if -1 not in fixed:
+        parts = []
+    elif max(fixed) < 0:  # nothing forced: the component is its own (connected) part
+        parts = [(list(range(len(sizes))), _Part(component))]
+    else:
+        parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed)]
     grand = 1
     for _, part in parts:
         grand *= part.total(watch)
