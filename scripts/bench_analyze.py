@@ -4,7 +4,7 @@ Usage::
 
     python scripts/bench_analyze.py                  # the whole suite (a few minutes)
     python scripts/bench_analyze.py --quick          # a subset, under ~30 s
-    python scripts/bench_analyze.py --backend sat    # another engine (wide fronts are slow)
+    python scripts/bench_analyze.py --backend sat --time-limit 5   # another engine
     python scripts/bench_analyze.py --profile lattice  # cProfile of one family
 
 Every figure is the whole pipeline in one process: frontier (boxes and components),
@@ -164,14 +164,15 @@ def opened_region_position(side: int, density: float = DENSITY, region: float = 
 # Measuring
 
 
-def measure(name: str, position: Position, backend: str, repeats: int = 1) -> dict[str, object]:
+def measure(name: str, position: Position, backend: str, repeats: int = 1,
+            time_limit: float | None = None) -> dict[str, object]:
     """One analysis, timed; with ``repeats``, the fastest of that many (the usual way to
     keep another process's time slice or a garbage collection out of a milliseconds figure
     on a shared machine)."""
     wall = cpu = float("inf")
     for _ in range(repeats):
         w, c = time.perf_counter(), time.process_time()
-        result = analyze(position, backend=backend)
+        result = analyze(position, backend=backend, time_limit=time_limit)
         wall = min(wall, time.perf_counter() - w)
         cpu = min(cpu, time.process_time() - c)
     return dict(position=name, frontier=result.frontier_cells, components=result.components,
@@ -179,19 +180,19 @@ def measure(name: str, position: Position, backend: str, repeats: int = 1) -> di
                 counted=result.probabilities_computed)
 
 
-def _area_case(args: tuple[int, str]) -> dict[str, object]:
-    side, backend = args
+def _area_case(args: tuple[int, str, float | None]) -> dict[str, object]:
+    side, backend, limit = args
     made = time.perf_counter()
     position = opened_region_position(side)
     made = time.perf_counter() - made
-    row = measure(f"{side}x{side}, 15% mines, 40% opened", position, backend)
+    row = measure(f"{side}x{side}, 15% mines, 40% opened", position, backend, 1, limit)
     row["make"] = made
     row["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return row
 
 
-def in_child(function: Callable[[tuple[int, str]], dict[str, object]],
-             args: tuple[int, str]) -> dict[str, object]:
+def in_child(function: Callable[[tuple[int, str, float | None]], dict[str, object]],
+             args: tuple[int, str, float | None]) -> dict[str, object]:
     """Run ``function(args)`` in a fresh process (its own peak memory)."""
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         return pool.apply(function, (args,))
@@ -225,6 +226,9 @@ def summary(label: str, rows: list[dict[str, object]], target_ms: float | None =
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="auto", choices=backend_names())
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds for counting per position (default: none); past it the "
+                             "analysis gives verdicts without probabilities, as marked")
     parser.add_argument("--quick", action="store_true",
                         help="a subset: fewer games and seeds, no 1000x1000 board")
     parser.add_argument("--profile", choices=["midgame", "lattice", "sparse", "area"],
@@ -244,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"backend {args.backend}; times are the whole analyze() call\n")
     print(HEADER)
     midgame = list(midgame_positions(games))
-    rows = [measure(name, p, args.backend, REPEATS) for name, p in midgame]
+    limit = args.time_limit
+    rows = [measure(name, p, args.backend, REPEATS, limit) for name, p in midgame]
     if args.verbose:
         for row in rows:
             print(line(row))
@@ -253,14 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     summary("30x16/99 midgame", rows, 3)
     print(f"  (worst target 30 ms; {len(midgame)} positions from {games} games)")
 
-    rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(s), args.backend, REPEATS)
-            for s in lattice_seeds]
+    rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(s), args.backend, REPEATS,
+                    limit) for s in lattice_seeds]
     for row in rows:
         print(line(row))
     summary("30x16/99 lattice", rows, 50)
 
-    rows = [measure(f"sparse 50x50/500 seed {s}", sparse_position(s), args.backend, REPEATS)
-            for s in sparse_seeds]
+    rows = [measure(f"sparse 50x50/500 seed {s}", sparse_position(s), args.backend, REPEATS,
+                    limit) for s in sparse_seeds]
     for row in rows:
         print(line(row))
     summary("50x50/500, 250 revealed", rows, 100)
@@ -268,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\ncost versus area (15% mines, 40% of the board opened), each in a fresh process:")
     rows = []
     for side in sides:
-        row = in_child(_area_case, (side, args.backend))
+        row = in_child(_area_case, (side, args.backend, limit))
         rows.append(row)
         print(line(row))
     base = rows[0]
