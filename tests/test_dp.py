@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from test_analysis import assert_matches_oracle
 
 from exactmines import analyze
-from exactmines.backends import get_backend
+from exactmines.backends import dp, get_backend
 from exactmines.backends.auto import AutoBackend
 from exactmines.backends.brute import BruteForceBackend
 from exactmines.backends.dp import DPBackend, count_component, forward_states, sweep_order
@@ -37,9 +37,15 @@ def components(draw: st.DrawFn, max_boxes: int = 7, max_cells: int = 12) -> Comp
     return Component(tuple(sizes), tuple(rules))
 
 
-@given(components())
-def test_counts_equal_brute_force(component):
-    assert count_component(component) == BruteForceBackend().count(component)
+@pytest.mark.parametrize("small", [dp._SMALL, 0])
+@given(component=components())
+def test_counts_equal_brute_force(small, component):
+    # small=0 sends every component through all three sweeps (the path of big components).
+    saved, dp._SMALL = dp._SMALL, small
+    try:
+        assert count_component(component) == BruteForceBackend().count(component)
+    finally:
+        dp._SMALL = saved
 
 
 @given(components(max_boxes=6, max_cells=10), st.randoms(use_true_random=False))

@@ -57,6 +57,8 @@ __all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEP
 MAX_STATES = 1 << 17
 #: Largest number of states kept between sweeps, all cuts together (memory).
 MAX_KEPT = 1 << 21
+#: Components of at most this many cells skip sweep 1 (see :func:`count_component`).
+_SMALL = 48
 
 
 class DPBackend(CountingBackend):
@@ -488,7 +490,7 @@ class _Part:
             table, drop = _lower(live, shift)
             offset += drop
             watch(table)
-        return (table[0], offset), sums
+        return (table.get(0, 0), offset), sums
 
 
 def count_component(component: Component, *, deadline: float | None = None,
@@ -497,7 +499,9 @@ def count_component(component: Component, *, deadline: float | None = None,
     """Exact :class:`ComponentCounts` of ``component``.
 
     Boxes forced by the rules alone are set aside (:func:`_propagate`); the rest falls into
-    connected parts, each counted in three sweeps:
+    connected parts, each counted in three sweeps (two on components of at most
+    ``_SMALL`` cells, where ``2**cells`` bounds every coefficient and sweep 2 keeps every
+    reachable state):
 
     1. values plain totals, forward and backward to a meeting cut: which states each cut
        can reach, and the exact number of layouts, which bounds every coefficient that
@@ -533,14 +537,21 @@ def count_component(component: Component, *, deadline: float | None = None,
         parts = [(list(range(len(sizes))), _Part(component))]
     else:
         parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed)]
-    grand = 1
-    for _, part in parts:
-        grand *= part.total(watch)
-    if not grand:
-        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
-    shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
+    if cells <= _SMALL:
+        # Every coefficient is below 2**cells * size: no need for sweep 1's exact bound,
+        # and on a small component its pruning saves less than the sweep costs.
+        shift = (cells + max(sizes).bit_length() + 8) // 8 * 8
+    else:
+        grand = 1
+        for _, part in parts:
+            grand *= part.total(watch)
+        if not grand:
+            return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+        shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
     forced = sum(j for j in fixed if j > 0)
     results = [part.polynomials(shift, watch) for _, part in parts]
+    if any(not layouts[0] for layouts, _ in results):
+        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
 
     # Products of the other parts' layouts: prefix times suffix.
     def times(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
