@@ -22,7 +22,8 @@ from .formats import (
 )
 from .position import Board, Position
 
-__all__ = ["read_position", "read_board", "write_position", "write_board", "write_atomic"]
+__all__ = ["read_text", "read_position", "read_board", "write_position", "write_board",
+           "write_atomic"]
 
 #: Files larger than this are refused before reading (a 10,000 x 10,000 board is ~100 MB).
 MAX_FILE_BYTES = 200_000_000
@@ -45,6 +46,11 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise InputError("permission denied", source=source) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source=source) from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A text file's contents (UTF-8), or an :class:`InputError` naming the file."""
+    return decode_text(_read_bytes(path), str(path))
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
