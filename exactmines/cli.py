@@ -551,6 +551,117 @@ def convert_command(
     typer.echo(f"JSMinesweeper: {link}")
 
 
+class GenerateKind(StrEnum):
+    sat = "sat"
+    position = "position"
+    noguess = "noguess"
+
+
+@app.command("generate")
+def generate_command(
+    kind: Annotated[GenerateKind, typer.Argument(
+        help="sat (a CNF compiled to a position: layouts = models), position (a random "
+             "mid-game position) or noguess (a board solvable without guessing).",
+        show_default=False)],
+    out: Annotated[Path, typer.Option(help="Directory for the .mine and .json files.",
+                                      show_default=False)],
+    cnf: Annotated[Optional[Path], typer.Option(help="sat: a DIMACS CNF file.")] = None,
+    variables: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT variables.")]
+    = None,
+    clauses: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT clauses.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Run seed (instance i gets its own seed from it).")] = None,
+    width: Annotated[Optional[int], typer.Option(help="position/noguess: board width.")]
+    = None,
+    height: Annotated[Optional[int], typer.Option(help="position/noguess: board height.")]
+    = None,
+    mines: Annotated[Optional[int], typer.Option(help="position/noguess: mines.")] = None,
+    count: Annotated[int, typer.Option(help="How many instances.")] = 1,
+    start: Annotated[str, typer.Option(
+        help="position/noguess: first-click rule (safe, opening; position also "
+             "unprotected).")] = "opening",
+    at: Annotated[Optional[str], typer.Option(
+        "--at", help="position/noguess: first click ROW,COL (default: the centre).")] = None,
+    progress: Annotated[float, typer.Option(
+        help="position: share of the safe cells revealed.")] = 0.5,
+    method: Annotated[str, typer.Option(
+        help="noguess: rejection (uniform), repair (biased, for dense boards) or auto.")]
+    = "auto",
+    attempts: Annotated[int, typer.Option(
+        help="noguess: boards dealt by rejection before giving up (rejection) or "
+             "repairing (auto).")] = 2000,
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="noguess: deduce without the total mine count.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Write instances with their ground truth: NAME.mine and NAME.json in --out.
+
+    Example: exactmines generate sat --variables 20 --clauses 85 --seed 1 --out instances
+
+    Example: exactmines generate sat --cnf formula.cnf --out instances
+
+    Example: exactmines generate position --width 30 --height 16 --mines 99 --seed 1
+    --count 5 --out instances
+    """
+    from .files import read_text, write_atomic
+    from .generate import midgame_positions, noguess_boards, random_sat_instances, sat_instance
+    from .hardness import parse_dimacs
+
+    def need(**given: Any) -> None:
+        missing = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is None]
+        if missing:
+            raise InputError(f"generate {kind.value} needs {' '.join(missing)}",
+                             source="command line")
+
+    if kind is GenerateKind.sat:
+        if cnf is not None:
+            if variables is not None or clauses is not None:
+                raise InputError("give --cnf FILE or --variables/--clauses/--seed, not both",
+                                 source="command line")
+            formula = parse_dimacs(read_text(cnf), str(cnf))
+            instances = [sat_instance(formula, cnf.stem, generator={"cnf": str(cnf)})]
+        else:
+            need(variables=variables, clauses=clauses, seed=seed)
+            assert variables is not None and clauses is not None and seed is not None
+            instances = random_sat_instances(variables, clauses, seed, count)
+    else:
+        need(width=width, height=height, mines=mines, seed=seed)
+        assert width is not None and height is not None and mines is not None
+        assert seed is not None
+        cell = None if at is None else _parse_cell(at)
+        if kind is GenerateKind.position:
+            instances = midgame_positions(width, height, mines, seed, count, start=start,
+                                          at=cell, progress=progress)
+        else:
+            instances = noguess_boards(width, height, mines, seed, count, start=start,
+                                       at=cell, method=method, use_count=not no_count,
+                                       attempts=attempts)
+    if out.exists() and not out.is_dir():
+        raise InputError("exists and is not a directory", source=str(out))
+    written = []
+    for instance in instances:
+        mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
+        write_atomic(mine_path, instance.text)
+        write_atomic(json_path, instance.json_text())
+        written.append({"mine": str(mine_path), "json": str(json_path), **{
+            k: instance.metadata[k] for k in ("kind", "model_count", "size", "method")
+            if k in instance.metadata}})
+    if output is TextOrJson.json:
+        _emit_json(written)
+        return
+    for row in written:
+        detail = ""
+        if "size" in row:
+            size = row["size"]
+            models = "unknown" if row["model_count"] is None else row["model_count"]
+            detail = (f": {size['width']}x{size['height']}, {size['covered']} covered cells, "
+                      f"{size['mines']} mines; layouts = models = {models}")
+        elif "method" in row:
+            detail = f": {row['method']}"
+        typer.echo(f"{row['mine']}{detail}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors into one line and exit code 2.
 

@@ -1,0 +1,230 @@
+"""Instance generation: mid-game positions, certified no-guess boards, compiled formulas, and
+the ``generate`` command end to end."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from exactmines import analyze
+from exactmines.cli import main
+from exactmines.errors import InputError
+from exactmines.files import read_board, read_position
+from exactmines.formats import board_from_text, position_from_text
+from exactmines.generate import (
+    instance_rng,
+    midgame_positions,
+    noguess_boards,
+    random_sat_instances,
+    sat_instance,
+)
+from exactmines.hardness import CNF, count_models, parse_dimacs, random_ksat
+from exactmines.solvability import solvable
+
+# ------------------------------------------------------------------------------ positions
+
+
+def test_midgame_positions_come_from_their_hidden_board():
+    for instance in midgame_positions(16, 16, 40, seed=3, count=4, progress=0.4):
+        position, board = instance.position, instance.board
+        assert position is not None and board is not None
+        assert position_from_text(instance.text) == position
+        assert (position.width, position.height, position.mines) == (16, 16, 40)
+        # every revealed number is the hidden board's, and nothing revealed is a mine
+        assert position == board.position(
+            {c for c in position.cells_where("012345678")}, count_known=True)
+        meta = instance.metadata
+        assert meta["revealed"] == len(position.cells_where("012345678"))
+        assert meta["revealed"] >= round(0.4 * meta["safe_cells"])
+        assert tuple(meta["at"]) == (8, 8) and position.number((8, 8)) == 0  # opening rule
+        assert board_from_text(meta["hidden_board"]["mine_text"]) == board
+        # the hidden board is one of the position's layouts
+        result = analyze(position)
+        assert result.consistent and all(cell.probability != 0 for cell in result.cells
+                                         if cell.cell in board.mine_cells)
+
+
+def test_midgame_positions_are_seeded():
+    a = midgame_positions(9, 9, 10, seed=1, count=3)
+    b = midgame_positions(9, 9, 10, seed=1, count=2)
+    assert [i.text for i in a[:2]] == [i.text for i in b]
+    assert a[0].text != midgame_positions(9, 9, 10, seed=2, count=1)[0].text
+    assert instance_rng("position", 1, 0).random() == instance_rng("position", 1, 0).random()
+
+
+def test_midgame_rules_and_errors():
+    safe = midgame_positions(9, 9, 10, seed=4, count=2, start="safe", at=(0, 0), progress=1.0)
+    for instance in safe:
+        assert instance.metadata["revealed"] == instance.metadata["safe_cells"]  # all shown
+    unprotected = midgame_positions(5, 5, 20, seed=4, count=3, start="unprotected")
+    assert all(i.position is not None and i.position.char((2, 2)) != "H" for i in unprotected)
+    for kwargs in ({"start": "corner"}, {"progress": 0.0}, {"at": (9, 0)}):
+        with pytest.raises(InputError):
+            midgame_positions(9, 9, 10, seed=1, count=1, **kwargs)
+    with pytest.raises(InputError):
+        midgame_positions(9, 9, 80, seed=1, count=1)  # opening leaves only 72 cells
+
+
+# ------------------------------------------------------------------------------- no-guess
+
+
+def test_noguess_boards_by_rejection_are_certified():
+    boards = noguess_boards(9, 9, 10, seed=2, count=3, start="opening", at=(4, 4),
+                            method="rejection")
+    for instance in boards:
+        board = instance.board
+        assert board is not None and board_from_text(instance.text) == board
+        assert solvable(board, (4, 4)).solvable
+        meta = instance.metadata
+        assert meta["method"] == "rejection" and meta["uniform"] is True
+        assert meta["certificate"]["solvable"] is True
+        assert all(abs(r - 4) > 1 or abs(c - 4) > 1 for r, c in board.mine_cells)
+
+
+def test_noguess_repair_handles_dense_boards_and_says_it_is_biased():
+    boards = noguess_boards(9, 9, 30, seed=5, count=2, start="safe", at=(0, 0),
+                            method="repair")
+    for instance in boards:
+        assert instance.board is not None and instance.board.mines == 30
+        assert solvable(instance.board, (0, 0)).solvable
+        assert instance.metadata["method"] == "repair"
+        assert instance.metadata["uniform"] is False
+        assert (0, 0) not in instance.board.mine_cells
+
+
+def test_noguess_auto_falls_back_to_repair_and_is_seeded():
+    # 9x9 with 30 mines and one attempt: rejection almost surely fails, repair finishes.
+    a = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4), attempts=1)
+    b = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4), attempts=1)
+    assert a[0].text == b[0].text
+    meta = a[0].metadata
+    assert meta["method"] == "repair" and meta["boards_dealt"] >= 2 and meta["repair_moves"] > 0
+    assert solvable(a[0].board, (4, 4)).solvable
+
+
+def test_noguess_without_the_count():
+    instance = noguess_boards(8, 8, 10, seed=1, count=1, use_count=False)[0]
+    assert solvable(instance.board, (4, 4), use_count=False).solvable
+    assert instance.metadata["use_count"] is False
+
+
+def test_noguess_errors():
+    with pytest.raises(InputError, match="safe or opening"):
+        noguess_boards(9, 9, 10, seed=1, count=1, start="unprotected")
+    with pytest.raises(InputError, match="method"):
+        noguess_boards(9, 9, 10, seed=1, count=1, method="magic")
+    with pytest.raises(InputError, match="attempts"):
+        noguess_boards(9, 9, 60, seed=1, count=1, method="rejection", attempts=2)
+
+
+# ------------------------------------------------------------------------------------ sat
+
+
+def test_sat_instance_ground_truth():
+    cnf = random_ksat(6, 25, random.Random(2))
+    instance = sat_instance(cnf, "t")
+    meta = instance.metadata
+    models = count_models(cnf)
+    assert meta["model_count"] == models and meta["satisfiable"] == (models > 0)
+    assert meta["expected"] == {"consistent": models > 0, "layouts": str(models)}
+    assert meta["formula"]["clauses"] == [list(c) for c in cnf.clauses]
+    result = analyze(instance.position, backend="sat")
+    assert result.layouts == models
+    for entry in meta["variable_cells"]:
+        assert instance.position.char((entry["row"], entry["col"])) == "H"
+    assert position_from_text(instance.text) == instance.position
+    json.loads(instance.json_text())
+
+
+def test_random_sat_instances_are_seeded():
+    a = random_sat_instances(8, 34, seed=1, count=2)
+    b = random_sat_instances(8, 34, seed=1, count=2)
+    assert [i.text for i in a] == [i.text for i in b]
+    assert a[0].text != a[1].text
+    assert a[0].name == "sat-3sat-v8-c34-seed1-000"
+
+
+# ------------------------------------------------------------------------------------ CLI
+
+
+def test_cli_generates_sat_from_random_3sat(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(["generate", "sat", "--variables", "5", "--clauses", "21", "--seed", "4",
+                 "--out", str(out), "--format", "json"])
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 1
+    meta = json.loads(Path(rows[0]["json"]).read_text())
+    position = read_position(rows[0]["mine"])
+    cnf = CNF(5, tuple(tuple(c) for c in meta["formula"]["clauses"]))
+    assert analyze(position, backend="sat").layouts == meta["model_count"] == count_models(cnf)
+
+
+def test_cli_generates_sat_from_a_dimacs_file(tmp_path, capsys):
+    cnf_file = tmp_path / "tiny.cnf"
+    cnf_file.write_text("c x1 or not x2; x2\np cnf 2 2\n1 -2 0\n2 0\n")
+    code = main(["generate", "sat", "--cnf", str(cnf_file), "--out", str(tmp_path)])
+    assert code == 0
+    assert "layouts = models = 1" in capsys.readouterr().out
+    position = read_position(tmp_path / "tiny.mine")
+    meta = json.loads((tmp_path / "tiny.json").read_text())
+    assert meta["generator"] == {"cnf": str(cnf_file)}
+    result = analyze(position, backend="sat")
+    assert result.layouts == 1
+    layout = {cell for cell in position.covered if result.cell(*cell).verdict == "mine"}
+    cells = [(v["row"], v["col"]) for v in meta["variable_cells"]]
+    assert [cell in layout for cell in cells] == [True, True]  # the one model: x1 = x2 = true
+    assert parse_dimacs(cnf_file.read_text()) == CNF(2, ((1, -2), (2,)))
+
+
+def test_cli_generates_positions_and_noguess_boards(tmp_path, capsys):
+    assert main(["generate", "position", "--width", "9", "--height", "9", "--mines", "10",
+                 "--seed", "1", "--count", "2", "--out", str(tmp_path)]) == 0
+    assert main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10",
+                 "--seed", "1", "--at", "0,0", "--start", "safe", "--out", str(tmp_path)]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["noguess-9x9x10-seed1-000.json", "noguess-9x9x10-seed1-000.mine",
+                     "position-9x9x10-seed1-000.json", "position-9x9x10-seed1-000.mine",
+                     "position-9x9x10-seed1-001.json", "position-9x9x10-seed1-001.mine"]
+    board = read_board(tmp_path / "noguess-9x9x10-seed1-000.mine")
+    assert solvable(board, (0, 0)).solvable
+    position = read_position(tmp_path / "position-9x9x10-seed1-001.mine")
+    meta = json.loads((tmp_path / "position-9x9x10-seed1-001.json").read_text())
+    assert board_from_text(meta["hidden_board"]["mine_text"]).position(
+        set(position.cells_where("012345678"))) == position
+    capsys.readouterr()
+    # the same command again writes the same files
+    before = (tmp_path / "position-9x9x10-seed1-001.mine").read_text()
+    main(["generate", "position", "--width", "9", "--height", "9", "--mines", "10",
+          "--seed", "1", "--count", "2", "--out", str(tmp_path)])
+    assert (tmp_path / "position-9x9x10-seed1-001.mine").read_text() == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sat", "--variables", "5"], "needs --clauses --seed"),
+    (["sat", "--cnf", "{tmp}/f.cnf", "--variables", "3"], "not both"),
+    (["sat", "--cnf", "{tmp}/missing.cnf"], "missing.cnf: no such file"),
+    (["sat", "--cnf", "{tmp}/f.cnf"], "f.cnf:2:3: 'y' is not a literal"),
+    (["sat", "--variables", "2", "--clauses", "4", "--seed", "1"], "at least 3"),
+    (["position", "--width", "9", "--height", "9", "--seed", "1"], "needs --mines"),
+    (["position", "--width", "9", "--height", "9", "--mines", "10", "--seed", "1",
+      "--at", "3"], "expected ROW,COL"),
+    (["noguess", "--width", "0", "--height", "9", "--mines", "1", "--seed", "1"],
+     "at least 1"),
+    (["position", "--width", "9", "--height", "9", "--mines", "10", "--seed", "1",
+      "--out", "{tmp}/f.cnf"], "not a directory"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
+    (tmp_path / "f.cnf").write_text("p cnf 2 1\n1 y 0\n")
+    argv = ["generate", *[a.format(tmp=tmp_path) for a in args]]
+    if "--out" not in argv:
+        argv += ["--out", str(tmp_path / "out")]
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], captured.err
+    assert not (tmp_path / "out").exists()
