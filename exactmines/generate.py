@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,7 +245,6 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     out = []
     for index in range(count):
         rng = instance_rng("noguess", seed, index)
-        started = time.perf_counter()
         board = None
         dealt = moves = 0
         used = method
@@ -284,7 +282,6 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             "uniform": used == "rejection",
             "certificate": check.to_dict(),
             "board": _board_meta(board),
-            "seconds": round(time.perf_counter() - started, 3),
         }
         text = board_to_mine(board, comments=(
             f"exactmines generate noguess: {width}x{height}/{mines}, seed {seed}, instance "
@@ -333,12 +330,8 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
     """The compiled position of ``cnf`` with its ground truth: the formula, its exact model
     count (``null`` if not found within ``count_seconds``), the expected analysis answer
     (consistent = satisfiable, layouts = models) and the cell of each variable."""
-    started = time.perf_counter()
     compiled = compile_cnf(cnf)
-    compile_seconds = time.perf_counter() - started
-    started = time.perf_counter()
     models = count_models(cnf, time_limit=count_seconds)
-    count_time = time.perf_counter() - started
     size = compiled.summary()
     meta: dict[str, Any] = {
         "kind": "sat",
@@ -356,7 +349,6 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
                    "variable_cells[k-1] holds a mine",
         "size": size,
         "tile_size": 6,
-        "seconds": {"compile": round(compile_seconds, 3), "model_count": round(count_time, 3)},
     }
     models_text = "unknown" if models is None else str(models)
     text = position_to_mine(compiled.position, (

@@ -142,7 +142,7 @@ def test_sat_instance_ground_truth():
 def test_random_sat_instances_are_seeded():
     a = random_sat_instances(8, 34, seed=1, count=2)
     b = random_sat_instances(8, 34, seed=1, count=2)
-    assert [i.text for i in a] == [i.text for i in b]
+    assert [(i.text, i.json_text()) for i in a] == [(i.text, i.json_text()) for i in b]
     assert a[0].text != a[1].text
     assert a[0].name == "sat-3sat-v8-c34-seed1-000"
 
@@ -196,11 +196,13 @@ def test_cli_generates_positions_and_noguess_boards(tmp_path, capsys):
     assert board_from_text(meta["hidden_board"]["mine_text"]).position(
         set(position.cells_where("012345678"))) == position
     capsys.readouterr()
-    # the same command again writes the same files
-    before = (tmp_path / "position-9x9x10-seed1-001.mine").read_text()
+    # the same commands again write the same files
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
     main(["generate", "position", "--width", "9", "--height", "9", "--mines", "10",
           "--seed", "1", "--count", "2", "--out", str(tmp_path)])
-    assert (tmp_path / "position-9x9x10-seed1-001.mine").read_text() == before
+    main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10",
+          "--seed", "1", "--at", "0,0", "--start", "safe", "--out", str(tmp_path)])
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before
 
 
 @pytest.mark.parametrize("args, message", [
