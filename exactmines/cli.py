@@ -323,8 +323,9 @@ def play_command(
     strategy: Annotated[str, typer.Option(
         help="best (every part) or safest (the safest cell, nothing else).")] = "best",
     without: Annotated[Optional[list[str]], typer.Option(
-        "--without", help="Switch a part of the strategy off (repeatable): secondary, dead, "
-                          "fifty, openings, endgame.", show_default=False)] = None,
+        "--without", metavar="PART", help="Switch a part of the strategy off (repeatable): "
+                                          "secondary, dead, fifty, openings, endgame.",
+        show_default=False)] = None,
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "

@@ -35,6 +35,7 @@ from exactmines.strategy import (
     forced_fifty_fifty,
     list_layouts,
     local_deductions,
+    progress_chance,
     secondary_safety,
     strategy_named,
     value_chances,
@@ -156,7 +157,15 @@ def test_secondary_safety_is_the_chance_to_survive_two_clicks(position, data):
             safest = max(Fraction(sum(not (x >> i) & 1 for x in group), len(group))
                          for i in others)
         total += Fraction(len(group), len(layouts)) * safest
-    assert secondary_safety(base, value_chances(view, base, cell, Cache())) == total
+    chances = value_chances(view, base, cell, Cache())
+    assert secondary_safety(base, chances) == total
+    # Progress: the chance that some other cell is safe in every layout left, or that
+    # every other cell is a mine in all of them (won).
+    others = [i for i in unknown if i != cell]
+    ahead = sum(len(group) for group in groups.values()
+                if any(not any((x >> i) & 1 for x in group) for i in others)
+                or all((x >> i) & 1 for x in group for i in others))
+    assert progress_chance(base, chances) == Fraction(ahead, len(layouts))
 
 
 def test_secondary_safety_on_a_hand_made_position():
