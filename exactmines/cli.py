@@ -617,9 +617,9 @@ def generate_command(
 
     if kind is GenerateKind.sat:
         if cnf is not None:
-            if variables is not None or clauses is not None:
-                raise InputError("give --cnf FILE or --variables/--clauses/--seed, not both",
-                                 source="command line")
+            if variables is not None or clauses is not None or count != 1:
+                raise InputError("give --cnf FILE or --variables/--clauses/--seed [--count], "
+                                 "not both", source="command line")
             formula = parse_dimacs(read_text(cnf), str(cnf))
             instances = [sat_instance(formula, cnf.stem, generator={"cnf": str(cnf)})]
         else:

@@ -40,6 +40,7 @@ from .formats import board_to_mine, position_to_mine
 from .game import START_RULES, Game, deal, protected_cells
 from .hardness import CNF, compile_cnf, count_models, random_ksat
 from .position import Board, Cell, Position, dilate, indices_of
+from .solvability import solvable
 
 __all__ = [
     "Instance",
@@ -225,8 +226,6 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     Cost: a :func:`~exactmines.solvability.solvable` check per dealt board, and per repair
     move.
     """
-    from .solvability import solvable  # a higher layer than the deal
-
     _check_size(width, height, mines)
     if start not in ("safe", "opening"):
         raise InputError(f"--start {start!r}: no-guess boards need safe or opening",
@@ -294,8 +293,6 @@ def _repair(board: Board, at: Cell, protected: frozenset[Cell], rng: random.Rand
             use_count: bool, moves: int, backend: str) -> tuple[Board | None, int]:
     """Move mines from where deduction sticks to cells away from the revealed area until
     the board is solvable; ``(None, moves)`` when no move is left to make."""
-    from .solvability import solvable
-
     mines = set(board.mine_cells)
     for move in range(moves + 1):
         current = Board(board.width, board.height, frozenset(mines))

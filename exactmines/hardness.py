@@ -14,11 +14,16 @@ neighbours in the chain seen together by revealed ``1``-like numbers, so a chain
 
 Every tile keeps its border free of covered cells except at its connected ports, so a
 revealed cell sees covered cells of its own tile and, across an edge, only the neighbour's
-port cell. Each tile is therefore verified alone, between plain wires (:func:`gadget_grid`),
-and the verification carries over to any board built from tiles: the board's layouts are the
+port cell. Each tile's own numbers tie its port cells to the neighbours' (port cell = not the
+neighbour's), except on the sides listed in :attr:`Tile.lazy` (only the OR tile has any),
+where the neighbour's numbers must; :class:`TileGrid` refuses two untied sides face to face.
+So each tile is verified alone, between plain wires (:func:`gadget_grid`), and the
+verification carries over to any board built from tiles: the board's layouts are the
 assignments of the port signals that every tile accepts, each completed inside every tile in
 exactly one way. Every tile holds the same number of mines whatever its signals (*mine
-balance*), so the total mine count is a constant of the board and goes in its header.
+balance*), so the total mine count is a constant of the board and goes in its header. The
+numbers are computed tile by tile (:attr:`Tile.display`), which is why they are right even
+when no global layout exists (an unsatisfiable formula).
 
 The tiles (``TILES``; inputs come from the west and north, outputs leave east and south):
 
@@ -517,8 +522,9 @@ _HWIRE = _tile("HWIRE", """
     ......
 """, ("W",), {"E": _W}, {"X": _W, "x": _w})
 
-# The crossover: the vertical wire jumps the horizontal one diagonally, so that one number
-# sees a horizontal pair with a vertical pair already tied elsewhere (and vice versa).
+# The crossover (found by exhaustive search): the vertical wire threads through a gap of the
+# horizontal one; the numbers that see a pair of each are backed by numbers that see one
+# wire only, so the two stay independent.
 _CROSS = _tile("CROSS", """
     ..Y...
     F..F..

@@ -208,6 +208,7 @@ def test_cli_generates_positions_and_noguess_boards(tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["sat", "--variables", "5"], "needs --clauses --seed"),
     (["sat", "--cnf", "{tmp}/f.cnf", "--variables", "3"], "not both"),
+    (["sat", "--cnf", "{tmp}/f.cnf", "--count", "2"], "not both"),
     (["sat", "--cnf", "{tmp}/missing.cnf"], "missing.cnf: no such file"),
     (["sat", "--cnf", "{tmp}/f.cnf"], "f.cnf:2:3: 'y' is not a literal"),
     (["sat", "--variables", "2", "--clauses", "4", "--seed", "1"], "at least 3"),
