@@ -161,6 +161,8 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
         raise InputError(f"--count {count}: must be at least 1", source="command line")
     cell = _first_click(width, height, at)
     free = width * height - len(protected_cells(width, height, start, cell))
+    if start == "unprotected":
+        free -= 1  # the first click must still miss
     if mines > free:
         raise InputError(f"--mines {mines}: only {free} cells can hold a mine under the "
                          f"{start} rule at {cell[0]},{cell[1]}", source="command line")

@@ -66,6 +66,8 @@ def test_midgame_rules_and_errors():
             midgame_positions(9, 9, 10, seed=1, count=1, **kwargs)
     with pytest.raises(InputError):
         midgame_positions(9, 9, 80, seed=1, count=1)  # opening leaves only 72 cells
+    with pytest.raises(InputError):
+        midgame_positions(3, 3, 9, seed=1, count=1, start="unprotected")  # no safe click
 
 
 # ------------------------------------------------------------------------------- no-guess
