@@ -18,7 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import compress
 from math import comb
+from math import prod as math_prod
+from operator import mul
 
 from .backends import ComponentCounts
 
@@ -28,6 +31,7 @@ __all__ = [
     "combine_without_count",
     "poly_mul",
     "binomials",
+    "binomial",
     "relative_binomials",
     "feasible_sums",
     "allowed_mine_numbers",
@@ -123,6 +127,37 @@ def _support(layouts: Sequence[int]) -> tuple[int, list[int]]:
     return nonzero[0], list(layouts[nonzero[0]:nonzero[-1] + 1])
 
 
+def binomial(n: int, k: int) -> int:
+    """``C(n, k)``, exactly; for large ``n`` from its prime factorisation.
+
+    ``math.comb`` divides big numbers on the way, quadratic in CPython: about 1 s for
+    ``C(587392, 150000)`` (366,000 bits). Here Legendre's formula gives the exponent of every
+    prime up to ``n`` (the carries of ``k + (n - k)`` in base ``p``) and a product tree
+    multiplies the prime powers, multiplications only: about 0.07 s for the same number.
+    """
+    if not 0 <= k <= n:
+        return 0
+    k = min(k, n - k)
+    if n < 20_000 or k < 64:
+        return comb(n, k)
+    sieve = bytearray([1]) * (n + 1)
+    sieve[0:2] = b"\x00\x00"
+    for p in range(2, int(n**0.5) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = bytes(len(range(p * p, n + 1, p)))
+    powers = []
+    for p in compress(range(n + 1), sieve):
+        e, a, b, c = 0, n, k, n - k
+        while a:
+            a, b, c = a // p, b // p, c // p
+            e += a - b - c
+        if e:
+            powers.append(p**e)
+    while len(powers) > 1:
+        powers = [math_prod(powers[i:i + 2]) for i in range(0, len(powers), 2)]
+    return powers[0] if powers else 1
+
+
 def relative_binomials(outside: int, low: int, high: int) -> list[int]:
     """Integers ``e[m - low]`` proportional to ``C(outside, m)`` for ``low <= m <= high``.
 
@@ -168,7 +203,7 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
     reduced numbers: a component with one possible mine number only shifts the total (its
     boxes' probabilities are its own ratios), and ``C(U, L - s)`` is replaced by the
     :func:`relative_binomials` of the mine numbers the frontier can leave. Only the layout
-    count needs the true scale, one ``math.comb`` at the end. The product tree then runs
+    count needs the true scale, one :func:`binomial` at the end. The product tree then runs
     over the components whose mine number varies, with weights whose size is set by the
     total width ``D`` of their mine numbers, not by ``U``.
     """
@@ -204,7 +239,7 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
     if reduced == 0:
         return _inconsistent(sizes)
     # layouts = scale * sum_t T[t] C(U, m_t), and C(U, m) = C(U, high) * e(m) / e(high).
-    layouts = scale * comb(outside, high) * reduced // relative[-1]
+    layouts = scale * binomial(outside, high) * reduced // relative[-1]
 
     weight_of = dict(zip(varying, per_component, strict=True))
     box_probability = []
@@ -212,12 +247,19 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
         lo, poly = supports[c]
         if c in weight_of:
             w = weight_of[c]
-            numerators = [0] * len(box_sizes)
-            for i, wk in enumerate(w):
-                if wk and i < len(poly) and poly[i]:
-                    for b, m in enumerate(counts_c.box_mines[lo + i]):
-                        if m:
-                            numerators[b] += m * wk
+            numerators = []
+            full: dict[int, tuple[int, ...]] = {}  # per box size: the column of a sure mine
+            # Columns at C speed (zip, any, ==): most boxes of a big component are settled,
+            # and only the others need the dot product with the weights.
+            for size, column in zip(box_sizes, zip(*counts_c.box_mines[lo:lo + len(poly)],
+                                                   strict=True), strict=True):
+                if not any(column):
+                    numerators.append(0)
+                    continue
+                if size not in full:
+                    full[size] = tuple(size * n for n in poly)
+                numerators.append(size * reduced if column == full[size]
+                                  else sum(map(mul, column, w)))
             denominator = reduced
         else:
             numerators = list(counts_c.box_mines[lo])

@@ -117,3 +117,10 @@ def test_relative_binomials_are_proportional(outside, low, width):
     e = relative_binomials(outside, low, high)
     ratio = Fraction(comb(outside, high), e[-1])
     assert all(Fraction(comb(outside, m), e[m - low]) == ratio for m in range(low, high + 1))
+
+
+@given(st.integers(0, 60_000), st.integers(-5, 60_005))
+def test_binomial_by_prime_factors(n, k):
+    from exactmines.combine import binomial
+
+    assert binomial(n, k) == (comb(n, k) if 0 <= k <= n else 0)
