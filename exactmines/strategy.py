@@ -34,7 +34,7 @@ float anywhere in this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -561,7 +561,7 @@ def _tail_binomials(outside: int, left: int, top: int) -> tuple[int, ...]:
                  for s in range(top + 1))
 
 
-def _correlate(poly: list[int], weights: tuple[int, ...], length: int) -> list[int]:
+def _correlate(poly: list[int], weights: Sequence[int], length: int) -> list[int]:
     """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product)."""
     d = len(poly) - 1
     out = poly_mul(poly[::-1], weights)[d:d + length]
@@ -595,50 +595,74 @@ class _Weighed:
         return Fraction(best_num, best_size * self.layouts)
 
 
-def _weigh(parts: list[_Part], outside: int, mines_left: int) -> _Weighed:
-    """Combine ``parts`` with ``outside`` cells off the frontier and ``mines_left`` mines.
+def _poly(part: _Part) -> list[int]:
+    """A part's layouts by mine number, without trailing zeros."""
+    layouts = list(part.counts.layouts)
+    while len(layouts) > 1 and not layouts[-1]:
+        layouts.pop()
+    return layouts
 
-    The formula of :func:`exactmines.combine.combine` (see its module notes): part ``c``
-    with ``k`` mines weighs ``W_c[k] = sum_j O_c[j] C(U, L - k - j)``, ``O_c`` the product
-    of the other parts' polynomials (prefix times suffix products here, as the parts are
-    few), and only the binomials the frontier can reach are computed (cached per
-    ``(U, L)``), not a whole row of Pascal's triangle per call.
+
+def _numerators(part: _Part, weights: Sequence[int]) -> list[int]:
+    """Mines in each box of ``part`` summed over all layouts, given the weight of each of its
+    mine numbers (the ways to complete the layout elsewhere)."""
+    box_mines = part.counts.box_mines
+    nums = [0] * len(part.sizes)
+    for k, wk in enumerate(weights):
+        if wk and k < len(box_mines):
+            for b, m in enumerate(box_mines[k]):
+                if m:
+                    nums[b] += m * wk
+    return nums
+
+
+class _Kept:
+    """A fixed list of parts, ready to be combined under the count with one more part, many
+    times (once per value of each candidate cell).
+
+    The formula of :func:`exactmines.combine.combine` (see its module notes): a part with
+    ``k`` mines weighs ``W[k] = sum_j O[j] C(U, L - k - j)``, ``O`` the product of the other
+    parts' polynomials. Here the products of the kept parts without each one (prefix times
+    suffix) are made once; with an extra part ``E``, ``W_c = correlate(Q_c, B')`` where
+    ``B'[s] = sum_l E[l] C(U, L - s - l)``, so each extra part costs one correlation per kept
+    part. Only the binomials the frontier can reach are computed, cached per ``(U, L)``.
     """
-    polys = []
-    for part in parts:
-        layouts = list(part.counts.layouts)
-        while len(layouts) > 1 and not layouts[-1]:
-            layouts.pop()
-        polys.append(layouts)
-    top = sum(len(p) - 1 for p in polys)
-    weights = _tail_binomials(outside, mines_left, top)
-    n = len(polys)
-    prefix = [[1]]
-    for p in polys:
-        prefix.append(poly_mul(prefix[-1], p))
-    total_poly = prefix[n]
-    layouts_all = sum(t * w for t, w in zip(total_poly, weights, strict=True))
-    if layouts_all == 0:
-        return _Weighed(0, [], 0)
-    suffix: list[int] = [1]
-    numerators: list[list[int]] = [[] for _ in range(n)]
-    for c in range(n - 1, -1, -1):
-        others = poly_mul(prefix[c], suffix)
-        w = _correlate(others, weights, len(polys[c]))
-        box_mines = parts[c].counts.box_mines
-        nums = [0] * len(parts[c].sizes)
-        for k, wk in enumerate(w):
-            if wk and k < len(box_mines):
-                for b, m in enumerate(box_mines[k]):
-                    if m:
-                        nums[b] += m * wk
-        numerators[c] = nums
-        suffix = poly_mul(polys[c], suffix)
-    hits = 0
-    if outside:
-        inner = _tail_binomials(outside - 1, mines_left - 1, top)
-        hits = sum(t * w for t, w in zip(total_poly, inner, strict=True))
-    return _Weighed(layouts_all, numerators, hits)
+
+    def __init__(self, parts: list[_Part]) -> None:
+        self.parts = parts
+        self.polys = [_poly(p) for p in parts]
+        n = len(parts)
+        prefix = [[1]]
+        for poly in self.polys:
+            prefix.append(poly_mul(prefix[-1], poly))
+        self.total = prefix[n]
+        self.others: list[list[int]] = [[] for _ in range(n)]
+        suffix = [1]
+        for c in range(n - 1, -1, -1):
+            self.others[c] = poly_mul(prefix[c], suffix)
+            suffix = poly_mul(self.polys[c], suffix)
+
+    def weigh(self, extra: _Part | None, outside: int, mines_left: int) -> _Weighed:
+        """Combine the kept parts and ``extra`` (if any) with ``outside`` cells off the
+        frontier and ``mines_left`` mines: integers only."""
+        extra_poly = _poly(extra) if extra is not None else [1]
+        total = poly_mul(self.total, extra_poly)
+        weights = _tail_binomials(outside, mines_left, len(total) - 1)
+        layouts = sum(t * w for t, w in zip(total, weights, strict=True))
+        if layouts == 0:
+            return _Weighed(0, [], 0)
+        seen = _correlate(extra_poly, weights, len(self.total))
+        numerators = [_numerators(part, _correlate(others, seen, len(poly)))
+                      for part, poly, others in zip(self.parts, self.polys, self.others,
+                                                    strict=True)]
+        if extra is not None:
+            numerators.append(_numerators(extra, _correlate(self.total, weights,
+                                                             len(extra_poly))))
+        hits = 0
+        if outside:
+            inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1)
+            hits = sum(t * w for t, w in zip(total, inner, strict=True))
+        return _Weighed(layouts, numerators, hits)
 
 
 @dataclass(frozen=True)
@@ -664,6 +688,9 @@ class Estimate:
         Mines not yet proved.
     extra:
         What the guessing parts found out (the endgame's exact win probability).
+    kept:
+        Combination products of its components without those a hypothetical reveal merges
+        (built on demand by :func:`value_chances`, keyed by the merged components).
     """
 
     layouts: int
@@ -677,6 +704,8 @@ class Estimate:
     least: Fraction
     mines_left: int
     extra: dict[str, object] = field(default_factory=dict, compare=False)
+    kept: dict[tuple[int, ...], _Kept] = field(default_factory=dict, compare=False,
+                                               repr=False)
 
     def probability(self, index: int) -> Fraction:
         bit = 1 << index
@@ -690,7 +719,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
-    the components not in the cache, and one combination (:func:`_weigh`).
+    the components not in the cache, and one combination (:class:`_Kept`).
     """
     unknown = view.unknown
     groups = tuple(_group(_rules(view)))
@@ -700,7 +729,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
         frontier |= cells
     outside = unknown & ~frontier
     left = view.mines_left
-    weighed = _weigh(parts, outside.bit_count(), left)
+    weighed = _Kept(parts).weigh(None, outside.bit_count(), left)
     layouts = weighed.layouts
     boxes: list[tuple[int, Fraction]] = []
     if layouts:
@@ -747,11 +776,11 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     probe = around & base.unknown & ~bit
     known = (around & view.mines).bit_count()
     rules: list[Rule] = []
-    kept: list[_Part] = []
-    for (cells, group_rules), part in zip(base.groups, base.parts, strict=True):
+    merged: list[int] = []
+    for g, (cells, group_rules) in enumerate(base.groups):
         if not cells & touch:
-            kept.append(part)
             continue
+        merged.append(g)
         for free, need in group_rules:
             free &= ~bit
             if free:
@@ -759,14 +788,19 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
             elif need:
                 return []  # the cell is a mine in every layout
     by_mines = cache.probed(tuple(sorted(set(rules))), probe)
+    # The other components' products, shared by every candidate that merges the same ones.
+    key = tuple(merged)
+    kept = base.kept.get(key)
+    if kept is None:
+        kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts) if g not in merged])
     outside = base.outside & ~touch
     outside_count = outside.bit_count()
     out = []
     for m, part in by_mines.items():
-        parts = [*kept, part]
-        weighed = _weigh(parts, outside_count, base.mines_left)
+        weighed = kept.weigh(part, outside_count, base.mines_left)
         if weighed.layouts:
-            out.append((known + m, After(weighed.layouts, weighed.least(parts, outside))))
+            least = weighed.least([*kept.parts, part], outside)
+            out.append((known + m, After(weighed.layouts, least)))
     return out
 
 
