@@ -165,7 +165,7 @@ def _cells(position: Position, values: Values) -> tuple[CellAnalysis, ...]:
     for cells, value in values:
         for r, c in cells:
             table[r * width + c] = value
-    out = []
+    out: list[CellAnalysis] = []
     append = out.append
     for r, row in enumerate(position.rows):
         base = r * width

@@ -283,7 +283,7 @@ def combine_without_count(counts: Sequence[ComponentCounts],
                           sizes: Sequence[Sequence[int]]) -> Combined:
     """Exact frontier probabilities when the total is unknown: components independent."""
     layouts = 1
-    box_probability = []
+    box_probability: list[tuple[Fraction | None, ...]] = []
     for c, box_sizes in zip(counts, sizes, strict=True):
         total = c.total
         layouts *= total

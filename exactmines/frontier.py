@@ -140,19 +140,19 @@ def build_frontier(position: Position) -> Frontier:
     clue_set: set[int] = set()
     up, down = stride + 1, stride - 1
     for p in touched:
-        key = [q for q in (p - up, p - stride, p - down, p - 1, p + 1, p + down, p + stride,
-                           p + up) if grid[q] in digits]
-        keys.append(key)
-        clue_set.update(key)
+        near = [q for q in (p - up, p - stride, p - down, p - 1, p + 1, p + down, p + stride,
+                            p + up) if grid[q] in digits]
+        keys.append(near)
+        clue_set.update(near)
     clue_list = sorted(clue_set)
     index = {p: j for j, p in enumerate(clue_list)}
     unknown = [0] * len(clue_list)
     boxes: dict[tuple[int, ...], list[Cell]] = {}
-    for cell, key in zip(_cells(touched_mask, width, position.height), keys, strict=True):
-        clues = tuple(map(index.__getitem__, key))
-        for j in clues:
+    for cell, near in zip(_cells(touched_mask, width, position.height), keys, strict=True):
+        under = tuple(map(index.__getitem__, near))
+        for j in under:
             unknown[j] += 1
-        boxes.setdefault(clues, []).append(cell)
+        boxes.setdefault(under, []).append(cell)
     flagged: dict[int, int] = {}
     for f in _bits(flag_mask):
         for d in offsets:
@@ -205,7 +205,7 @@ def build_frontier(position: Position) -> Frontier:
     for nodes in nx.connected_components(graph):
         members_of = sorted(nodes)
         local = {node: b for b, node in enumerate(members_of)}
-        clues = sorted({clue for node in members_of for clue in keys_list[node]})
+        clues = sorted({clue for node in members_of for clue in keys_list[node]})  # row-major
         component = Component(
             sizes=tuple(len(boxes[keys_list[node]]) for node in members_of),
             constraints=tuple(Constraint(tuple(map(local.__getitem__, boxes_of[clue])),

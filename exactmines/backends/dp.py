@@ -576,12 +576,12 @@ def count_component(component: Component, *, deadline: float | None = None,
     packed, offset = total
     low = offset + ((packed & -packed).bit_length() - 1) // shift
     high = offset + (packed.bit_length() - 1) // shift
-    layouts = _unpack(packed, shift, offset, low, high)
+    coefficients = _unpack(packed, shift, offset, low, high)
     columns = [_unpack(acc, shift, off, low, high) if acc else [0] * (high + 1 - low)
                for acc, off in sums]
-    rows = list(zip(*columns, strict=True)) if columns else [()] * len(layouts)
+    rows = list(zip(*columns, strict=True)) if columns else [()] * len(coefficients)
     return ComponentCounts(
-        (0,) * low + tuple(layouts) + (0,) * (cells - high),
+        (0,) * low + tuple(coefficients) + (0,) * (cells - high),
         (zero_row,) * low + tuple(rows) + (zero_row,) * (cells - high),
     )
 
