@@ -70,10 +70,18 @@ class PlaySettings:
         return strategy_named(self.strategy, self.without)
 
     def as_meta(self) -> dict[str, Any]:
-        """The JSON that heads a results file (``resume`` refuses a file with other meta)."""
+        """The JSON that heads a results file (``resume`` refuses a file with other meta).
+
+        It records the strategy's parameters too, so that a run is never resumed by a
+        player tuned differently.
+        """
         meta = asdict(self)
         meta["at"] = list(self.at)
         meta["without"] = list(self.without)
+        strategy = self.player_strategy()
+        meta["parameters"] = {name: str(getattr(strategy, name)) for name in
+                              ("candidate_ratio", "endgame_layouts", "endgame_nodes",
+                               "progress", "influence")}
         return {"run": "play", **meta}
 
 
@@ -165,6 +173,8 @@ def play_one(settings: PlaySettings, index: int) -> GameRecord:
 
 
 def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
+    """The settings a results file's meta describes (its parameters are checked on
+    resume, by comparing the whole meta)."""
     return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                         (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
                         tuple(meta["without"]))
