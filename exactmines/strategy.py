@@ -1009,8 +1009,8 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
     known = view.mines | base.mines  # proved mines, flagged or found by this estimate
     for (cells, _), part, ok in zip(base.groups, base.parts, allowed, strict=True):
         region = cells & ~known
-        if len(ok) != 1 or (dilate(region, view.width, view.height) & base.unknown
-                            & ~region & ~known):
+        if not region or len(ok) != 1 or (dilate(region, view.width, view.height)
+                                          & base.unknown & ~region & ~known):
             continue
         layouts = _part_layouts(part, ok, strategy.endgame_layouts)
         if layouts is None:

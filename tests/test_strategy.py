@@ -444,3 +444,12 @@ def test_locked_pair_counts_layouts_where_a_pair_can_never_be_told_apart():
     view = View(5, 5, 3)
     base = estimate(view, Cache())
     assert locked_pair_layouts(view, base, 12, Cache()) == 0
+
+
+def test_a_component_of_proved_mines_is_no_region_to_search():
+    # The corner shows 3: its three neighbours are mines, and the guess goes elsewhere.
+    view = view_of(Position(30, 16, 99, ("3" + "H" * 29,) + ("H" * 30,) * 15))
+    base = estimate(view, Cache())
+    assert base.mines == (1 << 1) | (1 << 30) | (1 << 31)
+    guess = choose_guess(view, base, STRATEGIES["best"], Cache())
+    assert base.probability(guess) == base.least
