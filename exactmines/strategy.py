@@ -64,8 +64,6 @@ __all__ = [
     "progress_chance",
     "forced_fifty_fifty",
     "list_layouts",
-    "layouts_with",
-    "locked_pair_layouts",
     "endgame_guess",
     "choose_guess",
     "Player",
@@ -111,7 +109,6 @@ class Strategy:
     endgame_layouts: int = 1000
     endgame_nodes: int = 200_000
     progress: Fraction = Fraction(1, 10)
-    influence: Fraction = Fraction(0)
 
     def without(self, *parts: str) -> Strategy:
         """This strategy with ``parts`` switched off (named after them)."""
@@ -867,58 +864,6 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
     return min(found) if found else None
 
 
-def layouts_with(view: View, base: Estimate, mines: int, safe: int, cache: Cache) -> int:
-    """The layouts of ``base`` with a mine on every cell of ``mines`` and none on ``safe``
-    (unknown cells): their rules join the components they touch, which are counted again;
-    the others keep their counts."""
-    touch = mines | safe
-    rules: list[Rule] = [(1 << i, 1) for i in _bits(mines)] + [(1 << i, 0) for i in _bits(safe)]
-    merged: list[int] = []
-    for g, (cells, group_rules) in enumerate(base.groups):
-        if cells & touch:
-            merged.append(g)
-            rules.extend(group_rules)
-    key = tuple(merged)
-    kept = base.kept.get(key)
-    if kept is None:
-        kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts) if g not in merged])
-    part = cache.part(tuple(sorted(set(rules))))
-    return kept.weigh(part, (base.outside & ~touch).bit_count(), base.mines_left).layouts
-
-
-def locked_pair_layouts(view: View, base: Estimate, index: int, cache: Cache) -> int:
-    """Layouts in which cell ``index`` and a cell beside it (left, right, above, below) are
-    a 50/50 that nothing could ever settle: one of them a mine, the other safe, and every
-    cell next to only one of the two a mine. Only pairs whose cells next to one of them are
-    all covered and at most one not yet a proved mine count (JSMinesweeper's "50/50
-    influence"); each pair counts the layouts with the left or upper cell the mine.
-
-    Clicking the cell now settles such a pair with the same guess: in those layouts the
-    pair's unavoidable 1/2 and the present guess become one.
-    """
-    width = view.width
-    known = view.mines | base.mines
-    r, c = divmod(index, width)
-    total = 0
-    for rr, cc, first in ((r, c + 1, True), (r + 1, c, True), (r, c - 1, False),
-                          (r - 1, c, False)):
-        if not (0 <= rr < view.height and 0 <= cc < width):
-            continue
-        other = rr * width + cc
-        if not (base.unknown >> other) & 1 or (known >> other) & 1:
-            continue
-        pair = (1 << index) | (1 << other)
-        flank = (view.masks[index] ^ view.masks[other]) & ~pair
-        if flank & view.revealed:
-            continue
-        missing = flank & ~known
-        if missing.bit_count() > 1:
-            continue
-        mine, safe = (index, other) if first else (other, index)
-        total += layouts_with(view, base, (missing & ~known) | (1 << mine), 1 << safe, cache)
-    return total
-
-
 def _part_layouts(part: _Part, allowed: frozenset[int], limit: int
                   ) -> list[tuple[int, int]] | None:
     """Every cell layout of a component with a mine number in ``allowed``, as ``(mines,
@@ -1089,24 +1034,17 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     best_key: tuple | None = None
     best_cell = candidates[0][1]
     for safety, index in candidates:
-        boost = Fraction(1)
-        if strategy.fifty and strategy.secondary and strategy.influence:
-            locked = locked_pair_layouts(view, base, index, cache)
-            if locked:
-                safe_layouts = safety * base.layouts
-                boost += strategy.influence * min(Fraction(locked), safe_layouts,
-                                                  base.layouts - safe_layouts) / safe_layouts
-        if best_key is not None and not _may_beat(best_key, safety * boost, strategy):
+        if best_key is not None and not _may_beat(best_key, safety, strategy):
             continue
         chances = value_chances(view, base, index, cache)
-        key = _score(base, safety, index, chances, strategy, boost)
+        key = _score(base, safety, index, chances, strategy)
         if best_key is None or key > best_key:
             best_key, best_cell = key, index
     return best_cell
 
 
 def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],
-           strategy: Strategy, boost: Fraction = Fraction(1)) -> tuple:
+           strategy: Strategy) -> tuple:
     """The ranking key of a candidate; higher is better, ``-index`` breaks exact ties."""
     key: list = []
     if strategy.dead:
@@ -1115,7 +1053,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
         score = secondary_safety(base, chances)
         if strategy.progress:
             score += strategy.progress * progress_chance(base, chances)
-        key.append(score * boost)
+        key.append(score)
     else:
         key.append(safety)
     if strategy.openings:

@@ -33,10 +33,8 @@ from exactmines.strategy import (
     endgame_guess,
     estimate,
     forced_fifty_fifty,
-    layouts_with,
     list_layouts,
     local_deductions,
-    locked_pair_layouts,
     progress_chance,
     secondary_safety,
     strategy_named,
@@ -415,35 +413,6 @@ def test_isolated_region_is_searched_exactly_when_the_whole_board_is_too_big():
     view = view_of(position)
     base = estimate(view, Cache())
     assert base.layouts > 20 and endgame_guess(view, base, small) is None
-
-
-@given(game_positions(), st.data())
-def test_layouts_with_cells_forced_match_brute_force(position, data):
-    view = consistent_view(position)
-    if view is None:
-        return
-    layouts = layouts_of(view)
-    base = estimate(view, Cache())
-    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
-    picked = data.draw(st.lists(st.sampled_from(unknown), unique=True, max_size=3))
-    split = data.draw(st.integers(0, len(picked)))
-    mines = sum(1 << i for i in picked[:split])
-    safe = sum(1 << i for i in picked[split:])
-    expected = sum(1 for x in layouts if x & mines == mines and not x & safe)
-    assert layouts_with(view, base, mines, safe, Cache()) == expected
-
-
-def test_locked_pair_counts_layouts_where_a_pair_can_never_be_told_apart():
-    # The corner pair (0,0)-(0,1) of a 2x2 board under two 1s is locked in every layout;
-    # counted once, with the left cell the mine.
-    view = view_of(Position(2, 2, 1, ("HH", "11")))
-    base = estimate(view, Cache())
-    assert locked_pair_layouts(view, base, 0, Cache()) == 1
-    assert locked_pair_layouts(view, base, 1, Cache()) == 1
-    # In the open, a pair's flanks are covered cells that are not mines: no lock counted.
-    view = View(5, 5, 3)
-    base = estimate(view, Cache())
-    assert locked_pair_layouts(view, base, 12, Cache()) == 0
 
 
 def test_a_component_of_proved_mines_is_no_region_to_search():
