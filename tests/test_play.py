@@ -233,3 +233,14 @@ def test_cli_bad_options_exit_2_with_one_line(capsys, changes, extra, message):
     assert code == 2
     assert stdout == ""
     assert message in stderr and len(stderr.strip().splitlines()) == 1
+
+
+def test_cli_plot_draws_the_rate(capsys, tmp_path):
+    from matplotlib.image import imread
+
+    picture = tmp_path / "rate.png"
+    code, stdout, _ = run_cli(capsys, *BASE, "--games", "6", "--plot", str(picture),
+                              "--quiet")
+    assert code == 0 and f"picture written to {picture}" in stdout
+    pixels = imread(picture)
+    assert pixels.shape[0] > 50 and pixels.shape[1] > 300
