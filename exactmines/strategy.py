@@ -66,6 +66,7 @@ __all__ = [
     "list_layouts",
     "endgame_guess",
     "choose_guess",
+    "dominating_cell",
     "Player",
 ]
 
@@ -599,6 +600,15 @@ class _Weighed:
             return Fraction(0)
         return Fraction(best_num, best_size * self.layouts)
 
+    def safe(self, parts: list[_Part], outside: int) -> int:
+        """The cells that are safe in every layout (no mine summed over them)."""
+        mask = outside if outside and not self.hits else 0
+        for part, nums in zip(parts, self.numerators, strict=True):
+            for box, num in zip(part.box_masks, nums, strict=True):
+                if not num:
+                    mask |= box
+        return mask
+
 
 def _poly(part: _Part) -> list[int]:
     """A part's layouts by mine number, without trailing zeros."""
@@ -757,10 +767,12 @@ def estimate(view: View, cache: Cache) -> Estimate:
 @dataclass(frozen=True, slots=True)
 class After:
     """The position after a hypothetical reveal: its layouts (those of the position before
-    in which the cell is safe and shows that value) and its smallest mine probability."""
+    in which the cell is safe and shows that value), its smallest mine probability and its
+    certainly safe cells."""
 
     layouts: int
     least: Fraction
+    safe: int = 0
 
 
 def value_chances(view: View, base: Estimate, index: int, cache: Cache
@@ -804,8 +816,10 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     for m, part in by_mines.items():
         weighed = kept.weigh(part, outside_count, base.mines_left)
         if weighed.layouts:
-            least = weighed.least([*kept.parts, part], outside)
-            out.append((known + m, After(weighed.layouts, least)))
+            parts = [*kept.parts, part]
+            least = weighed.least(parts, outside)
+            safe = weighed.safe(parts, outside) if least == 0 else 0
+            out.append((known + m, After(weighed.layouts, least, safe)))
     return out
 
 
@@ -1028,14 +1042,39 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     candidates.sort(key=lambda c: (-c[0], c[1]))
     best_key: tuple | None = None
     best_cell = candidates[0][1]
+    best_chances: list[tuple[int, After]] = []
     for safety, index in candidates:
         if best_key is not None and not _may_beat(best_key, safety, strategy):
             continue
         chances = value_chances(view, base, index, cache)
         key = _score(base, safety, index, chances, strategy)
         if best_key is None or key > best_key:
-            best_key, best_cell = key, index
+            best_key, best_cell, best_chances = key, index, chances
+    if strategy.secondary and best_chances:
+        return dominating_cell(base, best_cell, best_chances)
     return best_cell
+
+
+def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
+    """A strictly safer cell that is safe whenever ``cell`` is, if there is one (the safest,
+    first in row-major order), else ``cell``.
+
+    Such a cell ``b`` dominates: clicking ``b`` first survives as often as clicking ``cell``
+    and then ``b`` (``cell`` safe implies ``b`` safe), and shows ``b``'s number before
+    ``cell`` is risked, which can only help. ``chances`` are ``cell``'s value chances: ``b``
+    must be certainly safe after every value.
+    """
+    if not chances:  # a certain mine: nothing is implied
+        return cell
+    common = base.unknown & ~(1 << cell)
+    for _, after in chances:
+        common &= after.safe
+    best, best_p = cell, base.probability(cell)
+    for i in _bits(common):
+        p = base.probability(i)
+        if p < best_p:
+            best, best_p = i, p
+    return best
 
 
 def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],

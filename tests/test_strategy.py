@@ -30,6 +30,7 @@ from exactmines.strategy import (
     Strategy,
     View,
     choose_guess,
+    dominating_cell,
     endgame_guess,
     estimate,
     forced_fifty_fifty,
@@ -132,6 +133,8 @@ def test_value_chances_match_brute_force(position, data):
         least = min((Fraction(sum((x >> i) & 1 for x in group), len(group)) for i in others),
                     default=Fraction(0))
         assert chances[v].least == least
+        safe = sum(1 << i for i in others if not any((x >> i) & 1 for x in group))
+        assert chances[v].safe == safe
 
 
 @given(game_positions(), st.data())
@@ -422,3 +425,24 @@ def test_a_component_of_proved_mines_is_no_region_to_search():
     assert base.mines == (1 << 1) | (1 << 30) | (1 << 31)
     guess = choose_guess(view, base, STRATEGIES["best"], Cache())
     assert base.probability(guess) == base.least
+
+
+@given(game_positions(), st.data())
+def test_a_dominating_cell_is_safer_and_safe_whenever_the_chosen_one_is(position, data):
+    view = consistent_view(position)
+    if view is None:
+        return
+    layouts = layouts_of(view)
+    base = estimate(view, Cache())
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    cell = data.draw(st.sampled_from(unknown))
+    chances = value_chances(view, base, cell, Cache())
+    better = dominating_cell(base, cell, chances)
+    mine = lambda i: sum((x >> i) & 1 for x in layouts)  # noqa: E731
+    if better != cell:
+        assert mine(better) < mine(cell)
+        assert all((x >> better) & 1 == 0 for x in layouts if not (x >> cell) & 1)
+    elif chances:  # no cell both implied safe and strictly safer
+        assert not any(mine(i) < mine(cell) and
+                       all(not (x >> i) & 1 for x in layouts if not (x >> cell) & 1)
+                       for i in unknown if i != cell)
