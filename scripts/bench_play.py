@@ -13,6 +13,12 @@ interruption and only the missing games are played. Games are numbered from 0 an
 ``i`` of seed ``S`` is the same board in every run, so strategies are compared on the same
 boards. ``report`` reads whatever the files hold (N per setting is what was finished).
 
+A long run should not see the player change under it (the meta records the strategy's
+parameters, not the code): run it from a frozen copy of a commit, e.g.::
+
+    git archive HEAD exactmines | tar -x -C /tmp/frozen
+    PYTHONPATH=/tmp/frozen nohup python scripts/bench_play.py run --workers 2 &
+
 Settings and targets (issue 7; REFERENCE.md gives JSMinesweeper's figures, same rules):
 SFAR = first click safe, SNR = no mine around the first click (``--start opening``).
 """
