@@ -20,8 +20,9 @@ import importlib
 import importlib.util
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import comb
 from typing import Protocol
 
 from ..errors import BackendUnavailable, TimeLimitExceeded
@@ -37,6 +38,7 @@ __all__ = [
     "backend_names",
     "engine_names",
     "deductions_from_counts",
+    "LayoutTally",
 ]
 
 
@@ -87,6 +89,35 @@ class Backend(Protocol):
 
     def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
         ...
+
+
+class LayoutTally:
+    """Counts of box-count vectors found one by one (the enumerating engines), each weighing
+    prod C(size, j).
+
+    Rows are kept only for the mine numbers seen: a dense (cells + 1) x boxes table is
+    quadratic, 78 million entries on an 8,847-cell component.
+    """
+
+    def __init__(self, component: Component) -> None:
+        self.sizes = component.sizes
+        self.layouts = [0] * (component.cells + 1)
+        self.rows: dict[int, list[int]] = {}
+
+    def add(self, counts: Sequence[int]) -> None:
+        weight = 1
+        for size, j in zip(self.sizes, counts, strict=True):
+            weight *= comb(size, j)
+        k = sum(counts)
+        self.layouts[k] += weight
+        row = self.rows.setdefault(k, [0] * len(self.sizes))
+        for b, j in enumerate(counts):
+            row[b] += weight * j
+
+    def result(self) -> ComponentCounts:
+        zero = (0,) * len(self.sizes)
+        return ComponentCounts(tuple(self.layouts), tuple(
+            tuple(self.rows[k]) if k in self.rows else zero for k in range(len(self.layouts))))
 
 
 def check_deadline(deadline: float | None) -> None:

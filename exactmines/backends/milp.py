@@ -49,14 +49,14 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import comb, isfinite
+from math import isfinite
 from typing import Any, Literal, Protocol
 
 import pulp
 
 from ..errors import BackendUnavailable, SolverError, TimeLimitExceeded
 from ..frontier import Component
-from . import ComponentCounts, Deductions, check_deadline
+from . import ComponentCounts, Deductions, LayoutTally, check_deadline
 
 __all__ = [
     "MilpBackend",
@@ -393,10 +393,7 @@ class MilpBackend:
 
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         check_deadline(deadline)
-        sizes = component.sizes
-        n = component.cells
-        layouts = [0] * (n + 1)
-        box_mines = [[0] * len(sizes) for _ in range(n + 1)]
+        tally = LayoutTally(component)
         seen: set[tuple[int, ...]] = set()
         with self._model(component) as model:
             try:
@@ -407,18 +404,11 @@ class MilpBackend:
                     if counts in seen:
                         raise SolverError(f"the solver returned the cut vector {counts} again")
                     seen.add(counts)
-                    weight = 1
-                    for size, j in zip(sizes, counts, strict=True):
-                        weight *= comb(size, j)
-                    k = sum(counts)
-                    layouts[k] += weight
-                    row = box_mines[k]
-                    for b, j in enumerate(counts):
-                        row[b] += weight * j
+                    tally.add(counts)
                     model.add_row(_no_good(model.box_columns, counts), check=False)
             finally:
                 self.solves += model.solves
-        return ComponentCounts(tuple(layouts), tuple(tuple(r) for r in box_mines))
+        return tally.result()
 
     def mine_numbers(self, component: Component) -> frozenset[int]:
         found: set[int] = set()

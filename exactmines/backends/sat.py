@@ -10,8 +10,9 @@ propagation on it is complete.
 
 Counting blocks each model on the box counts only (never on auxiliaries: PySAT's
 ``enum_models`` would block whole models and repeat layouts). Totals of mines are
-constrained through two incremental totalizers (over the cells and over their negations),
-whose outputs are switched on by assumptions, so one solver answers every question.
+constrained through a sorting network over the cells (built only when a question bounds
+the total), whose outputs are switched on by assumptions, so one solver answers every
+question; its size is O(n log^2 n), where a totalizer's is O(n^2).
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from pysat.card import ITotalizer
 from pysat.solvers import Solver
 
 from ..frontier import Component
-from . import ComponentCounts, Deductions, check_deadline
+from . import ComponentCounts, Deductions, LayoutTally, check_deadline
 
 __all__ = ["SatBackend", "encode"]
 
-_SOLVER = "m22"  # minisat 2.2: fast assumptions; CaDiCaL aborts on add-after-solve reads.
+# CaDiCaL 1.5.3: as fast as minisat on play positions, 100x faster on compiled formulas
+# (2 s against 321 s on a 194,361-cell one). Models are read before any clause is added.
+_SOLVER = "cd153"
 
 
 def encode(component: Component) -> tuple[list[list[int]], list[list[int]]]:
@@ -59,16 +61,13 @@ class _Session:
         self.box_vars, clauses = encode(component)
         self.cells = [v for chain in self.box_vars for v in chain]
         self.solver = Solver(name=_SOLVER, bootstrap_with=clauses)
-        self._totals: tuple[ITotalizer, ITotalizer] | None = None
+        self._sorted: list[int] | None = None
 
     def __enter__(self) -> _Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.solver.delete()
-        if self._totals is not None:
-            for tot in self._totals:
-                tot.delete()
 
     def box_counts(self) -> list[int]:
         model = self.solver.get_model()
@@ -76,49 +75,69 @@ class _Session:
         return [sum(model[v - 1] > 0 for v in chain) for chain in self.box_vars]
 
     def between(self, low: int, high: int) -> list[int]:
-        """Assumptions that hold the number of mines in ``[low, high]``."""
+        """Assumptions that hold the number of mines in ``[low, high]`` (none when the
+        interval is every number: no counter is built for that)."""
         n = len(self.cells)
-        if self._totals is None:
-            upper = ITotalizer(lits=self.cells, ubound=n, top_id=n)
-            lower = ITotalizer(lits=[-v for v in self.cells], ubound=n, top_id=upper.top_id)
-            for tot in (upper, lower):
-                for clause in tot.cnf.clauses:
-                    self.solver.add_clause(clause)
-            self._totals = (upper, lower)
-        upper, lower = self._totals
-        # rhs[i] is implied by "at least i+1 true": forbidding it caps the count at i.
         assumptions = []
-        if high < n:
-            assumptions.append(-upper.rhs[high])
-        if low > 0:
-            assumptions.append(-lower.rhs[n - low])
+        if low > 0 or high < n:
+            if self._sorted is None:
+                self._sorted = _sorting_network(self.cells, self.solver, n + 1)
+            # _sorted[i] is true exactly when at least i + 1 cells hold mines.
+            if low > 0:
+                assumptions.append(self._sorted[low - 1])
+            if high < n:
+                assumptions.append(-self._sorted[high])
         return assumptions
 
 
+def _sorting_network(inputs: list[int], solver: Solver, top: int) -> list[int]:
+    """Batcher's odd-even merge sort over ``inputs`` (Knuth's form, any length), its
+    comparators encoded in both directions; returns the outputs, true ones first.
+
+    ``n log^2 n / 4`` comparators of 6 clauses each: a totalizer over ``n`` cells has
+    ``n^2 / 4`` clauses at its root alone (15 GB at n = 8847, where this takes 2.3 million
+    clauses).
+    """
+    wires = list(inputs)
+    n = len(wires)
+    clauses: list[list[int]] = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            j = k % p
+            while j <= n - 1 - k:
+                for i in range(min(k - 1, n - j - k - 1) + 1):
+                    a, b = i + j, i + j + k
+                    if a // (2 * p) == b // (2 * p):
+                        x, y = wires[a], wires[b]
+                        high, low = top, top + 1
+                        top += 2
+                        # high = x or y, low = x and y.
+                        clauses += ([-x, high], [-y, high], [-high, x, y],
+                                    [-x, -y, low], [-low, x], [-low, y])
+                        wires[a], wires[b] = high, low
+                j += 2 * k
+            k //= 2
+        p *= 2
+    solver.append_formula(clauses)
+    return wires
+
+
 class SatBackend:
-    """Exact counts and verdicts with a SAT solver (PySAT, minisat 2.2)."""
+    """Exact counts and verdicts with a SAT solver (PySAT, CaDiCaL 1.5.3)."""
 
     name = "sat"
 
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         check_deadline(deadline)
-        sizes = component.sizes
-        n = component.cells
-        layouts = [0] * (n + 1)
-        box_mines = [[0] * len(sizes) for _ in range(n + 1)]
+        tally = LayoutTally(component)
         with _Session(component) as session:
             solver = session.solver
             step = 0
             while solver.solve():
                 counts = session.box_counts()
-                weight = 1
-                for size, j in zip(sizes, counts):
-                    weight *= comb(size, j)
-                k = sum(counts)
-                layouts[k] += weight
-                row = box_mines[k]
-                for b, j in enumerate(counts):
-                    row[b] += weight * j
+                tally.add(counts)
                 block = _blocking_clause(session.box_vars, counts)
                 if not block:
                     break
@@ -126,42 +145,73 @@ class SatBackend:
                 step += 1
                 if step & 0xFF == 0:
                     check_deadline(deadline)
-        return ComponentCounts(tuple(layouts), tuple(tuple(r) for r in box_mines))
+        return tally.result()
 
     def mine_numbers(self, component: Component) -> frozenset[int]:
+        """Every feasible number, with two solves per number found plus one: a model in
+        ``[low, high]`` with ``k`` mines splits the interval at ``k``."""
         found: set[int] = set()
         with _Session(component) as session:
-            if not session.solver.solve():
-                return frozenset()
-            found.add(sum(session.box_counts()))
-            for k in range(component.cells + 1):
-                if k not in found and session.solver.solve(
-                        assumptions=session.between(k, k)):
-                    found.add(k)
+            todo = [(0, component.cells)]
+            while todo:
+                low, high = todo.pop()
+                if low > high or not session.solver.solve(
+                        assumptions=session.between(low, high)):
+                    continue
+                k = sum(session.box_counts())
+                found.add(k)
+                todo += [(low, k - 1), (k + 1, high)]
         return frozenset(found)
 
     def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+        """Two passes. Without a bound on the total first (no counter: fast), recording
+        every model and, when its mine number is allowed, what it shows about the allowed
+        layouts; then, under the bound, only the boxes the first pass left open. A box no
+        layout can mine is safe under any bound, so the slow bounded solves are few, often
+        none."""
         sizes = component.sizes
-        can_mine = [False] * len(sizes)
-        can_clear = [False] * len(sizes)
+        n = len(sizes)
+        free_mine, free_clear = [False] * n, [False] * n
+        can_mine, can_clear = [False] * n, [False] * n
         with _Session(component) as session:
             solver = session.solver
 
             def record() -> None:
-                for b, j in enumerate(session.box_counts()):
-                    can_mine[b] = can_mine[b] or j > 0
-                    can_clear[b] = can_clear[b] or j < sizes[b]
+                counts = session.box_counts()
+                inside = sum(counts) in allowed
+                for b, j in enumerate(counts):
+                    free_mine[b] = free_mine[b] or j > 0
+                    free_clear[b] = free_clear[b] or j < sizes[b]
+                    if inside:
+                        can_mine[b] = can_mine[b] or j > 0
+                        can_clear[b] = can_clear[b] or j < sizes[b]
 
+            if not solver.solve():
+                return Deductions((False,) * n, (False,) * n)
+            record()
+            for b, chain in enumerate(session.box_vars):
+                if not free_mine[b] and solver.solve(assumptions=[chain[0]]):
+                    record()
+                if not free_clear[b] and solver.solve(assumptions=[-chain[-1]]):
+                    record()
             for low, high in _intervals(allowed, component.cells):
+                open_boxes = [b for b in range(n) if (free_mine[b] and not can_mine[b])
+                              or (free_clear[b] and not can_clear[b])]
+                if not open_boxes:
+                    break
                 bounds = session.between(low, high)
+                if not bounds:
+                    break  # every number allowed: the first pass was the answer
                 if not solver.solve(assumptions=bounds):
                     continue
                 record()
-                # Each model settles many boxes at once; test only what is still open.
-                for b, chain in enumerate(session.box_vars):
-                    if not can_mine[b] and solver.solve(assumptions=[*bounds, chain[0]]):
+                for b in open_boxes:
+                    chain = session.box_vars[b]
+                    if free_mine[b] and not can_mine[b] and solver.solve(
+                            assumptions=[*bounds, chain[0]]):
                         record()
-                    if not can_clear[b] and solver.solve(assumptions=[*bounds, -chain[-1]]):
+                    if free_clear[b] and not can_clear[b] and solver.solve(
+                            assumptions=[*bounds, -chain[-1]]):
                         record()
         return Deductions(tuple(can_mine), tuple(can_clear))
 
