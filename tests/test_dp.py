@@ -17,6 +17,8 @@ from exactmines.backends import dp, get_backend
 from exactmines.backends.auto import AutoBackend
 from exactmines.backends.brute import BruteForceBackend
 from exactmines.backends.dp import DPBackend, count_component, forward_states, sweep_order
+from exactmines.backends.sat import SatBackend
+from exactmines.errors import TimeLimitExceeded
 from exactmines.frontier import Component, Constraint, build_frontier
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
@@ -178,14 +180,29 @@ def _cells(width: int, height: int) -> list[tuple[int, int]]:
 
 # --- when counting is infeasible ---------------------------------------------------------
 
-def test_auto_falls_back_to_exact_verdicts_when_too_wide():
-    # No table may hold a state: only components the rules settle alone are counted.
+class _NoEnumeration(SatBackend):
+    """SAT that refuses to enumerate: what auto meets on a component with too many layouts."""
+
+    def count(self, component, *, deadline=None):
+        raise TimeLimitExceeded("too many layouts to enumerate (test)")
+
+
+def test_auto_counts_by_enumeration_when_too_wide():
+    # No table may hold a state: SAT enumeration counts what the DP cannot.
     engine = AutoBackend(counter=DPBackend(max_states=0))
+    for seed in range(8):
+        position = lattice(random_board(5, 5, 5, random.Random(seed)))
+        result = assert_matches_oracle(position, engine)
+        assert result.probabilities_computed
+
+
+def test_auto_falls_back_to_exact_verdicts_when_nothing_can_count():
+    engine = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration())
     fell_back = 0
     for seed in range(8):
         position = lattice(random_board(5, 5, 5, random.Random(seed)))
         result = assert_matches_oracle(position, engine)
-        if any("too wide" in note for note in result.notes):
+        if any("too many layouts" in note for note in result.notes):
             assert not result.probabilities_computed
             fell_back += 1
     assert fell_back

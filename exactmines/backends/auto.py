@@ -2,12 +2,15 @@
 infeasible.
 
 ``count`` is the DP engine's (exact, no enumeration). When a component is too wide for it
-(a table past its state cap) or the deadline passes, ``count`` raises
-:class:`~exactmines.errors.TimeLimitExceeded` and the analysis asks ``mine_numbers`` and
-``deduce`` instead: for such a component those go to the SAT engine, whose feasibility
-tests always finish, so safe/mine verdicts stay exact and only the probabilities go missing
-(and are said to). Asked directly (the solvability search does), ``mine_numbers`` and
-``deduce`` first try the DP counts for at most :data:`DEDUCE_BUDGET` seconds.
+(a table past its state cap), the SAT engine enumerates its layouts until the deadline (or
+for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component with few
+layouts, such as a compiled SAT formula's, is still counted exactly. When that runs out
+too, ``count`` raises :class:`~exactmines.errors.TimeLimitExceeded` and the analysis asks
+``mine_numbers`` and ``deduce`` instead: for such a component those go to the SAT engine,
+whose feasibility tests always finish, so safe/mine verdicts stay exact and only the
+probabilities go missing (and are said to). Asked directly (the solvability search does),
+``mine_numbers`` and ``deduce`` first try the counts for at most :data:`DEDUCE_BUDGET`
+seconds.
 
 The two engines are reached through the registry, never imported: backends stay
 independent of each other.
@@ -21,10 +24,12 @@ from ..errors import TimeLimitExceeded
 from ..frontier import Component
 from . import Backend, ComponentCounts, Deductions, deductions_from_counts, get_backend
 
-__all__ = ["AutoBackend", "DEDUCE_BUDGET"]
+__all__ = ["AutoBackend", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
 
 #: Seconds ``mine_numbers``/``deduce`` give the DP counts before asking SAT.
 DEDUCE_BUDGET = 1.0
+#: Seconds SAT enumeration gets on a component too wide for DP, when no deadline is given.
+ENUMERATION_BUDGET = 30.0
 _MEMORY = 256
 
 
@@ -49,7 +54,14 @@ class AutoBackend:
 
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         try:
-            return self.counter.count(component, deadline=deadline)
+            try:
+                return self.counter.count(component, deadline=deadline)
+            except TimeLimitExceeded:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+            if deadline is None:
+                deadline = time.monotonic() + ENUMERATION_BUDGET
+            return self.decider.count(component, deadline=deadline)
         except TimeLimitExceeded:
             if len(self._uncounted) >= _MEMORY:
                 self._uncounted.clear()
