@@ -143,8 +143,13 @@ def _cli_json(files: list[Path], backend: str, *extra: str, capsys) -> tuple[int
 @pytest.mark.parametrize("time_limit", ["30", "0"])
 def test_cli_json_equals_sat(milp, tmp_path, capsys, time_limit):
     rng = random.Random(3)
-    files = sorted((ROOT / "instances").glob("*.mine")) + sorted(
-        (ROOT / "tests" / "data").glob("*.mine"))
+    # The compiled 5-variable formulas (2,400 cells) are counted by both engines; bigger
+    # ones take minutes on MILP, and proving their fixed mine number without counting
+    # (time limit 0) takes SAT seconds: left to scripts/bench_backends.py.
+    files = [path for path in sorted((ROOT / "instances").glob("*.mine"))
+             if path.stat().st_size < 20_000
+             and not (time_limit == "0" and path.name.startswith("sat-"))]
+    files += sorted((ROOT / "tests" / "data").glob("*.mine"))
     shapes = [(5, 4, 4, 1), (8, 8, 10, 3), (9, 9, 10, 5), (16, 16, 40, 8), (16, 16, 40, 20)]
     for i, shape in enumerate(shapes * 3):
         path = tmp_path / f"p{i}.mine"
