@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -40,7 +40,7 @@ app = typer.Typer(
 EXIT_INCONSISTENT = 3
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
@@ -134,7 +134,7 @@ def analyze_command(
             if len(positions) > 1:
                 console.print()
     if output is OutputFormat.json:
-        dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions)]
+        dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions, strict=True)]
         _emit_json(dicts[0] if len(dicts) == 1 else dicts)
     if image is not None:
         from .pictures import draw_analysis
@@ -640,14 +640,15 @@ def generate_command(
                                        attempts=attempts)
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a directory", source=str(out))
-    written = []
+    written: list[dict[str, Any]] = []
     for instance in instances:
         mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
         write_atomic(mine_path, instance.text)
         write_atomic(json_path, instance.json_text())
-        written.append({"mine": str(mine_path), "json": str(json_path), **{
-            k: instance.metadata[k] for k in ("kind", "model_count", "size", "method")
-            if k in instance.metadata}})
+        row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
+        row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
+                   if k in instance.metadata)
+        written.append(row)
     if output is TextOrJson.json:
         _emit_json(written)
         return

@@ -92,9 +92,9 @@ class Endgame:
             When some cell is safe in every layout (reveal it first: it costs nothing).
         """
         everything = self.full
-        for cell in self.cells:
-            if not self.mine_of[cell] & everything:
-                raise ValueError(f"cell {cell} is safe in every layout: reveal it first")
+        for each in self.cells:
+            if not self.mine_of[each] & everything:
+                raise ValueError(f"cell {each} is safe in every layout: reveal it first")
         wins, cell = self._decide(everything, self.cells)
         if cell is None:
             raise ValueError("no cell to click: every cell is a mine in every layout")

@@ -41,6 +41,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import Any
 
 from .backends import ComponentCounts, get_backend
 from .combine import allowed_mine_numbers, poly_mul
@@ -122,7 +123,7 @@ class Strategy:
                                  f"{', '.join(PARTS)}", source="--without")
         if not parts:
             return self
-        off = {p: False for p in parts}
+        off: dict[str, Any] = {p: False for p in parts}
         return replace(self, name=f"{self.name}-without-{'-'.join(parts)}", **off)
 
 
@@ -966,13 +967,13 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
         if not region or len(ok) != 1 or (dilate(region, view.width, view.height)
                                           & base.unknown & ~region & ~known):
             continue
-        layouts = _part_layouts(part, ok, strategy.endgame_layouts)
-        if layouts is None:
+        region_layouts = _part_layouts(part, ok, strategy.endgame_layouts)
+        if region_layouts is None:
             continue
-        found = _search([mask & ~known for _, mask in layouts], region, view,
+        found = _search([mask & ~known for _, mask in region_layouts], region, view,
                         strategy.endgame_nodes, known)
         if found is not None:
-            base.extra["endgame_win"] = Fraction(found[1], len(layouts))
+            base.extra["endgame_win"] = Fraction(found[1], len(region_layouts))
             return found[0]
     return None
 

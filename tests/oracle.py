@@ -55,7 +55,7 @@ def truth(position: Position) -> Truth:
             position.rows[rr][cc].isdigit()
             for rr in range(cell[0] - 1, cell[0] + 2) for cc in range(cell[1] - 1, cell[1] + 2)
             if 0 <= rr < position.height and 0 <= cc < position.width)]
-        placements = ({cell for cell, bit in zip(cells, bits) if bit}
+        placements = ({cell for cell, bit in zip(cells, bits, strict=True) if bit}
                       for bits in product((0, 1), repeat=len(cells)))
     layouts = 0
     hits = dict.fromkeys(covered, 0)

@@ -94,7 +94,7 @@ def test_minesweepr_readme_example(backend):
                                           for cells, k in rules))
     counts = get_backend(backend).count(component)
     combined = combine([counts], [component.sizes], outside=85 - 9, mines_left=10)
-    p = dict(zip(names, combined.box_probability[0]))
+    p = dict(zip(names, combined.box_probability[0], strict=True))
     assert p["F"] == p["I"] == combined.outside_probability == Fraction(6, 77)
     assert p["H"] == Fraction(71, 77)
 

@@ -50,7 +50,7 @@ def test_interrupted_run_keeps_finished_rows_and_resumes(tmp_path):
     CALLS.clear()
     rows = run_batch(TASKS, counting_square, out=out, meta={"n": 10}, resume=True,
                      chunk_size=4, progress=False)
-    assert CALLS == list(range(2, 10))
+    assert list(range(2, 10)) == CALLS
     assert [r["value"] for r in rows] == [i * i for i in range(10)]
     lines = out.read_text().splitlines()
     assert len(lines) == 11 and all(json.loads(line) for line in lines)

@@ -9,8 +9,13 @@ import pytest
 
 from exactmines.cli import main
 from exactmines.errors import InputError
-from exactmines.formats import (board_from_text, board_to_mine, parse_mine_text,
-                                position_from_text, position_to_mine)
+from exactmines.formats import (
+    board_from_text,
+    board_to_mine,
+    parse_mine_text,
+    position_from_text,
+    position_to_mine,
+)
 from exactmines.position import Board, Position
 
 BAD = {

@@ -56,7 +56,7 @@ def test_partition_is_exact_and_deterministic(position):
     assert len(seen) == len(set(seen))
     firsts = [boxes[0][0] for boxes in frontier.box_cells]
     assert firsts == sorted(firsts)
-    for component, boxes in zip(frontier.components, frontier.box_cells):
+    for component, boxes in zip(frontier.components, frontier.box_cells, strict=True):
         assert component.sizes == tuple(len(b) for b in boxes)
         for rule in component.constraints:
             assert rule.boxes == tuple(sorted(set(rule.boxes)))

@@ -35,7 +35,7 @@ class BruteForceBackend(CountingBackend):
             if step & 0xFFFF == 0:
                 check_deadline(deadline)
             in_box = [0] * len(component.sizes)
-            for b, bit in zip(owner, bits):
+            for b, bit in zip(owner, bits, strict=True):
                 in_box[b] += bit
             if all(sum(in_box[b] for b in rule.boxes) == rule.mines
                    for rule in component.constraints):
