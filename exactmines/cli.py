@@ -264,6 +264,10 @@ def survey_command(
         "--resume", help="Continue the run in --out, skipping boards already there.")] = False,
     scheduler: Annotated[Optional[str], typer.Option(
         help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    plot: Annotated[Optional[Path], typer.Option(
+        "--plot", help="Also draw the solvable share with its 95 % interval: .png, .svg or "
+                       ".pdf (needs the plot extra).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
 ) -> None:
@@ -279,11 +283,16 @@ def survey_command(
         raise InputError(f"--workers {workers}: must be at least 1", source="command line")
     if resume and out is None:
         raise InputError("--resume needs --out FILE", source="command line")
+    if plot is not None:
+        from .pictures import check_image_path
+
+        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
     settings = SurveySettings(width, height, mines, start,
                               None if at is None else _parse_cell(at), seed, not no_count)
     try:
         result = run_survey(settings, boards, out=None if out is None else str(out),
-                            resume=resume, workers=workers, scheduler=scheduler)
+                            resume=resume, workers=workers, scheduler=scheduler,
+                            progress=not quiet)
     except KeyboardInterrupt:
         kept = f"; finished boards are kept in {out}, --resume continues" if out else ""
         sys.stderr.write(f"exactmines: interrupted{kept}\n")
@@ -291,11 +300,19 @@ def survey_command(
     summary = result.to_dict()
     if out is not None:
         summary["out"] = str(out)
+    rule = start + ("" if at is None else f" at {at}")
+    if plot is not None:
+        from .pictures import plot_rates
+
+        rows = [{"label": f"{rule}, seed {seed}", "successes": result.solvable,
+                 "trials": result.boards}]
+        plot_rates(rows, plot, title=f"{width}x{height}/{mines}: solvable without guessing"
+                   + (", without the mine count" if no_count else ""),
+                   xlabel="boards solvable", option="--plot")
     if output is TextOrJson.json:
         _emit_json(summary)
         return
     low, high = wilson_interval(result.solvable, result.boards)
-    rule = start + ("" if at is None else f" at {at}")
     typer.echo(f"{width}x{height}/{mines}, {rule}, seed {seed}"
                f"{', without the mine count' if no_count else ''}: "
                f"{result.solvable} of {result.boards} boards solvable = "
@@ -305,6 +322,8 @@ def survey_command(
         typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
     typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.boards:.3f} ms per "
                "board")
+    if plot is not None:
+        typer.echo(f"picture written to {plot}")
 
 
 @app.command("play")

@@ -364,3 +364,24 @@ def test_survey_bad_settings_exit_2(capsys, args, message):
     base = ["--width", "9", "--height", "9", "--mines", "10", "--boards", "5", "--seed", "1"]
     code, out, err = run(capsys, "survey", *base, *args)
     assert code == 2 and out == "" and message in err
+
+
+def test_survey_plot_draws_the_share(tmp_path, capsys):
+    from matplotlib.image import imread
+
+    picture = tmp_path / "share.png"
+    code, out, err = run(capsys, "survey", "--width", 8, "--height", 8, "--mines", 13,
+                         "--boards", 20, "--start", "random-zero", "--seed", 1, "--quiet",
+                         "--plot", picture)
+    assert code == 0 and f"picture written to {picture}" in out
+    assert err == ""  # --quiet: no progress bar
+    pixels = imread(picture)
+    assert pixels.shape[0] > 50 and pixels.shape[1] > 300
+    assert pixels.min() < 0.5  # something is drawn
+
+
+def test_survey_bad_plot_name_fails_before_the_work(tmp_path, capsys):
+    code, out, err = run(capsys, "survey", "--width", 8, "--height", 8, "--mines", 13,
+                         "--boards", 20, "--start", "random-zero", "--seed", 1,
+                         "--plot", tmp_path / "share.txt")
+    assert code == 2 and out == "" and "must end in" in err
