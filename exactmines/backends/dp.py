@@ -315,53 +315,70 @@ def _too_wide(states: int, kept: int, component: Component) -> TimeLimitExceeded
         f"({component.cells} cells, {len(component.sizes)} boxes)")
 
 
-def _propagate(component: Component) -> list[int] | None:
-    """Mines of every box that the rules force on their own (-1: not forced).
+def _propagate(component: Component) -> tuple[list[int], list[list[int]]] | None:
+    """Mines of every box that the rules force on their own (-1: not forced), and the rules
+    through each box (indices into ``component.constraints``).
 
     A rule that needs no more mines clears its other boxes; one that needs all its free
     cells fills them; repeat. ``None`` when some rule cannot be met. Forced boxes take no
     part in the counting: they often cut a component into independent parts (on a wide
     opened region, every covered mine inside it is forced and links nothing).
+
+    Cost: O(rule-box incidences). A rule is queued only when it forces something (at the
+    start, or when a fixed box makes it do so), not every time a box of it is fixed: in
+    mid-game positions most rules sit around covered mines and are met many times over.
+    Without a contradiction the forced boxes do not depend on the order (each is implied by
+    the rules); with one, every order either finds it or counts zero layouts.
     """
     sizes = component.sizes
-    rules = [r.boxes for r in component.constraints]
-    need = [r.mines for r in component.constraints]
-    size_of = sizes.__getitem__
-    free = [sum(map(size_of, boxes)) for boxes in rules]
+    constraints = component.constraints
+    rules_of: list[list[int]] = [[] for _ in sizes]
+    need: list[int] = []
+    free: list[int] = []
     queue = []
-    for c, (n, f) in enumerate(zip(need, free, strict=True)):
+    for c, rule in enumerate(constraints):
+        n = rule.mines
+        f = 0
+        for b in rule.boxes:
+            rules_of[b].append(c)
+            f += sizes[b]
         if n < 0 or n > f:
             return None
-        if n == 0 or n == f:
+        if f and (n == 0 or n == f):
             queue.append(c)
+        need.append(n)
+        free.append(f)
     fixed = [-1] * len(sizes)
-    if not queue:
-        return fixed
-    rules_of: list[list[int]] = [[] for _ in sizes]
-    for c, boxes in enumerate(rules):
-        for b in boxes:
-            rules_of[b].append(c)
     while queue:
         c = queue.pop()
-        if need[c] < 0 or need[c] > free[c]:
-            return None
-        if free[c] == 0 or 0 < need[c] < free[c]:
-            continue
-        full = need[c] == free[c]
-        for b in rules[c]:
+        if not free[c]:
+            continue  # met before: every box of it was fixed since it was queued
+        j_full = need[c] == free[c]
+        for b in constraints[c].boxes:
             if fixed[b] < 0:
-                j = sizes[b] if full else 0
+                size = sizes[b]
+                j = size if j_full else 0
                 fixed[b] = j
                 for d in rules_of[b]:
-                    need[d] -= j
-                    free[d] -= sizes[b]
-                    queue.append(d)
-    return fixed
+                    n = need[d] - j
+                    f = free[d] - size
+                    need[d], free[d] = n, f
+                    if n < 0 or n > f:
+                        return None
+                    if f and (n == 0 or n == f):
+                        queue.append(d)
+    return fixed, rules_of
 
 
-def _parts(component: Component, fixed: list[int]) -> list[tuple[list[int], Component]]:
-    """The unforced boxes in connected parts: (their indices, the part as a component)."""
+def _parts(component: Component, fixed: list[int],
+           rules_of: list[list[int]]) -> list[tuple[list[int], Component]]:
+    """The unforced boxes in connected parts: (their indices, the part as a component).
+
+    Only the rules through some unforced box are visited (``rules_of``): on mid-game
+    positions most rules sit around forced boxes only.
+    """
     sizes = component.sizes
+    constraints = component.constraints
     parent = list(range(len(sizes)))
 
     def root(b: int) -> int:
@@ -370,20 +387,21 @@ def _parts(component: Component, fixed: list[int]) -> list[tuple[list[int], Comp
             b = parent[b]
         return b
 
+    free_boxes = [b for b, j in enumerate(fixed) if j < 0]
+    touching = sorted({c for b in free_boxes for c in rules_of[b]})
     rules = []
-    for r in component.constraints:
+    for c in touching:
+        r = constraints[c]
         boxes = [b for b in r.boxes if fixed[b] < 0]
-        if boxes:
-            rules.append((boxes, r.mines - sum(fixed[b] for b in r.boxes if fixed[b] >= 0)))
-            top = root(boxes[0])
-            for b in boxes[1:]:
-                other = root(b)
-                if other != top:
-                    parent[other] = top
+        rules.append((boxes, r.mines - sum(fixed[b] for b in r.boxes if fixed[b] >= 0)))
+        top = root(boxes[0])
+        for b in boxes[1:]:
+            other = root(b)
+            if other != top:
+                parent[other] = top
     members: dict[int, list[int]] = {}
-    for b in range(len(sizes)):
-        if fixed[b] < 0:
-            members.setdefault(root(b), []).append(b)
+    for b in free_boxes:
+        members.setdefault(root(b), []).append(b)
     local = {}
     for boxes in members.values():
         for i, b in enumerate(boxes):
@@ -420,6 +438,7 @@ class _Part:
 
     def __init__(self, component: Component) -> None:
         self.component = component
+        self.cells = component.cells
         self.order = sweep_order(component)
         self.forward, self.backward, self.cut_keys, _, self.fmask = _plan(component,
                                                                            self.order)
@@ -499,13 +518,14 @@ def count_component(component: Component, *, deadline: float | None = None,
     """Exact :class:`ComponentCounts` of ``component``.
 
     Boxes forced by the rules alone are set aside (:func:`_propagate`); the rest falls into
-    connected parts, each counted in three sweeps (two on components of at most
-    ``_SMALL`` cells, where ``2**cells`` bounds every coefficient and sweep 2 keeps every
-    reachable state):
+    connected parts, each counted in three sweeps (two on parts of at most ``_SMALL``
+    cells, where ``2**cells`` bounds every coefficient and sweep 2 keeps every reachable
+    state; a component fully forced is one layout, counted without any sweep):
 
     1. values plain totals, forward and backward to a meeting cut: which states each cut
        can reach, and the exact number of layouts, which bounds every coefficient that
-       matters (so fixes the packing width, one for the whole component);
+       matters (so, with the small parts' bounds, fixes the packing width, one for the
+       whole component);
     2. backward, values packed polynomials, keeping only the states that meet a reachable
        forward state (the others lie on no layout); the tables are kept;
     3. forward again, packed, live states only; at each box the forward table weighted by
@@ -527,28 +547,33 @@ def count_component(component: Component, *, deadline: float | None = None,
     sizes = component.sizes
     cells = sum(sizes)
     zero_row = (0,) * len(sizes)
-    fixed = _propagate(component)
-    if fixed is None:
+    propagated = _propagate(component)
+    if propagated is None:
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
-    watch = _Watch(component, deadline, max_states, max_kept)
+    fixed, rules_of = propagated
+    forced = sum(j for j in fixed if j > 0)
     if -1 not in fixed:
-        parts = []
-    elif max(fixed) < 0:  # nothing forced: the component is its own (connected) part
+        # Every box forced (most components of a mid-game position): one layout.
+        return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
+                               (zero_row,) * forced + (tuple(fixed),)
+                               + (zero_row,) * (cells - forced))
+    watch = _Watch(component, deadline, max_states, max_kept)
+    if max(fixed) < 0:  # nothing forced: the component is its own (connected) part
         parts = [(list(range(len(sizes))), _Part(component))]
     else:
-        parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed)]
-    if cells <= _SMALL:
-        # Every coefficient is below 2**cells * size: no need for sweep 1's exact bound,
-        # and on a small component its pruning saves less than the sweep costs.
-        shift = (cells + max(sizes).bit_length() + 8) // 8 * 8
-    else:
-        grand = 1
-        for _, part in parts:
+        parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed, rules_of)]
+    # A bound on the layouts, which bounds every coefficient that matters (times a box's
+    # size): a small part has at most 2**cells layouts, so it skips sweep 1, whose pruning
+    # saves it less than the sweep costs; a big one gets its exact number from sweep 1.
+    grand = 1
+    for _, part in parts:
+        if part.cells <= _SMALL:
+            grand <<= part.cells
+        else:
             grand *= part.total(watch)
-        if not grand:
-            return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
-        shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
-    forced = sum(j for j in fixed if j > 0)
+    if not grand:
+        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+    shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
     results = [part.polynomials(shift, watch) for _, part in parts]
     if any(not layouts[0] for layouts, _ in results):
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
@@ -570,15 +595,21 @@ def count_component(component: Component, *, deadline: float | None = None,
         rest = times(prefix[p], suffix[p + 1])
         for b, box_sum in zip(boxes, part_sums, strict=True):
             sums[b] = times(box_sum, rest) if rest[0] != 1 else (box_sum[0], box_sum[1] + rest[1])
-    for b, j in enumerate(fixed):
-        if j > 0:
-            sums[b] = (total[0] * j, total[1])
     packed, offset = total
     low = offset + ((packed & -packed).bit_length() - 1) // shift
     high = offset + (packed.bit_length() - 1) // shift
     coefficients = _unpack(packed, shift, offset, low, high)
-    columns = [_unpack(acc, shift, off, low, high) if acc else [0] * (high + 1 - low)
-               for acc, off in sums]
+    # A forced box's column is the layouts times its mines: no unpacking (most boxes).
+    zeros = [0] * (high + 1 - low)
+    scaled = {0: zeros}
+    columns = []
+    for (acc, off), j in zip(sums, fixed, strict=True):
+        if j >= 0:
+            if j not in scaled:
+                scaled[j] = [j * n for n in coefficients]
+            columns.append(scaled[j])
+        else:
+            columns.append(_unpack(acc, shift, off, low, high) if acc else zeros)
     rows = list(zip(*columns, strict=True)) if columns else [()] * len(coefficients)
     return ComponentCounts(
         (0,) * low + tuple(coefficients) + (0,) * (cells - high),
