@@ -341,20 +341,28 @@ class _TooBig(Exception):
 _SMALL_NODES = 3000
 
 
+#: One solution of a component's rules over its boxes: ``(mines, mines per box, cell
+#: layouts it stands for)``, the last the product of ``C(size, mines)`` over the boxes.
+Solution = tuple[int, tuple[int, ...], int]
+
+
 @dataclass(frozen=True, slots=True)
 class _Part:
     """Counted cells of the frontier: their boxes (cells under the same rules) and exact
     counts. Usually one component; the pieces a hypothetical reveal rebuilds may be several
     (counts of a union of independent pieces are their product, which is all the
-    combination needs). The parts :func:`_probed` makes count only the layouts with a given
-    number of mines in the probe, which ``rule_boxes`` and ``needs`` do not say: they are
-    combined, never listed."""
+    combination needs). The parts :func:`_probed` and :func:`_revealed` make count only the
+    layouts with a given number of mines in the probe, which ``rule_boxes`` and ``needs`` do
+    not say (:func:`_revealed` leaves them empty): they are combined, never listed.
+    ``solutions`` lists the box solutions when the box search counted the part (``None``
+    when the DP engine did)."""
 
     box_masks: tuple[int, ...]
     sizes: tuple[int, ...]
     rule_boxes: tuple[tuple[int, ...], ...]
     needs: tuple[int, ...]
     counts: ComponentCounts
+    solutions: tuple[Solution, ...] | None = None
 
 
 def _boxes(rules: tuple[Rule, ...], probe: int = 0
@@ -384,7 +392,12 @@ def _counted(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
     try:
         return _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES)
     except _TooBig:
-        pass
+        return _counted_large(sizes, rule_boxes, needs)
+
+
+def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+                   needs: tuple[int, ...]) -> ComponentCounts:
+    """Exact counts by the DP engine (by an unbounded box search when it is too wide)."""
     component = Component(sizes, tuple(Constraint(b, n)
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
@@ -395,11 +408,18 @@ def _counted(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
 
 
 def _part(rules: tuple[Rule, ...]) -> _Part:
-    """Boxes and exact counts of one component (no cache: see :class:`Cache`)."""
+    """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
+    solutions when the box search finds them within its budget."""
     box_masks, rule_boxes, _ = _boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
-    return _Part(box_masks, sizes, rule_boxes, needs, _counted(sizes, rule_boxes, needs))
+    solutions: list[Solution] = []
+    try:
+        counts = _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES, solutions)
+    except _TooBig:
+        return _Part(box_masks, sizes, rule_boxes, needs,
+                     _counted_large(sizes, rule_boxes, needs))
+    return _Part(box_masks, sizes, rule_boxes, needs, counts, tuple(solutions))
 
 
 def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
@@ -446,6 +466,151 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
                                  tuple(tuple(rows.get(k, [0] * n)) for k in range(top + 1)))
         out[m] = _Part(box_masks, sizes, rule_boxes, needs, counts)
     return out
+
+
+#: Layouts and mines per box of some boxes, at one ``(mines in the probe, mines)``.
+_Table = dict[tuple[int, int], tuple[int, list[int]]]
+
+
+def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> dict[int, _Part]:
+    """What :func:`_probed` computes for revealing cell ``index``, from the listed solutions
+    of the components it merges (``parts``, none with ``solutions`` missing): ``{m: part}``
+    over the cells of ``parts`` but ``index`` and the ``fresh`` cells (of ``probe``, in no
+    component), counted by the number ``m`` of mines in ``probe``.
+
+    No new search: revealing the cell only makes it safe and cuts each box it touches into
+    the cells inside the probe and the others, and the ways a solution's mines of a box
+    spread over its two pieces are binomial products (a hypergeometric split). So each
+    part's solutions, found once when the part was counted, are weighted anew, grouped by
+    their mines and those of the cut boxes; the pieces (with the fresh cells, one box) are
+    independent apart from the shared tallies, and multiply. Cost: one pass over the
+    solutions of the merged parts, plus a product of small tables.
+    """
+    tables = [_split_solutions(part, index, probe) for part in parts]
+    if fresh:
+        q = fresh.bit_count()
+        row = [comb(q, j) for j in range(q + 1)]
+        tables.append(((fresh,), (q,), {(j, j): (row[j], [j * row[j]]) for j in range(q + 1)}))
+    if not tables:  # a cell with no unknown neighbour: one empty layout
+        tables.append(((), (), {(0, 0): (1, [])}))
+    masks, sizes, table = tables[0]
+    for more_masks, more_sizes, more in tables[1:]:
+        product: dict[tuple[int, int], tuple[int, list[int]]] = {}
+        for (j1, k1), (c1, v1) in table.items():
+            for (j2, k2), (c2, v2) in more.items():
+                key = (j1 + j2, k1 + k2)
+                vec = [x * c2 for x in v1] + [c1 * y for y in v2]
+                found = product.get(key)
+                if found is not None:
+                    vec = [x + y for x, y in zip(found[1], vec, strict=True)]
+                    product[key] = (found[0] + c1 * c2, vec)
+                else:
+                    product[key] = (c1 * c2, vec)
+        masks, sizes, table = masks + more_masks, sizes + more_sizes, product
+    by_m: dict[int, dict[int, tuple[int, list[int]]]] = {}
+    for (j, k), entry in table.items():
+        if entry[0]:
+            by_m.setdefault(j, {})[k] = entry
+    zero = (0,) * len(sizes)
+    out: dict[int, _Part] = {}
+    for m in sorted(by_m):
+        by_k = by_m[m]
+        top = max(by_k)
+        rows = [by_k.get(k) for k in range(top + 1)]
+        counts = ComponentCounts(tuple(r[0] if r else 0 for r in rows),
+                                 tuple(tuple(r[1]) if r else zero for r in rows))
+        out[m] = _Part(masks, sizes, (), (), counts)
+    return out
+
+
+def _split_solutions(part: _Part, index: int, probe: int
+                     ) -> tuple[tuple[int, ...], tuple[int, ...], _Table]:
+    """One part's table for :func:`_revealed`: ``(box masks, sizes, {(j, k): (layouts,
+    mines per box)})``, ``j`` the mines in ``probe``, ``k`` all its mines, over its boxes
+    with cell ``index`` removed and each box touching ``probe`` cut in two."""
+    assert part.solutions is not None
+    cut = probe | (1 << index)
+    kept: list[int] = []
+    split: list[tuple[int, int, int]] = []  # (box, cells inside the probe, cells outside)
+    masks: list[int] = []
+    for b, mask in enumerate(part.box_masks):
+        if mask & cut:
+            split.append((b, (mask & probe).bit_count(), (mask & ~cut).bit_count()))
+        else:
+            kept.append(b)
+            masks.append(mask)
+    for b, inside, outside in split:
+        mask = part.box_masks[b]
+        if inside:
+            masks.append(mask & probe)
+        if outside:
+            masks.append(mask & ~cut)
+    sizes = tuple(m.bit_count() for m in masks)
+    # Solutions with the same mines and the same mines in every cut box share the split;
+    # sum their weights without the cut boxes' binomials, and their mines per kept box.
+    part_sizes = part.sizes
+    grouped: dict[tuple[int, tuple[int, ...]], list] = {}
+    for k, chosen, weight in part.solutions:
+        cut_mines = tuple(chosen[b] for b, _, _ in split)
+        for (b, _, _), m in zip(split, cut_mines, strict=True):
+            weight //= comb(part_sizes[b], m)
+        key = (k, cut_mines)
+        found = grouped.get(key)
+        if found is None:
+            found = grouped[key] = [0, [0] * len(kept)]
+        found[0] += weight
+        row = found[1]
+        for t, b in enumerate(kept):
+            m = chosen[b]
+            if m:
+                row[t] += m * weight
+    table: _Table = {}
+    spreads: dict[tuple[int, ...], tuple[list[int], list[list[int]]]] = {}
+    for (k, cut_mines), (weight, row) in grouped.items():
+        spread = spreads.get(cut_mines)
+        if spread is None:
+            spread = spreads[cut_mines] = _spread(split, cut_mines)
+        ways, inside_mines = spread
+        for j, w in enumerate(ways):
+            if not w:
+                continue
+            vec = [x * w for x in row]
+            for (_, inside, outside), m, ins in zip(split, cut_mines, inside_mines,
+                                                    strict=True):
+                if inside:
+                    vec.append(weight * ins[j])
+                if outside:
+                    vec.append(weight * (m * w - ins[j]))
+            count = weight * w
+            found_entry = table.get((j, k))
+            if found_entry is not None:
+                count += found_entry[0]
+                vec = [x + y for x, y in zip(found_entry[1], vec, strict=True)]
+            table[(j, k)] = (count, vec)
+    return tuple(masks), sizes, table
+
+
+def _spread(split: list[tuple[int, int, int]], cut_mines: tuple[int, ...]
+            ) -> tuple[list[int], list[list[int]]]:
+    """Ways the mines of the cut boxes spread over their two pieces, by the mines ``j``
+    inside the probe: ``(ways[j], per cut box the mines in its inside piece summed over
+    those ways)``."""
+    pieces = []
+    for (_, inside, outside), m in zip(split, cut_mines, strict=True):
+        pieces.append([comb(inside, t) * comb(outside, m - t) if m - t <= outside else 0
+                       for t in range(min(inside, m) + 1)])
+    ways = [1]
+    for piece in pieces:
+        ways = poly_mul(ways, piece)
+    inside_mines = []
+    for c, piece in enumerate(pieces):
+        others = [1]
+        for d, other in enumerate(pieces):
+            if d != c:
+                others = poly_mul(others, other)
+        tallied = poly_mul(others, [t * w for t, w in enumerate(piece)])
+        inside_mines.append(tallied + [0] * (len(ways) - len(tallied)))
+    return ways, inside_mines
 
 
 def _box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
@@ -511,13 +676,17 @@ def _box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
 
 
 def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
-                 needs: tuple[int, ...], limit: int | None) -> ComponentCounts:
-    """Exact counts of a component by :func:`_box_search` (at most ``limit`` nodes)."""
+                 needs: tuple[int, ...], limit: int | None,
+                 solutions: list[Solution] | None = None) -> ComponentCounts:
+    """Exact counts of a component by :func:`_box_search` (at most ``limit`` nodes); each
+    box solution is appended to ``solutions`` when given."""
     n = len(sizes)
     layouts: dict[int, int] = {}
     mines: dict[int, list[int]] = {}
 
     def leaf(chosen: list[int], weight: int, k: int) -> None:
+        if solutions is not None:
+            solutions.append((k, tuple(chosen), weight))
         layouts[k] = layouts.get(k, 0) + weight
         row = mines.get(k)
         if row is None:
@@ -540,6 +709,8 @@ class Cache:
     def __init__(self, limit: int = 20_000) -> None:
         self.parts: dict[tuple[Rule, ...], _Part] = {}
         self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, _Part]] = {}
+        self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int],
+                           dict[int, _Part]] = {}
         self.limit = limit
 
     def part(self, rules: tuple[Rule, ...]) -> _Part:
@@ -557,6 +728,17 @@ class Cache:
             if len(self.probes) >= self.limit:
                 self.probes.clear()
             found = self.probes[key] = _probed(rules, probe)
+        return found
+
+    def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[_Part], index: int,
+                 probe: int, fresh: int) -> dict[int, _Part]:
+        """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``)."""
+        key = (groups, index, probe)
+        found = self.reveals.get(key)
+        if found is None:
+            if len(self.reveals) >= self.limit:
+                self.reveals.clear()
+            found = self.reveals[key] = _revealed(parts, index, probe, fresh)
         return found
 
 
@@ -785,27 +967,40 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     single value means the cell is *dead*: revealing it tells nothing but that it was safe.
 
     Incremental: the components that touch the cell or its neighbours are merged with the
-    new number's cells and counted once for every value (:func:`_probed`, cached); the
-    other components keep their counts, and each value costs one combination.
+    new number's cells and counted once for every value, from their listed solutions
+    (:func:`_revealed`) or, for a component the DP engine counted, by a new search
+    (:func:`_probed`), cached; the other components keep their counts, and each value costs
+    one combination.
     """
     bit = 1 << index
     around = view.masks[index]
     touch = around | bit
     probe = around & base.unknown & ~bit
     known = (around & view.mines).bit_count()
-    rules: list[Rule] = []
     merged: list[int] = []
+    listed = True
+    merged_cells = 0
     for g, (cells, group_rules) in enumerate(base.groups):
         if not cells & touch:
             continue
         merged.append(g)
+        merged_cells |= cells
+        listed = listed and base.parts[g].solutions is not None
         for free, need in group_rules:
-            free &= ~bit
-            if free:
-                rules.append((free, need))
-            elif need:
+            if free == bit and need:
                 return []  # the cell is a mine in every layout
-    by_mines = cache.probed(tuple(sorted(set(rules))), probe)
+    if listed:
+        by_mines = cache.revealed(tuple(base.groups[g][1] for g in merged),
+                                  [base.parts[g] for g in merged], index, probe,
+                                  probe & ~merged_cells)
+    else:
+        rules: list[Rule] = []
+        for g in merged:
+            for free, need in base.groups[g][1]:
+                free &= ~bit
+                if free:
+                    rules.append((free, need))
+        by_mines = cache.probed(tuple(sorted(set(rules))), probe)
     # The other components' products, shared by every candidate that merges the same ones.
     key = tuple(merged)
     kept = base.kept.get(key)

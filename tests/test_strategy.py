@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import positions
 
+import exactmines.strategy as strategy_module
 from exactmines.analysis import analyze
 from exactmines.endgame import Endgame, SearchBudgetExceeded
 from exactmines.errors import InputError
@@ -135,6 +136,24 @@ def test_value_chances_match_brute_force(position, data):
         assert chances[v].least == least
         safe = sum(1 << i for i in others if not any((x >> i) & 1 for x in group))
         assert chances[v].safe == safe
+
+
+@settings(max_examples=40)
+@given(game_positions(), st.data())
+def test_value_chances_of_components_the_dp_counted(position, data):
+    """Components too big for the box search have no listed solutions: their reveals are
+    counted by a new search or the DP (here forced by a zero search budget), and agree."""
+    view = consistent_view(position)
+    if view is None:
+        return
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    cell = data.draw(st.sampled_from(unknown))
+    listed = value_chances(view, estimate(view, Cache()), cell, Cache())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(strategy_module, "_SMALL_NODES", 0)
+        base = estimate(view, Cache())
+        assert all(part.solutions is None for part in base.parts)
+        assert value_chances(view, base, cell, Cache()) == listed
 
 
 @given(game_positions(), st.data())
