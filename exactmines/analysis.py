@@ -14,6 +14,7 @@ The stages, each a function below:
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,6 +43,10 @@ class CellAnalysis:
     @property
     def cell(self) -> Cell:
         return (self.row, self.col)
+
+
+def _cell_key(cell: CellAnalysis) -> Cell:
+    return (cell.row, cell.col)
 
 
 @dataclass(frozen=True)
@@ -97,9 +102,10 @@ class Analysis:
         return [c.cell for c in self.cells if c.verdict == "mine"]
 
     def cell(self, row: int, col: int) -> CellAnalysis:
-        for c in self.cells:
-            if c.row == row and c.col == col:
-                return c
+        """The covered cell at ``(row, col)``; O(log n): ``cells`` is row-major."""
+        i = bisect_left(self.cells, (row, col), key=_cell_key)
+        if i < len(self.cells) and _cell_key(self.cells[i]) == (row, col):
+            return self.cells[i]
         raise KeyError(f"({row}, {col}) is not a covered cell of the position")
 
 

@@ -186,6 +186,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     labels: list[tuple[int, int, str, str]] = []  # row, col, text, colour
     by_cell = {c.cell: c for c in result.cells}
     kinds_seen: set[str] = set()
+    shade: dict[tuple[int, int], tuple[float, float, float, float]] = {}
     for r, row in enumerate(position.rows):
         for c, ch in enumerate(row):
             cell = by_cell.get((r, c))
@@ -203,7 +204,11 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
                 kind, text = "not computed", "?"
             else:
                 kind = "probability"
-                image[r, c] = cmap(float(cell.probability))
+                key = (cell.probability.numerator, cell.probability.denominator)
+                colour = shade.get(key)
+                if colour is None:  # one colour map call per distinct probability, not per cell
+                    colour = shade[key] = cmap(float(cell.probability))
+                image[r, c] = colour
                 percent = min(max(round(float(cell.probability) * 100), 1), 99)
                 text = str(percent)
             kinds_seen.add(kind)

@@ -25,6 +25,7 @@ from exactmines.pictures import (
 from exactmines.position import Board
 
 DATA = Path(__file__).parent / "data"
+COLOUR_MAP = colormaps[CMAP]  # colormaps[...] copies the map on every lookup
 
 
 def expected_colour(result, row, col):
@@ -41,7 +42,7 @@ def expected_colour(result, row, col):
         return to_rgba(COLOURS["not computed"])
     if cell.verdict != "unknown":
         return to_rgba(COLOURS[cell.verdict])
-    return colormaps[CMAP](float(cell.probability))
+    return COLOUR_MAP(float(cell.probability))
 
 
 def assert_cells_painted(png, result, layout, inset=0.15):
