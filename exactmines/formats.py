@@ -70,9 +70,10 @@ def decode_text(data: bytes, source: str) -> str:
             column=column,
         ) from None
     if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
+        at = text.index("\x00")
+        line = text[:at].count("\n") + 1
         raise InputError("binary data (NUL byte) where text was expected", source=source,
-                         line=line)
+                         line=line, column=at - (text.rfind("\n", 0, at) + 1) + 1)
     return text
 
 
@@ -96,9 +97,10 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
         index += 1
     if index == len(lines):
         raise InputError("empty file: expected a header WIDTHxHEIGHT[xMINES]", source=source,
-                         line=1)
+                         line=1, column=1)
     header_line = index + 1
     header = lines[index].rstrip(" \t\r").strip()
+    indent = len(lines[index]) - len(lines[index].lstrip())
     match = _HEADER.fullmatch(header)
     if match is None:
         shown = header if len(header) <= 40 else header[:40] + "..."
@@ -114,7 +116,7 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
                          source=source, line=header_line, column=1)
     if mines is not None and mines < 0:
         raise InputError(f"mine count {mines} is negative", source=source, line=header_line,
-                         column=match.start(3) + 1)
+                         column=indent + match.start(3) + 1)
 
     body = [line.rstrip(" \t\r") for line in lines[index + 1:]]
     while body and not body[-1]:
@@ -123,7 +125,8 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
     # lines is refused here, without building anything of that size.
     if len(body) < height:
         raise InputError(f"missing row {len(body) + 1}: the header promises {height} rows, "
-                         f"found {len(body)}", source=source, line=header_line + len(body) + 1)
+                         f"found {len(body)}", source=source, line=header_line + len(body) + 1,
+                         column=1)
     if len(body) > height:
         raise InputError(f"extra line after the {height} rows of the board", source=source,
                          line=header_line + height + 1, column=1)
@@ -141,12 +144,14 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
                              column=min(len(row), width) + 1)
         rows.append(row)
     grid = ParsedGrid(width, height, mines, tuple(rows))
-    _check_grid(grid, source, header_line)
+    _check_grid(grid, source, header_line,
+                1 if mines is None else indent + match.start(3) + 1)
     return grid
 
 
-def _check_grid(grid: ParsedGrid, source: str, header_line: int) -> None:
-    """Numbers that cannot be (more than the cell's neighbours) and impossible counts."""
+def _check_grid(grid: ParsedGrid, source: str, header_line: int, count_column: int) -> None:
+    """Numbers that cannot be (more than the cell's neighbours) and impossible counts
+    (reported at the header's mine count, ``count_column``)."""
     table = neighbour_table(grid.width, grid.height) if grid.width * grid.height <= 4_000_000 \
         else None
     marked = 0
@@ -169,10 +174,11 @@ def _check_grid(grid: ParsedGrid, source: str, header_line: int) -> None:
     if grid.mines is not None:
         if grid.mines > unrevealed:
             raise InputError(f"{grid.mines} mines but only {unrevealed} unrevealed cells",
-                             source=source, line=header_line)
+                             source=source, line=header_line, column=count_column)
         if marked > grid.mines:
             raise InputError(f"{marked} cells are flagged or marked as mines but the header "
-                             f"says {grid.mines} mines", source=source, line=header_line)
+                             f"says {grid.mines} mines", source=source, line=header_line,
+                             column=count_column)
 
 
 def _as_position(grid: ParsedGrid) -> Position:
@@ -195,8 +201,10 @@ def board_from_text(text: str, source: str = "<input>") -> Board:
         (r, c) for r, row in enumerate(grid.rows) for c, ch in enumerate(row) if ch in "M?F"
     )
     if grid.mines is not None and grid.mines != len(mine_cells):
+        header = text.split("\n")[_row_line(text, -1) - 1]
         raise InputError(f"a board must mark every mine: the header says {grid.mines} but "
-                         f"{len(mine_cells)} cells are marked M, ? or F", source=source)
+                         f"{len(mine_cells)} cells are marked M, ? or F", source=source,
+                         line=_row_line(text, -1), column=header.lower().rfind("x") + 2)
     board = Board(grid.width, grid.height, mine_cells)
     numbers = board.numbers()
     for r, row in enumerate(grid.rows):
@@ -220,18 +228,22 @@ def _row_line(text: str, row: int) -> int:
 def board_from_xo(text: str, source: str = "<input>") -> Board:
     """The petersohn solver's board text: ``x`` mine, ``o`` safe, anything else ignored."""
     rows: list[tuple[int, str]] = []
+    places: list[list[int]] = []  # 1-based columns of each row's x/o characters
     for number, raw in enumerate(text.split("\n"), start=1):
-        cells = "".join(ch for ch in raw if ch in "xo")
-        if cells:
-            rows.append((number, cells))
+        columns = [i + 1 for i, ch in enumerate(raw) if ch in "xo"]
+        if columns:
+            rows.append((number, "".join(raw[i - 1] for i in columns)))
+            places.append(columns)
     if not rows:
         raise InputError("no board: expected a .mine header or rows of x (mine) and o (safe)",
-                         source=source, line=1)
+                         source=source, line=1, column=1)
     width = len(rows[0][1])
-    for number, cells in rows:
+    for (number, cells), columns in zip(rows, places, strict=True):
         if len(cells) != width:
+            # The first cell too many, or just after the last cell of a short row.
+            column = columns[width] if len(cells) > width else columns[-1] + 1
             raise InputError(f"row has {len(cells)} cells, expected {width} like the first",
-                             source=source, line=number)
+                             source=source, line=number, column=column)
     mine_cells = frozenset(
         (r, c) for r, (_, cells) in enumerate(rows) for c, ch in enumerate(cells) if ch == "x"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -20,22 +21,23 @@ from exactmines.position import Board, Position
 
 BAD = {
     "wrong row length": ("3x2x1\nHHH\nHH\n", "3:3:", "row 2 has 2 cells, expected 3"),
-    "missing row": ("3x3x1\nHHH\nHHH\n", "4:", "missing row 3"),
+    "missing row": ("3x3x1\nHHH\nHHH\n", "4:1:", "missing row 3"),
     "unknown character": ("3x2x1\nHHH\nHXH\n", "3:2:", "unknown character 'X'"),
     "missing header": ("HHH\nHHH\n", "1:1:", "bad header"),
     "bad header": ("3by3\nHHH\n", "1:1:", "bad header"),
     "zero size": ("0x3x0\n", "1:1:", "at least 1"),
     "negative mines": ("3x1x-2\nHHH\n", "1:5:", "negative"),
-    "too many mines": ("3x1x4\nHHH\n", "1:", "4 mines but only 3 unrevealed"),
+    "too many mines": ("3x1x4\nHHH\n", "1:5:", "4 mines but only 3 unrevealed"),
     "digit 9": ("3x3x1\nHHH\nH9H\nHHH\n", "3:2:", "9 is not a Minesweeper number"),
     "number too large": ("3x1x1\n4HH\n", "2:1:", "number 4 but the cell has only 1 neighbours"),
     "corner 4": ("2x2x3\n4H\nHH\n", "2:1:", "only 3 neighbours"),
-    "more flags than mines": ("3x1x1\nFFH\n", "1:", "2 cells are flagged"),
-    "empty file": ("", "1:", "empty file"),
-    "only comments": ("# nothing\n\n", "1:", "empty file"),
-    "huge header no rows": ("10000x10000x5\n", "2:", "missing row 1"),
+    "more flags than mines": ("3x1x1\nFFH\n", "1:5:", "2 cells are flagged"),
+    "empty file": ("", "1:1:", "empty file"),
+    "only comments": ("# nothing\n\n", "1:1:", "empty file"),
+    "huge header no rows": ("10000x10000x5\n", "2:1:", "missing row 1"),
     "too large": ("100000x100000x5\n", "1:1:", "larger than"),
     "extra row": ("2x1x0\nHH\nHH\n", "3:1:", "extra line"),
+    "indented header, too many": ("# c\n  12x1x13\nHHHHHHHHHHHH\n", "2:8:", "13 mines"),
 }
 
 
@@ -50,19 +52,21 @@ def test_malformed_mine_text_names_line_and_column(name, tmp_path, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1, captured.err
     assert lines[0].startswith(f"exactmines: error: {path}:{place}")
+    assert re.fullmatch(r"\d+:\d+:", place), "every place names a line and a column"
     assert message in lines[0]
 
 
-@pytest.mark.parametrize("data,message", [
-    (b"\xff\xfe\x00garbage", "not UTF-8"),
-    (b"3x1x1\nH\x00H\n", "NUL"),
-    (bytes(range(256)) * 4, "not UTF-8"),
-])
-def test_binary_input_is_refused(tmp_path, capsys, data, message):
+@pytest.mark.parametrize("data,place,message", [
+    (b"\xff\xfe\x00garbage", "1:1:", "not UTF-8"),
+    (b"3x1x1\nH\x00H\n", "2:2:", "NUL"),
+    (bytes(range(256)) * 4, "2:118:", "not UTF-8"),  # 0x80 follows the \n at byte 10
+], ids=["bom-then-garbage", "nul", "every-byte"])
+def test_binary_input_is_refused(tmp_path, capsys, data, place, message):
     path = tmp_path / "bin.mine"
     path.write_bytes(data)
     assert main(["analyze", str(path)]) == 2
     err = capsys.readouterr().err
+    assert err.startswith(f"exactmines: error: {path}:{place}")
     assert message in err and err.count("\n") == 1
 
 
@@ -119,8 +123,8 @@ def test_board_round_trip_and_checked_numbers():
     assert board_from_text(text) == board
     with pytest.raises(InputError, match=r":2:2: shows 1 but its neighbours hold 2"):
         board_from_text("3x2x2\nM1H\nHHM\n")
-    with pytest.raises(InputError, match="must mark every mine"):
-        board_from_text("3x2x3\nMHH\nHHM\n")
+    with pytest.raises(InputError, match=r"b\.mine:2:5: a board must mark every mine"):
+        board_from_text("# c\n3x2x3\nMHH\nHHM\n", "b.mine")
 
 
 def test_xo_board_text():

@@ -115,8 +115,10 @@ def test_xo_round_trip(board):
 
 
 def test_xo_rows_of_different_lengths_name_the_line():
-    with pytest.raises(InputError, match=r"b\.txt:3: row has 2 cells, expected 3"):
+    with pytest.raises(InputError, match=r"b\.txt:3:3: row has 2 cells, expected 3"):
         board_from_xo("xox\nooo\nxo\n", "b.txt")
+    with pytest.raises(InputError, match=r"b\.txt:2:7: row has 4 cells, expected 3"):
+        board_from_xo("x o x\no o o o\n", "b.txt")
 
 
 def test_xo_without_any_cell_is_refused():
