@@ -67,17 +67,31 @@ def read_board(path: str | os.PathLike[str]) -> Board:
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write via a temporary file in the same folder and rename: all or nothing."""
+    """Write via a temporary file in the same folder and rename: all or nothing.
+
+    A target that cannot be written (a directory, a folder that cannot be made, no
+    permission) is an :class:`InputError` naming it, not a traceback.
+    """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode() if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    if target.is_dir():
+        raise InputError("is a directory, expected a file name to write", source=str(path))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except (FileExistsError, NotADirectoryError):
+        raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",
+                         source=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(raw)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
         raise
 
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from exactmines.cli import main
 from exactmines.errors import InputError
 from exactmines.files import read_board, read_position, write_board, write_position
 from exactmines.formats import (
@@ -154,6 +155,22 @@ def test_position_files_round_trip(tmp_path):
     write_position(tmp_path / "p.mine", position, comments=("note",))
     assert (tmp_path / "p.mine").read_text() == "# note\n3x2\n1F1\nHHH\n"
     assert read_position(tmp_path / "p.mine") == position
+
+
+def test_unwritable_targets_are_input_errors_not_tracebacks(tmp_path, capsys):
+    position = Position(1, 1, None, ("H",))
+    with pytest.raises(InputError, match="is a directory"):
+        write_position(tmp_path, position)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(InputError, match="is a file, not a folder"):
+        write_position(tmp_path / "file" / "p.mine", position)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # no temporary left
+    board = tmp_path / "b.mine"
+    board.write_text("3x3x2\nMHH\nHHH\nHHM\n")
+    assert main(["solvable", str(board), "--at", "1,1", "--stuck", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"exactmines: error: {tmp_path}: is a directory, expected a file " \
+                           "name to write\n"
 
 
 def test_mine_board_whose_numbers_disagree_with_its_mines_is_refused():
