@@ -11,8 +11,10 @@ grid, no cells. The cells behind each box stay here, in :class:`Frontier`.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from itertools import compress, pairwise, repeat
+from itertools import chain, compress, pairwise, repeat
+from operator import gt, itemgetter
 
 import networkx as nx
 
@@ -113,12 +115,14 @@ def build_frontier(position: Position) -> Frontier:
     -----
     The grid is one string with a border of blanks, ``W = width + 2`` to a row, so every
     cell has its 8 neighbours at fixed offsets. Whole-board questions (which covered cells
-    touch a number, which numbers have a covered or flagged neighbour) are big-integer
-    bitmask shifts, linear in the cells but at C speed; the Python loops run only over the
-    covered cells that touch a number and the flags. Then networkx's connected components
-    over the boxes, linked through shared numbers, linear in the size of the graph.
+    touch a number, which numbers touch a covered cell) are big-integer bitmask shifts,
+    linear in the cells but at C speed; the Python loops run only over the covered cells
+    that touch a number, the numbers they touch and the flags. Then networkx's connected
+    components over the boxes, each number linking its boxes as a path, the pairs shared by
+    several numbers given once (mid-game, about half of them): linear in the size of that
+    graph. The rules are then dealt to their components in one row-major pass.
     """
-    width = position.width
+    width, height = position.width, position.height
     stride = width + 2
     blank = " " * stride
     grid = blank + "".join(f" {row} " for row in position.rows) + blank
@@ -131,28 +135,21 @@ def build_frontier(position: Position) -> Frontier:
         row = mask | mask << 1 | mask >> 1
         return row | row << stride | row >> stride
 
-    # Covered cells next to a number, and the numbers next to them, row-major (a padded
-    # index orders cells exactly as (row, col) does).
+    # Covered cells next to a number, and the numbers next to them (the clues), row-major
+    # (a padded index orders cells exactly as (row, col) does).
     offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1)
     touched_mask = covered_mask & around(number_mask)
-    touched = _bits(touched_mask)
-    keys = []
-    clue_set: set[int] = set()
+    clue_mask = number_mask & around(covered_mask)
+    clue_list = _bits(clue_mask)
+    is_clue = frozenset(clue_list).__contains__
     up, down = stride + 1, stride - 1
-    for p in touched:
-        near = [q for q in (p - up, p - stride, p - down, p - 1, p + 1, p + down, p + stride,
-                            p + up) if grid[q] in digits]
-        keys.append(near)
-        clue_set.update(near)
-    clue_list = sorted(clue_set)
-    index = {p: j for j, p in enumerate(clue_list)}
-    unknown = [0] * len(clue_list)
+    # Each cell's clues, as padded indices in increasing order (a C-speed filter per cell).
+    keys = [tuple(filter(is_clue, (p - up, p - stride, p - down, p - 1, p + 1, p + down,
+                                   p + stride, p + up))) for p in _bits(touched_mask)]
     boxes: dict[tuple[int, ...], list[Cell]] = {}
-    for cell, near in zip(_cells(touched_mask, width, position.height), keys, strict=True):
-        under = tuple(map(index.__getitem__, near))
-        for j in under:
-            unknown[j] += 1
-        boxes.setdefault(under, []).append(cell)
+    for key, cell in zip(keys, _cells(touched_mask, width, height), strict=True):
+        boxes.setdefault(key, []).append(cell)
+    unknown = Counter(chain.from_iterable(keys))  # covered cells around each clue
     flagged: dict[int, int] = {}
     for f in _bits(flag_mask):
         for d in offsets:
@@ -162,15 +159,18 @@ def build_frontier(position: Position) -> Frontier:
 
     # Numbers that cannot be met on their face: the first, row-major, is reported.
     contradiction: str | None = None
-    clue_needs = [int(grid[q]) - flagged.get(q, 0) for q in clue_list] if flagged \
-        else [int(grid[q]) for q in clue_list]
+    clue_needs = list(map(int, map(grid.__getitem__, clue_list)))
+    if flagged:
+        clue_needs = [need - flagged.get(q, 0) for q, need in zip(clue_list, clue_needs,
+                                                                    strict=True)]
     bad: list[tuple[int, int, int]] = []  # (padded index, flags around, covered around)
-    for j, need in enumerate(clue_needs):
-        if need < 0 or need > unknown[j]:
-            q = clue_list[j]
-            bad.append((q, flagged.get(q, 0), unknown[j]))
+    room = list(map(unknown.__getitem__, clue_list))
+    if min(clue_needs, default=0) < 0 or any(map(gt, clue_needs, room)):
+        for q, need, count in zip(clue_list, clue_needs, room, strict=True):
+            if need < 0 or need > count:
+                bad.append((q, flagged.get(q, 0), count))
     for q, flags in flagged.items():
-        if q not in index and int(grid[q]) != flags:
+        if q not in unknown and int(grid[q]) != flags:
             bad.append((q, flags, 0))
     lonely = number_mask & ~_mask(grid, "0") & ~around(covered_mask | flag_mask)
     if lonely:
@@ -188,39 +188,43 @@ def build_frontier(position: Position) -> Frontier:
             contradiction = f"{flags_total} flags but only {position.mines} mines"
         elif mines_left > covered_total:
             contradiction = f"{mines_left} mines left for {covered_total} covered cells"
-    clue_cells = [(q // stride - 1, q % stride - 1) for q in clue_list]
 
-    # Components: boxes are the nodes, and the boxes under one number a path (as connected
-    # as a star through a number node, with fewer nodes and edges for networkx to build).
-    keys_list = list(boxes)  # in order of first cell
-    boxes_of: list[list[int]] = [[] for _ in clue_list]
-    for b, key in enumerate(keys_list):
-        for clue in key:
-            boxes_of[clue].append(b)
+    # Components: boxes are the nodes (in order of first cell), and the boxes under one
+    # number a path (as connected as a star through a number node, with fewer nodes and
+    # edges for networkx to build).
+    box_cells = list(boxes.values())
+    boxes_of: dict[int, list[int]] = {q: [] for q in clue_list}
+    for b, key in enumerate(boxes):
+        for q in key:
+            boxes_of[q].append(b)
     graph = nx.Graph()
-    graph.add_nodes_from(range(len(keys_list)))
-    graph.add_edges_from(pair for under in boxes_of if len(under) > 1
-                         for pair in pairwise(under))
-    pieces = []
-    for nodes in nx.connected_components(graph):
-        members_of = sorted(nodes)
-        local = {node: b for b, node in enumerate(members_of)}
-        clues = sorted({clue for node in members_of for clue in keys_list[node]})  # row-major
-        component = Component(
-            sizes=tuple(len(boxes[keys_list[node]]) for node in members_of),
-            constraints=tuple(Constraint(tuple(map(local.__getitem__, boxes_of[clue])),
-                                         clue_needs[clue]) for clue in clues),
-        )
-        pieces.append((boxes[keys_list[members_of[0]]][0], component,
-                       tuple(tuple(boxes[keys_list[node]]) for node in members_of),
-                       tuple(clue_cells[clue] for clue in clues)))
-    pieces.sort(key=lambda piece: piece[0])
+    graph.add_nodes_from(range(len(box_cells)))
+    graph.add_edges_from(set(chain.from_iterable(map(pairwise, boxes_of.values()))))
+    members = sorted((sorted(nodes) for nodes in nx.connected_components(graph)),
+                     key=itemgetter(0))  # by smallest box, so by smallest cell
+    component_of = [0] * len(box_cells)
+    local = [0] * len(box_cells)
+    for i, nodes in enumerate(members):
+        for b, node in enumerate(nodes):
+            component_of[node] = i
+            local[node] = b
+    # Every number's boxes lie in one component: deal the rules out in row-major order.
+    rules: list[list[Constraint]] = [[] for _ in members]
+    clues: list[list[Cell]] = [[] for _ in members]
+    to_local = local.__getitem__
+    for q, need, cell in zip(clue_list, clue_needs, _cells(clue_mask, width, height),
+                             strict=True):
+        under = boxes_of[q]
+        i = component_of[under[0]]
+        rules[i].append(Constraint(tuple(map(to_local, under)), need))
+        clues[i].append(cell)
 
-    outside = tuple(_cells(covered_mask & ~around(number_mask), width, position.height))
+    outside = tuple(_cells(covered_mask & ~around(number_mask), width, height))
     return Frontier(
-        components=tuple(p[1] for p in pieces),
-        box_cells=tuple(p[2] for p in pieces),
-        clue_cells=tuple(p[3] for p in pieces),
+        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))
+                         for nodes, r in zip(members, rules, strict=True)),
+        box_cells=tuple(tuple(tuple(box_cells[b]) for b in nodes) for nodes in members),
+        clue_cells=tuple(map(tuple, clues)),
         outside=outside,
         mines_left=mines_left,
         contradiction=contradiction,
