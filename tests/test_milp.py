@@ -417,6 +417,22 @@ def test_missing_highspy_is_reported(monkeypatch):
         get_backend("milp-highs")
 
 
+@pytest.mark.parametrize("blocked, module, name, install", [
+    ("pulp", "exactmines.backends.milp", "milp-highs", "pulp"),  # not "highspy": it is there
+    ("pulp", "exactmines.backends.milp", "milp-cbc", "pulp"),
+    ("pysat", "exactmines.backends.sat", "sat", "python-sat"),
+])
+def test_missing_package_is_named_as_pip_knows_it(monkeypatch, blocked, module, name, install):
+    for loaded in [blocked, *(m for m in sys.modules if m.startswith(blocked + "."))]:
+        monkeypatch.setitem(sys.modules, loaded, None)  # import -> ImportError
+    monkeypatch.delitem(sys.modules, module, raising=False)  # imported again, now failing
+    monkeypatch.delitem(registry._CACHE, name, raising=False)
+    with pytest.raises(BackendUnavailable,
+                       match=f"^backend '{name}' needs the package '{install}': "
+                             f"pip install {install}$"):
+        get_backend(name)
+
+
 def test_missing_cbc_is_reported(monkeypatch):
     cbc = getattr(pulp, "PULP_CBC_CMD", None) or pulp.COIN_CMD
     monkeypatch.setattr(cbc, "available", lambda self: False)

@@ -165,6 +165,10 @@ _REGISTRY: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: Import name -> the name pip installs it under, where they differ.
+_PIP_NAMES = {"pysat": "python-sat"}
+
+
 def _preferred_milp() -> str:
     """HiGHS when installed: in-process, several times cheaper per solve than PuLP's CBC."""
     return "milp-highs" if importlib.util.find_spec("highspy") else "milp-cbc"
@@ -202,9 +206,12 @@ def get_backend(name: str) -> Backend:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
+        # Name what is really missing: milp-highs also imports pulp, and a missing pulp
+        # must not be reported as a missing highspy.
+        missing = (exc.name or "").split(".")[0]
+        install = _PIP_NAMES.get(missing, missing) or package
         raise BackendUnavailable(
-            f"backend {name!r} needs the package {package or exc.name!r}: "
-            f"pip install {package or exc.name}") from None
+            f"backend {name!r} needs the package {install!r}: pip install {install}") from None
     factory: Callable[[], Backend] = getattr(module, class_name)
     _CACHE[key] = factory()
     return _CACHE[key]
