@@ -91,6 +91,28 @@ def components(draw: st.DrawFn) -> Component:
 
 
 @given(component=components(), data=st.data())
+def test_deduce_under_a_bound_matches_brute_force(component, data):
+    # Allowed sets drawn from the numbers the component can hold, so that a bound really
+    # removes layouts: arbitrary sets are mostly empty or allow everything, and then the
+    # bounded second pass of deduce is never needed.
+    numbers = sorted(get_backend("brute").count(component).mine_numbers())
+    allowed = frozenset(data.draw(st.sets(st.sampled_from(numbers)))) if numbers \
+        else frozenset()
+    assert get_backend("sat").deduce(component, allowed) == \
+        get_backend("brute").deduce(component, allowed)
+
+
+def test_deduce_needs_the_bounded_pass():
+    # Unbounded, boxes 1 and 4 can each be mined or clear; with 8 mines box 1 is clear and
+    # box 4 a mine. Skipping deduce's bounded second pass missed that.
+    component = Component((3, 3, 3, 1, 1, 1), (Constraint((0, 1, 2, 3, 5), 7),
+                                               Constraint((1, 4), 1)))
+    expected = get_backend("brute").deduce(component, frozenset({8}))
+    assert expected != get_backend("brute").deduce(component, frozenset({7, 8}))
+    assert get_backend("sat").deduce(component, frozenset({8})) == expected
+
+
+@given(component=components(), data=st.data())
 def test_bounded_questions_match_counts(component, data):
     counts = get_backend("brute").count(component)
     sat = get_backend("sat")
