@@ -355,7 +355,8 @@ class _Part:
     layouts with a given number of mines in the probe, which ``rule_boxes`` and ``needs`` do
     not say (:func:`_revealed` leaves them empty): they are combined, never listed.
     ``solutions`` lists the box solutions when the box search counted the part (``None``
-    when the DP engine did)."""
+    when the DP engine did); ``profile`` is :func:`_profile` of a component (``None`` for
+    the parts of a reveal)."""
 
     box_masks: tuple[int, ...]
     sizes: tuple[int, ...]
@@ -363,6 +364,7 @@ class _Part:
     needs: tuple[int, ...]
     counts: ComponentCounts
     solutions: tuple[Solution, ...] | None = None
+    profile: _Profile | None = None
 
 
 def _boxes(rules: tuple[Rule, ...], probe: int = 0
@@ -413,13 +415,41 @@ def _part(rules: tuple[Rule, ...]) -> _Part:
     box_masks, rule_boxes, _ = _boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
-    solutions: list[Solution] = []
+    solutions: list[Solution] | None = []
     try:
         counts = _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES, solutions)
     except _TooBig:
-        return _Part(box_masks, sizes, rule_boxes, needs,
-                     _counted_large(sizes, rule_boxes, needs))
-    return _Part(box_masks, sizes, rule_boxes, needs, counts, tuple(solutions))
+        counts, solutions = _counted_large(sizes, rule_boxes, needs), None
+    return _Part(box_masks, sizes, rule_boxes, needs, counts,
+                 None if solutions is None else tuple(solutions), _profile(sizes, counts))
+
+
+#: ``(lowest, support)`` of :func:`_profile`.
+_Profile = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _profile(sizes: tuple[int, ...], counts: ComponentCounts) -> _Profile:
+    """``(lowest, support)``: the boxes that can hold a component's least mine probability
+    however its mine numbers are weighted, and per box the mine numbers ``k`` at which it
+    holds a mine in some layout (bit ``k`` of a mask).
+
+    A box whose mines per cell are at least another's at every mine number has, under any
+    non-negative weights of the mine numbers, a probability at least that box's, so only
+    the boxes nothing undercuts everywhere (one per equal profile) are ``lowest``. Boxes are
+    swept by their mines per cell summed over the mine numbers (a box's dominators come
+    first), each compared with the few kept before it. Cost: boxes x mine numbers x kept.
+    """
+    box_mines = counts.box_mines
+    columns = [[row[b] for row in box_mines] for b in range(len(sizes))]
+    support = tuple(sum(1 << k for k, m in enumerate(column) if m) for column in columns)
+    order = sorted(range(len(sizes)), key=lambda b: (Fraction(sum(columns[b]), sizes[b]), b))
+    lowest: list[int] = []
+    for b in order:
+        column, size = columns[b], sizes[b]
+        if not any(all(x * size <= y * sizes[p] for x, y in zip(columns[p], column, strict=True))
+                   for p in lowest):
+            lowest.append(b)
+    return tuple(sorted(lowest)), support
 
 
 def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
@@ -770,28 +800,6 @@ class _Weighed:
     numerators: list[list[int]]
     hits: int
 
-    def least(self, parts: list[_Part], outside: int) -> Fraction:
-        """The smallest mine probability of any cell (``outside``: the outside cells)."""
-        # A cell's probability is numerator / (size * layouts): a / sa < b / sb compares as
-        # a * sb < b * sa, in integers, and one Fraction is made at the end.
-        best_num, best_size = (self.hits, 1) if outside else (None, 1)
-        for part, nums in zip(parts, self.numerators, strict=True):
-            for num, size in zip(nums, part.sizes, strict=True):
-                if best_num is None or num * best_size < best_num * size:
-                    best_num, best_size = num, size
-        if best_num is None:
-            return Fraction(0)
-        return Fraction(best_num, best_size * self.layouts)
-
-    def safe(self, parts: list[_Part], outside: int) -> int:
-        """The cells that are safe in every layout (no mine summed over them)."""
-        mask = outside if outside and not self.hits else 0
-        for part, nums in zip(parts, self.numerators, strict=True):
-            for box, num in zip(part.box_masks, nums, strict=True):
-                if not num:
-                    mask |= box
-        return mask
-
 
 def _poly(part: _Part) -> list[int]:
     """A part's layouts by mine number, without trailing zeros."""
@@ -821,9 +829,10 @@ class _Kept:
     The formula of :func:`exactmines.combine.combine` (see its module notes): a part with
     ``k`` mines weighs ``W[k] = sum_j O[j] C(U, L - k - j)``, ``O`` the product of the other
     parts' polynomials. Here the products of the kept parts without each one (prefix times
-    suffix) are made once; with an extra part ``E``, ``W_c = correlate(Q_c, B')`` where
-    ``B'[s] = sum_l E[l] C(U, L - s - l)``, so each extra part costs one correlation per kept
-    part. Only the binomials the frontier can reach are computed, cached per ``(U, L)``.
+    suffix) are made once (:meth:`weigh` combines them alone), and what they contribute to a
+    combination with an extra part once per number ``U`` of outside cells (:class:`_Tails`),
+    so each extra part costs a few dot products (:meth:`after`). Only the binomials the
+    frontier can reach are computed, cached per ``(U, L)``.
     """
 
     def __init__(self, parts: list[_Part]) -> None:
@@ -839,28 +848,123 @@ class _Kept:
         for c in range(n - 1, -1, -1):
             self.others[c] = poly_mul(prefix[c], suffix)
             suffix = poly_mul(self.polys[c], suffix)
+        self.profiles = [p.profile or _profile(p.sizes, p.counts) for p in parts]
+        self.tails: dict[int, _Tails] = {}
 
-    def weigh(self, extra: _Part | None, outside: int, mines_left: int) -> _Weighed:
-        """Combine the kept parts and ``extra`` (if any) with ``outside`` cells off the
-        frontier and ``mines_left`` mines: integers only."""
-        extra_poly = _poly(extra) if extra is not None else [1]
-        total = poly_mul(self.total, extra_poly)
+    def after(self, extra: _Part, outside: int, mines_left: int, reach: int = 0
+              ) -> After | None:
+        """The position left when ``extra`` joins the kept parts, ``outside`` (a mask) the
+        cells off the frontier: its layouts, least mine probability and, when that is 0,
+        certainly safe cells (``None`` when no layout is left).
+
+        Everything the kept parts contribute is linear in the extra part's polynomial ``X``
+        (:class:`_Tails`), so a value costs a few dot products with ``X``: for the layouts,
+        for the extra part's boxes, the outside cells, and the kept parts' ``lowest`` boxes
+        (:func:`_profile`) -- the other kept boxes cannot hold the least probability, and
+        can be certainly safe only where the mine numbers they need get no weight.
+        """
+        poly = _poly(extra)
+        size = outside.bit_count()
+        tails = self.tails.get(size)
+        if tails is None or tails.reach < len(poly):
+            # Made once for ``reach`` (at least), not again for each longer polynomial.
+            tails = self.tails[size] = _Tails(self, size, mines_left, max(len(poly), reach))
+        # The tails run to ``reach`` >= len(poly): zip stops at the polynomial's end.
+        layouts = sum(x * e for x, e in zip(poly, tails.extra, strict=False))
+        if not layouts:
+            return None
+        hits = sum(x * h for x, h in zip(poly, tails.hits, strict=False)) if outside else 0
+        # A cell's probability is numerator / (size * layouts): a / sa < b / sb compares as
+        # a * sb < b * sa, in integers, and one Fraction is made at the end.
+        best_num, best_size = (hits, 1) if outside else (None, 1)
+        nums = _numerators(extra, tails.extra[:len(poly)])
+        for num, cells in zip(nums, extra.sizes, strict=True):
+            if best_num is None or num * best_size < best_num * cells:
+                best_num, best_size = num, cells
+        for part, lowest in zip(self.parts, tails.lowest, strict=True):
+            for b, by_mines in lowest:
+                num = sum(x * n for x, n in zip(poly, by_mines, strict=False))
+                cells = part.sizes[b]
+                if best_num is None or num * best_size < best_num * cells:
+                    best_num, best_size = num, cells
+        if best_num:
+            return After(layouts, Fraction(best_num, best_size * layouts))
+        safe = outside if outside and not hits else 0
+        for box, num in zip(extra.box_masks, nums, strict=True):
+            if not num:
+                safe |= box
+        # A kept box is safe when no mine number at which it holds a mine gets weight.
+        given = 0
+        for j, x in enumerate(poly):
+            if x:
+                given |= 1 << j
+        for part, poly_c, (_, support), reach in zip(self.parts, self.polys, self.profiles,
+                                                     tails.reached, strict=True):
+            weighted = 0
+            for j in _bits(given):
+                weighted |= reach >> j
+            weighted &= (1 << len(poly_c)) - 1
+            for box, mines_at in zip(part.box_masks, support, strict=True):
+                if not mines_at & weighted:
+                    safe |= box
+        return After(layouts, Fraction(0), safe)
+
+    def weigh(self, outside: int, mines_left: int) -> _Weighed:
+        """Combine the kept parts with ``outside`` cells off the frontier and ``mines_left``
+        mines: integers only."""
+        total = self.total
         weights = _tail_binomials(outside, mines_left, len(total) - 1)
         layouts = sum(t * w for t, w in zip(total, weights, strict=True))
         if layouts == 0:
             return _Weighed(0, [], 0)
-        seen = _correlate(extra_poly, weights, len(self.total))
-        numerators = [_numerators(part, _correlate(others, seen, len(poly)))
+        numerators = [_numerators(part, _correlate(others, weights, len(poly)))
                       for part, poly, others in zip(self.parts, self.polys, self.others,
                                                     strict=True)]
-        if extra is not None:
-            numerators.append(_numerators(extra, _correlate(self.total, weights,
-                                                             len(extra_poly))))
         hits = 0
         if outside:
             inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1)
             hits = sum(t * w for t, w in zip(total, inner, strict=True))
         return _Weighed(layouts, numerators, hits)
+
+
+class _Tails:
+    """What the kept parts of a :class:`_Kept` contribute to a combination with one extra
+    part of fewer than ``reach`` possible mine numbers, ``U`` cells off the frontier and
+    ``L`` mines: each a vector over the extra part's mine number ``l``, to be dotted with its
+    polynomial ``X``.
+
+    With ``T[t] = C(U, L - t)`` and ``K`` the kept parts' product: the extra part with ``l``
+    mines weighs ``extra[l] = sum_s K[s] T[s + l]`` (so the layouts are ``X . extra``), and
+    ``hits[l]`` likewise with ``C(U - 1, L - 1 - t)`` (layouts with a mine on one outside
+    cell). Kept part ``c`` with ``k`` mines weighs ``sum_l X[l] R_c[k + l]``, ``R_c[m] =
+    sum_j O_c[j] T[m + j]`` (``O_c`` the other kept parts), so the mines of its box ``b``
+    summed over all layouts are ``X . N_cb`` with ``N_cb[l] = sum_k mines_cb[k] R_c[k + l]``:
+    made once for the ``lowest`` boxes. ``reached[c]``: the ``m`` with ``R_c[m] > 0`` (a mask).
+    Cost: one correlation per kept part and per lowest box, once per ``U`` and ``_Kept``.
+    """
+
+    __slots__ = ("reach", "extra", "hits", "lowest", "reached")
+
+    def __init__(self, kept: _Kept, outside: int, mines_left: int, reach: int) -> None:
+        self.reach = reach
+        top = len(kept.total) + reach - 2
+        tail = _tail_binomials(outside, mines_left, top)
+        self.extra = _correlate(kept.total, tail, reach)
+        self.hits = (_correlate(kept.total, _tail_binomials(outside - 1, mines_left - 1, top),
+                                reach) if outside else [0] * reach)
+        self.lowest: list[list[tuple[int, list[int]]]] = []
+        self.reached: list[int] = []
+        for part, poly, others, (lowest, _) in zip(kept.parts, kept.polys, kept.others,
+                                                   kept.profiles, strict=True):
+            by_sum = _correlate(others, tail, len(poly) + reach - 1)
+            reached = 0
+            for m, r in enumerate(by_sum):
+                if r:
+                    reached |= 1 << m
+            self.reached.append(reached)
+            box_mines = part.counts.box_mines
+            self.lowest.append([(b, _correlate([box_mines[k][b] for k in range(len(poly))],
+                                               by_sum, reach)) for b in lowest])
 
 
 @dataclass(frozen=True)
@@ -927,7 +1031,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
         frontier |= cells
     outside = unknown & ~frontier
     left = view.mines_left
-    weighed = _Kept(parts).weigh(None, outside.bit_count(), left)
+    weighed = _Kept(parts).weigh(outside.bit_count(), left)
     layouts = weighed.layouts
     boxes: list[tuple[int, Fraction]] = []
     if layouts:
@@ -1007,15 +1111,13 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     if kept is None:
         kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts) if g not in merged])
     outside = base.outside & ~touch
-    outside_count = outside.bit_count()
     out = []
+    # Every value's polynomial fits the kept parts' tails, with room for the next candidates.
+    reach = max((len(part.counts.layouts) for part in by_mines.values()), default=0) + 4
     for m, part in by_mines.items():
-        weighed = kept.weigh(part, outside_count, base.mines_left)
-        if weighed.layouts:
-            parts = [*kept.parts, part]
-            least = weighed.least(parts, outside)
-            safe = weighed.safe(parts, outside) if least == 0 else 0
-            out.append((known + m, After(weighed.layouts, least, safe)))
+        after = kept.after(part, outside, base.mines_left, reach)
+        if after is not None:
+            out.append((known + m, after))
     return out
 
 
