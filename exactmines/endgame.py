@@ -95,7 +95,8 @@ class Endgame:
         for each in self.cells:
             if not self.mine_of[each] & everything:
                 raise ValueError(f"cell {each} is safe in every layout: reveal it first")
-        wins, cell = self._decide(everything, self.cells)
+        live = [c for c in self.cells if self.mine_of[c] != everything]
+        wins, cell = self._decide(everything, live)
         if cell is None:
             raise ValueError("no cell to click: every cell is a mine in every layout")
         return cell, wins
@@ -105,6 +106,9 @@ class Endgame:
         return self._wins(self.full if state is None else state, self.cells)
 
     def _wins(self, state: int, cells: list[int]) -> int:
+        """``wins(state)``; ``cells`` holds every cell uncertain in ``state`` (in increasing
+        order, as everywhere: which cell is revealed for free, and so which states are
+        visited and counted against the budget, depends on that order)."""
         found = self.memo.get(state)
         if found is not None:
             return found
@@ -114,9 +118,9 @@ class Endgame:
         if state & (state - 1) == 0:
             self.memo[state] = 1
             return 1
-        mine_of, classes = self.mine_of, self.classes
+        mine_of, classes, memo = self.mine_of, self.classes, self.memo
         live = []
-        for cell in cells:
+        for n, cell in enumerate(cells):
             mine = mine_of[cell] & state
             if mine == state:
                 continue
@@ -126,35 +130,45 @@ class Endgame:
             # Safe in every layout: revealed for free; it splits the state if its value varies.
             parts = [state & k for k in classes[cell] if state & k]
             if len(parts) > 1:
-                rest = [c for c in cells if c != cell]
-                total = sum(self._wins(part, rest) for part in parts)
-                self.memo[state] = total
+                # The cells before it that are certain here stay certain in every part (a
+                # mine, or safe with one value): only the live ones and those not yet
+                # looked at can matter there.
+                rest = live + cells[n + 1:]
+                total = 0
+                for part in parts:
+                    found = memo.get(part)
+                    total += self._wins(part, rest) if found is None else found
+                memo[state] = total
                 return total
         total, _ = self._decide(state, live)
-        self.memo[state] = total
+        memo[state] = total
         return total
 
-    def _decide(self, state: int, cells: list[int]) -> tuple[int, int | None]:
-        """Best click among ``cells`` (each uncertain in ``state``): ``(wins, cell)``."""
-        mine_of, classes = self.mine_of, self.classes
+    def _decide(self, state: int, live: list[int]) -> tuple[int, int | None]:
+        """Best click among ``live`` (each uncertain in ``state``): ``(wins, cell)``.
+
+        Cells are tried safest first (ties in increasing order); a cell's split of the
+        layouts is made only when it is tried, and a cell that splits them exactly as one
+        tried before is skipped (such cells have the same safe layouts, so they meet in the
+        order of ``live``).
+        """
+        mine_of, classes, memo = self.mine_of, self.classes, self.memo
         size = state.bit_count()
-        options = []
+        options = [(size - (mine_of[cell] & state).bit_count(), cell) for cell in live]
+        options.sort(key=lambda option: -option[0])
         seen: set[tuple[int, ...]] = set()
-        live = [c for c in cells if 0 != mine_of[c] & state != state]
-        for cell in live:
+        best, best_cell = 0, None
+        for safe, cell in options:
+            if safe <= best:
+                break
             parts = tuple(state & k for k in classes[cell] if state & k)
             if parts in seen:
                 continue  # splits the layouts exactly as a cell tried before
             seen.add(parts)
-            options.append((size - (mine_of[cell] & state).bit_count(), cell, parts))
-        options.sort(key=lambda option: -option[0])
-        best, best_cell = 0, None
-        for safe, cell, parts in options:
-            if safe <= best:
-                break
             total, left = 0, safe
             for part in sorted(parts, key=lambda p: -p.bit_count()):
-                total += self._wins(part, live)
+                found = memo.get(part)
+                total += self._wins(part, live) if found is None else found
                 left -= part.bit_count()
                 if total + left <= best:
                     break
