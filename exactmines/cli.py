@@ -683,19 +683,43 @@ def generate_command(
         typer.echo(f"{row['mine']}{detail}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning domain errors into one line and exit code 2.
+def _click_error_names(exc: BaseException) -> set[str]:
+    """Class names of a click exception: typer vendors its own click, whose classes are
+    not importable by a public name, so they are recognised by name."""
+    return {cls.__name__ for cls in type(exc).__mro__}
 
-    click itself reports usage errors (exit 2) and interrupts (exit 1 after "Aborted!").
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning domain errors and usage errors into one line on
+    stderr and exit code 2 (SPEC: one clear line, no traceback).
+
+    ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 or, at a prompt,
+    1 after "Aborted!".
     """
     try:
-        app(args=argv, prog_name="exactmines")
+        code = app(args=argv, prog_name="exactmines", standalone_mode=False)
     except ExactminesError as exc:
         sys.stderr.write(f"exactmines: error: {exc}\n")
         return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return 0
+    except Exception as exc:
+        names = _click_error_names(exc)
+        if "NoArgsIsHelpError" in names:
+            exc.show()  # type: ignore[attr-defined]
+            return 2
+        if "UsageError" in names:
+            ctx = getattr(exc, "ctx", None)
+            where = f"{ctx.command_path}: " if ctx is not None else ""
+            hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+            message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+            sys.stderr.write(f"exactmines: error: {where}{message}{hint}\n")
+            return 2
+        if "Abort" in names:
+            sys.stderr.write("Aborted!\n")
+            return 1
+        raise
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -112,3 +112,25 @@ def test_unknown_backend_is_a_usage_error(capsys):
 def test_version(capsys):
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("exactmines ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["analyze"], "exactmines analyze: Missing argument 'files'."),
+    (["analyze", "x.mine", "--mines", "abc"], "Invalid value for '--mines'"),
+    (["analyze", "x.mine", "--format", "xml"], "Invalid value for '--format'"),
+    (["analyze", "x.mine", "--nope"], "No such option: --nope"),
+    (["solvable", "b.mine"], "exactmines solvable: Missing option '--at'."),
+    (["bogus"], "No such command 'bogus'."),
+])
+def test_usage_errors_are_one_line(capsys, args, message):
+    # SPEC §3: exit 2 with one clear line on stderr (click's own report takes four).
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("exactmines: error: ") and message in captured.err
+    assert captured.err.count("\n") == 1 and captured.err.rstrip().endswith("-h')")
+
+
+def test_no_arguments_print_the_help(capsys):
+    assert main([]) == 2
+    assert "Usage: exactmines [OPTIONS] COMMAND" in capsys.readouterr().err
