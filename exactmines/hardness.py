@@ -152,7 +152,7 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
     line and column.
     """
     header: tuple[int, int] | None = None
-    header_line = 0
+    header_line = count_column = 0
     clauses: list[tuple[int, ...]] = []
     current: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -172,7 +172,7 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
                 raise InputError(f"bad problem line {shown!r}: expected 'p cnf VARIABLES "
                                  "CLAUSES'", source=source, line=number, column=1)
             header = (int(parts[2]), int(parts[3]))
-            header_line = number
+            header_line, count_column = number, raw.rindex(parts[3]) + 1
             continue
         if header is None:
             raise InputError("clause before the problem line 'p cnf VARIABLES CLAUSES'",
@@ -196,12 +196,14 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
             else:
                 current.append(lit)
     if header is None:
-        raise InputError("no problem line 'p cnf VARIABLES CLAUSES'", source=source, line=1)
+        raise InputError("no problem line 'p cnf VARIABLES CLAUSES'", source=source, line=1,
+                         column=1)
     if current:
         clauses.append(tuple(current))
     if len(clauses) != header[1]:
         raise InputError(f"the problem line declares {header[1]} clauses but the file has "
-                         f"{len(clauses)}", source=source, line=header_line)
+                         f"{len(clauses)}", source=source, line=header_line,
+                         column=count_column)
     return CNF(header[0], tuple(clauses))
 
 

@@ -296,15 +296,16 @@ def test_dimacs_round_trip_and_tolerances():
 
 
 @pytest.mark.parametrize("text, where, what", [
-    ("", "f.cnf:1", "no problem line"),
-    ("c only comments\n", "f.cnf:1", "no problem line"),
+    ("", "f.cnf:1:1", "no problem line"),
+    ("c only comments\n", "f.cnf:1:1", "no problem line"),
     ("1 2 0\np cnf 2 1\n", "f.cnf:1:1", "before the problem line"),
     ("p cnf two 1\n1 0\n", "f.cnf:1:1", "bad problem line"),
     ("p dnf 2 1\n1 0\n", "f.cnf:1:1", "bad problem line"),
     ("p cnf 2 1\np cnf 2 1\n1 0\n", "f.cnf:2:1", "second problem line"),
     ("p cnf 2 1\n1 x 0\n", "f.cnf:2:3", "'x' is not a literal"),
     ("p cnf 2 1\n1  -3 0\n", "f.cnf:2:4", "literal -3"),
-    ("p cnf 2 2\n1 0\n", "f.cnf:1", "declares 2 clauses but the file has 1"),
+    ("p cnf 2 2\n1 0\n", "f.cnf:1:9", "declares 2 clauses but the file has 1"),
+    ("c x\np  cnf 12 12 \n1 0\n", "f.cnf:2:11", "declares 12 clauses but the file has 1"),
 ])
 def test_dimacs_errors_name_file_line_and_column(text, where, what):
     with pytest.raises(InputError) as caught:
