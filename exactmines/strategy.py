@@ -35,7 +35,7 @@ float anywhere in this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -61,6 +61,7 @@ __all__ = [
     "After",
     "estimate",
     "value_chances",
+    "iter_value_chances",
     "secondary_safety",
     "progress_chance",
     "forced_fifty_fifty",
@@ -1064,7 +1065,15 @@ class After:
 
 def value_chances(view: View, base: Estimate, index: int, cache: Cache
                   ) -> list[tuple[int, After]]:
-    """Each value unknown cell ``index`` can show, with the position it leaves (exact).
+    """Each value unknown cell ``index`` can show, with the position it leaves (exact): see
+    :func:`iter_value_chances`."""
+    return list(iter_value_chances(view, base, index, cache))
+
+
+def iter_value_chances(view: View, base: Estimate, index: int, cache: Cache
+                       ) -> Iterator[tuple[int, After]]:
+    """Each value unknown cell ``index`` can show, with the position it leaves (exact),
+    one at a time (a caller may stop early), by increasing value.
 
     ``After.layouts / base.layouts`` is the probability that the cell is safe and shows
     that value; over the values they add up to the layouts in which the cell is safe. A
@@ -1092,7 +1101,7 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
         listed = listed and base.parts[g].solutions is not None
         for free, need in group_rules:
             if free == bit and need:
-                return []  # the cell is a mine in every layout
+                return  # the cell is a mine in every layout
     if listed:
         by_mines = cache.revealed(tuple(base.groups[g][1] for g in merged),
                                   [base.parts[g] for g in merged], index, probe,
@@ -1111,14 +1120,12 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     if kept is None:
         kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts) if g not in merged])
     outside = base.outside & ~touch
-    out = []
     # Every value's polynomial fits the kept parts' tails, with room for the next candidates.
     reach = max((len(part.counts.layouts) for part in by_mines.values()), default=0) + 4
     for m, part in by_mines.items():
         after = kept.after(part, outside, base.mines_left, reach)
         if after is not None:
-            out.append((known + m, after))
-    return out
+            yield known + m, after
 
 
 # -- the parts of the guessing strategy ---------------------------------------------------
@@ -1344,7 +1351,9 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     for safety, index in candidates:
         if best_key is not None and not _may_beat(best_key, safety, strategy):
             continue
-        chances = value_chances(view, base, index, cache)
+        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best_key)
+        if chances is None:
+            continue
         key = _score(base, safety, index, chances, strategy)
         if best_key is None or key > best_key:
             best_key, best_cell, best_chances = key, index, chances
@@ -1394,6 +1403,36 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     key.append(safety)
     key.append(-index)
     return tuple(key)
+
+
+def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
+                     strategy: Strategy, safety: Fraction, best_key: tuple | None
+                     ) -> list[tuple[int, After]] | None:
+    """The value chances of a candidate, or ``None`` as soon as the values seen so far
+    prove its key below ``best_key`` (the rest are then never combined).
+
+    In layouts, the secondary score with progress is at most ``(1 + progress) * safety``
+    times the layouts, and exactly that less, for each value whose least mine probability
+    is neither 0 nor 1, ``layouts * (least + progress)`` (0 and 1 count as a free next
+    click); the values' layouts add up to the candidate's safe layouts. Once these deficits
+    exceed the room above the best score the candidate loses, whatever the other values.
+    As in :func:`_may_beat`, this prunes only against a living best, or when dead cells
+    are not told apart.
+    """
+    chances = iter_value_chances(view, base, index, cache)
+    if best_key is None or not strategy.secondary or (strategy.dead and not best_key[0]):
+        return list(chances)
+    position = 1 if strategy.dead else 0
+    room = ((1 + strategy.progress) * safety - best_key[position]) * base.layouts
+    deficit: Fraction | int = 0
+    out = []
+    for value, after in chances:
+        out.append((value, after))
+        if after.least != 0 and after.least != 1:
+            deficit += after.layouts * (after.least + strategy.progress)
+            if deficit > room:
+                return None
+    return out
 
 
 def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
