@@ -485,8 +485,9 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
     try:
         _box_search(sizes, rule_boxes, needs, _SMALL_NODES, leaf)
     except _TooBig:
+        # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
-            counts = _counted(sizes, (*rule_boxes, inside), (*needs, m))
+            counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m))
             if counts.total:
                 out[m] = _Part(box_masks, sizes, rule_boxes, needs, counts)
         return out
