@@ -96,6 +96,8 @@ def analyze_command(
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
+    if time_limit < 0:  # 0 is allowed: verdicts only, no counting
+        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
     if image is not None:
         from .pictures import check_image_path
 

@@ -104,6 +104,12 @@ def test_time_limit_keeps_verdicts_and_says_so(capsys):
     assert [c["verdict"] for c in document["cells"]] == [c["verdict"] for c in golden["cells"]]
 
 
+def test_negative_time_limit_is_refused(capsys):
+    assert main(["analyze", str(GOLDEN[0]), "--time-limit", "-1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--time-limit -1.0: must be at least 0" in captured.err
+
+
 def test_unknown_backend_is_a_usage_error(capsys):
     assert main(["analyze", str(GOLDEN[0]), "--backend", "nope"]) == 2
     assert "unknown backend 'nope'" in capsys.readouterr().err
