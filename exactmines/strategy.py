@@ -35,7 +35,7 @@ float anywhere in this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -61,7 +61,6 @@ __all__ = [
     "After",
     "estimate",
     "value_chances",
-    "iter_value_chances",
     "secondary_safety",
     "progress_chance",
     "forced_fifty_fifty",
@@ -853,11 +852,21 @@ class _Kept:
         self.profiles = [p.profile or _profile(p.sizes, p.counts) for p in parts]
         self.tails: dict[int, _Tails] = {}
 
-    def after(self, extra: _Part, outside: int, mines_left: int, reach: int = 0
-              ) -> After | None:
-        """The position left when ``extra`` joins the kept parts, ``outside`` (a mask) the
-        cells off the frontier: its layouts, least mine probability and, when that is 0,
-        certainly safe cells (``None`` when no layout is left).
+    def tails_for(self, outside: int, mines_left: int, reach: int) -> _Tails:
+        """The :class:`_Tails` for ``outside`` cells off the frontier, reaching at least
+        ``reach`` mine numbers of an extra part (made once, not again for each longer
+        polynomial when they reach far enough)."""
+        tails = self.tails.get(outside)
+        if tails is None or tails.reach < reach:
+            tails = self.tails[outside] = _Tails(self, outside, mines_left, reach)
+        return tails
+
+    def after(self, extra: _Part, poly: list[int], layouts: int, outside: int,
+              tails: _Tails) -> After:
+        """The position left when ``extra`` (``poly``: :func:`_poly` of it, ``layouts``: its
+        layouts with the kept parts, ``poly . tails.extra``, not 0) joins the kept parts,
+        ``outside`` (a mask) the cells off the frontier: its layouts, least mine probability
+        and, when that is 0, certainly safe cells.
 
         Everything the kept parts contribute is linear in the extra part's polynomial ``X``
         (:class:`_Tails`), so a value costs a few dot products with ``X``: for the layouts,
@@ -865,16 +874,7 @@ class _Kept:
         (:func:`_profile`) -- the other kept boxes cannot hold the least probability, and
         can be certainly safe only where the mine numbers they need get no weight.
         """
-        poly = _poly(extra)
-        size = outside.bit_count()
-        tails = self.tails.get(size)
-        if tails is None or tails.reach < len(poly):
-            # Made once for ``reach`` (at least), not again for each longer polynomial.
-            tails = self.tails[size] = _Tails(self, size, mines_left, max(len(poly), reach))
         # The tails run to ``reach`` >= len(poly): zip stops at the polynomial's end.
-        layouts = sum(x * e for x, e in zip(poly, tails.extra, strict=False))
-        if not layouts:
-            return None
         hits = sum(x * h for x, h in zip(poly, tails.hits, strict=False)) if outside else 0
         # A cell's probability is numerator / (size * layouts): a / sa < b / sb compares as
         # a * sb < b * sa, in integers, and one Fraction is made at the end.
@@ -1066,67 +1066,103 @@ class After:
 
 def value_chances(view: View, base: Estimate, index: int, cache: Cache
                   ) -> list[tuple[int, After]]:
-    """Each value unknown cell ``index`` can show, with the position it leaves (exact): see
-    :func:`iter_value_chances`."""
-    return list(iter_value_chances(view, base, index, cache))
-
-
-def iter_value_chances(view: View, base: Estimate, index: int, cache: Cache
-                       ) -> Iterator[tuple[int, After]]:
-    """Each value unknown cell ``index`` can show, with the position it leaves (exact),
-    one at a time (a caller may stop early), by increasing value.
+    """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
+    increasing value.
 
     ``After.layouts / base.layouts`` is the probability that the cell is safe and shows
     that value; over the values they add up to the layouts in which the cell is safe. A
     single value means the cell is *dead*: revealing it tells nothing but that it was safe.
+    """
+    values = _Values.of(view, base, index, cache)
+    return [(v, values.after(i)) for i, v in enumerate(values.values)]
+
+
+class _Values:
+    """The values a cell can show, with their layouts, before the positions they leave are
+    combined (:meth:`after`, one at a time: a caller may stop early).
 
     Incremental: the components that touch the cell or its neighbours are merged with the
     new number's cells and counted once for every value, from their listed solutions
     (:func:`_revealed`) or, for a component the DP engine counted, by a new search
-    (:func:`_probed`), cached; the other components keep their counts, and each value costs
-    one combination.
+    (:func:`_probed`), cached; the other components keep their counts (:class:`_Kept`), so
+    a value's layouts cost one dot product and its position a few more.
     """
-    bit = 1 << index
-    around = view.masks[index]
-    touch = around | bit
-    probe = around & base.unknown & ~bit
-    known = (around & view.mines).bit_count()
-    merged: list[int] = []
-    listed = True
-    merged_cells = 0
-    for g, (cells, group_rules) in enumerate(base.groups):
-        if not cells & touch:
-            continue
-        merged.append(g)
-        merged_cells |= cells
-        listed = listed and base.parts[g].solutions is not None
-        for free, need in group_rules:
-            if free == bit and need:
-                return  # the cell is a mine in every layout
-    if listed:
-        by_mines = cache.revealed(tuple(base.groups[g][1] for g in merged),
-                                  [base.parts[g] for g in merged], index, probe,
-                                  probe & ~merged_cells)
-    else:
-        rules: list[Rule] = []
-        for g in merged:
-            for free, need in base.groups[g][1]:
-                free &= ~bit
-                if free:
-                    rules.append((free, need))
-        by_mines = cache.probed(tuple(sorted(set(rules))), probe)
-    # The other components' products, shared by every candidate that merges the same ones.
-    key = tuple(merged)
-    kept = base.kept.get(key)
-    if kept is None:
-        kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts) if g not in merged])
-    outside = base.outside & ~touch
-    # Every value's polynomial fits the kept parts' tails, with room for the next candidates.
-    reach = max((len(part.counts.layouts) for part in by_mines.values()), default=0) + 4
-    for m, part in by_mines.items():
-        after = kept.after(part, outside, base.mines_left, reach)
-        if after is not None:
-            yield known + m, after
+
+    __slots__ = ("values", "mines", "layouts", "parts", "polys", "kept", "outside", "tails")
+
+    def __init__(self) -> None:
+        self.values: list[int] = []  # increasing
+        self.mines: list[int] = []  # in the probe, per value
+        self.layouts: list[int] = []
+        self.parts: list[_Part] = []
+        self.polys: list[list[int]] = []
+        self.kept: _Kept | None = None
+        self.outside = 0
+        self.tails: _Tails | None = None
+
+    @classmethod
+    def of(cls, view: View, base: Estimate, index: int, cache: Cache) -> _Values:
+        values = cls()
+        bit = 1 << index
+        around = view.masks[index]
+        touch = around | bit
+        probe = around & base.unknown & ~bit
+        known = (around & view.mines).bit_count()
+        merged: list[int] = []
+        listed = True
+        merged_cells = 0
+        for g, (cells, group_rules) in enumerate(base.groups):
+            if not cells & touch:
+                continue
+            merged.append(g)
+            merged_cells |= cells
+            listed = listed and base.parts[g].solutions is not None
+            for free, need in group_rules:
+                if free == bit and need:
+                    return values  # the cell is a mine in every layout: no value
+        if listed:
+            by_mines = cache.revealed(tuple(base.groups[g][1] for g in merged),
+                                      [base.parts[g] for g in merged], index, probe,
+                                      probe & ~merged_cells)
+        else:
+            rules: list[Rule] = []
+            for g in merged:
+                for free, need in base.groups[g][1]:
+                    free &= ~bit
+                    if free:
+                        rules.append((free, need))
+            by_mines = cache.probed(tuple(sorted(set(rules))), probe)
+        # The other components' products, shared by every candidate that merges the same
+        # ones.
+        key = tuple(merged)
+        kept = base.kept.get(key)
+        if kept is None:
+            kept = base.kept[key] = _Kept([p for g, p in enumerate(base.parts)
+                                           if g not in merged])
+        values.kept = kept
+        values.outside = base.outside & ~touch
+        polys = {m: _poly(part) for m, part in by_mines.items()}
+        # Every value's polynomial fits the tails, with room for the next candidates.
+        reach = max((len(poly) for poly in polys.values()), default=0) + 4
+        tails = values.tails = kept.tails_for(values.outside.bit_count(), base.mines_left,
+                                              reach)
+        for m, part in by_mines.items():
+            poly = polys[m]
+            # The tails run to ``reach`` >= len(poly): zip stops at the polynomial's end.
+            layouts = sum(x * e for x, e in zip(poly, tails.extra, strict=False))
+            if layouts:
+                values.values.append(known + m)
+                values.mines.append(m)
+                values.layouts.append(layouts)
+                values.parts.append(part)
+                values.polys.append(poly)
+        return values
+
+    def after(self, i: int) -> After:
+        """The position left by value ``i`` (in the order of ``values``)."""
+        assert self.kept is not None and self.tails is not None
+        return self.kept.after(self.parts[i], self.polys[i], self.layouts[i], self.outside,
+                               self.tails)
 
 
 # -- the parts of the guessing strategy ---------------------------------------------------
@@ -1420,20 +1456,24 @@ def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
     As in :func:`_may_beat`, this prunes only against a living best, or when dead cells
     are not told apart.
     """
-    chances = iter_value_chances(view, base, index, cache)
+    values = _Values.of(view, base, index, cache)
     if best_key is None or not strategy.secondary or (strategy.dead and not best_key[0]):
-        return list(chances)
+        return [(v, values.after(i)) for i, v in enumerate(values.values)]
     position = 1 if strategy.dead else 0
     room = ((1 + strategy.progress) * safety - best_key[position]) * base.layouts
     deficit: Fraction | int = 0
-    out = []
-    for value, after in chances:
-        out.append((value, after))
+    # Likeliest values first (their deficits weigh most); no mine in the probe last (its
+    # neighbours are then certainly safe: no deficit).
+    order = sorted(range(len(values.values)),
+                   key=lambda i: (values.mines[i] == 0, -values.layouts[i], i))
+    afters: dict[int, After] = {}
+    for i in order:
+        after = afters[i] = values.after(i)
         if after.least != 0 and after.least != 1:
             deficit += after.layouts * (after.least + strategy.progress)
             if deficit > room:
                 return None
-    return out
+    return [(values.values[i], afters[i]) for i in range(len(values.values))]
 
 
 def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
