@@ -22,6 +22,8 @@ Cells that split ``S`` identically are tried once. States are memoised.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 __all__ = ["Endgame", "SearchBudgetExceeded"]
 
 
@@ -79,6 +81,9 @@ class Endgame:
             self.value_of[cell] = values
         self.cells = list(cells)
         self.classes = {c: tuple(self.value_of[c].values()) for c in cells}
+        # The search names cells by their position in ``cells`` (lists, not dicts).
+        self._mine = [self.mine_of[c] for c in self.cells]
+        self._classes = [self.classes[c] for c in self.cells]
 
     def best_move(self) -> tuple[int, int]:
         """``(cell, wins)`` for the whole list: the click that wins on the most layouts (the
@@ -95,20 +100,21 @@ class Endgame:
         for each in self.cells:
             if not self.mine_of[each] & everything:
                 raise ValueError(f"cell {each} is safe in every layout: reveal it first")
-        live = [c for c in self.cells if self.mine_of[c] != everything]
-        wins, cell = self._decide(everything, live)
-        if cell is None:
+        live = [n for n, mine in enumerate(self._mine) if mine != everything]
+        wins, best = self._decide(everything, live)
+        if best is None:
             raise ValueError("no cell to click: every cell is a mine in every layout")
-        return cell, wins
+        return self.cells[best], wins
 
     def win_probability_numerator(self, state: int | None = None) -> int:
         """``wins(state)`` (the whole list by default)."""
-        return self._wins(self.full if state is None else state, self.cells)
+        return self._wins(self.full if state is None else state, list(range(len(self.cells))))
 
     def _wins(self, state: int, cells: list[int]) -> int:
-        """``wins(state)``; ``cells`` holds every cell uncertain in ``state`` (in increasing
-        order, as everywhere: which cell is revealed for free, and so which states are
-        visited and counted against the budget, depends on that order)."""
+        """``wins(state)``; ``cells`` (positions in ``self.cells``, in increasing order, as
+        everywhere: which cell is revealed for free, and so which states are visited and
+        counted against the budget, depends on that order) holds every cell uncertain in
+        ``state``."""
         found = self.memo.get(state)
         if found is not None:
             return found
@@ -118,55 +124,61 @@ class Endgame:
         if state & (state - 1) == 0:
             self.memo[state] = 1
             return 1
-        mine_of, classes, memo = self.mine_of, self.classes, self.memo
+        mine_at, classes_at, memo = self._mine, self._classes, self.memo
         live = []
         for n, cell in enumerate(cells):
-            mine = mine_of[cell] & state
+            mine = mine_at[cell] & state
             if mine == state:
                 continue
             if mine:
                 live.append(cell)
                 continue
-            # Safe in every layout: revealed for free; it splits the state if its value varies.
-            parts = [state & k for k in classes[cell] if state & k]
-            if len(parts) > 1:
-                # The cells before it that are certain here stay certain in every part (a
-                # mine, or safe with one value): only the live ones and those not yet
-                # looked at can matter there.
-                rest = live + cells[n + 1:]
-                total = 0
-                for part in parts:
-                    found = memo.get(part)
-                    total += self._wins(part, rest) if found is None else found
-                memo[state] = total
-                return total
+            # Safe in every layout: revealed for free; it splits the state if its value
+            # varies, that is unless the first value class it meets holds all of it.
+            for k in classes_at[cell]:
+                if state & k:
+                    break
+            if not state & ~k:
+                continue
+            parts = [state & k for k in classes_at[cell] if state & k]
+            # The cells before it that are certain here stay certain in every part (a mine,
+            # or safe with one value): only the live ones and those not yet looked at can
+            # matter there.
+            rest = live + cells[n + 1:]
+            total = 0
+            for part in parts:
+                found = memo.get(part)
+                total += self._wins(part, rest) if found is None else found
+            memo[state] = total
+            return total
         total, _ = self._decide(state, live)
         memo[state] = total
         return total
 
     def _decide(self, state: int, live: list[int]) -> tuple[int, int | None]:
-        """Best click among ``live`` (each uncertain in ``state``): ``(wins, cell)``.
+        """Best click among ``live`` (positions, each uncertain in ``state``): ``(wins,
+        position)``.
 
-        Cells are tried safest first (ties in increasing order); a cell's split of the
+        Cells are tried safest first (ties in the order of ``live``); a cell's split of the
         layouts is made only when it is tried, and a cell that splits them exactly as one
         tried before is skipped (such cells have the same safe layouts, so they meet in the
         order of ``live``).
         """
-        mine_of, classes, memo = self.mine_of, self.classes, self.memo
+        mine_at, classes_at, memo = self._mine, self._classes, self.memo
         size = state.bit_count()
-        options = [(size - (mine_of[cell] & state).bit_count(), cell) for cell in live]
-        options.sort(key=lambda option: -option[0])
+        options = [(size - (mine_at[cell] & state).bit_count(), cell) for cell in live]
+        options.sort(key=itemgetter(0), reverse=True)  # stable: ties keep their order
         seen: set[tuple[int, ...]] = set()
         best, best_cell = 0, None
         for safe, cell in options:
             if safe <= best:
                 break
-            parts = tuple(state & k for k in classes[cell] if state & k)
+            parts = tuple(state & k for k in classes_at[cell] if state & k)
             if parts in seen:
                 continue  # splits the layouts exactly as a cell tried before
             seen.add(parts)
             total, left = 0, safe
-            for part in sorted(parts, key=lambda p: -p.bit_count()):
+            for part in sorted(parts, key=int.bit_count, reverse=True):
                 found = memo.get(part)
                 total += self._wins(part, live) if found is None else found
                 left -= part.bit_count()
