@@ -518,11 +518,7 @@ def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> dict[in
     solutions of the merged parts, plus a product of small tables.
     """
     tables = [_split_solutions(part, index, probe) for part in parts]
-    if fresh:
-        q = fresh.bit_count()
-        row = [comb(q, j) for j in range(q + 1)]
-        tables.append(((fresh,), (q,), {(j, j): (row[j], [j * row[j]]) for j in range(q + 1)}))
-    if not tables:  # a cell with no unknown neighbour: one empty layout
+    if not tables:  # no component: the fresh cells alone (if any)
         tables.append(((), (), {(0, 0): (1, [])}))
     masks, sizes, table = tables[0]
     for more_masks, more_sizes, more in tables[1:]:
@@ -538,6 +534,24 @@ def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> dict[in
                 else:
                     product[key] = (c1 * c2, vec)
         masks, sizes, table = masks + more_masks, sizes + more_sizes, product
+    if fresh:
+        # One more box, all inside the probe: q of its cells hold mines in C(f, q) ways.
+        f = fresh.bit_count()
+        spread: dict[tuple[int, int], list] = {}
+        for (j, k), (count, vec) in table.items():
+            for q in range(f + 1):
+                w = comb(f, q)
+                found_row = spread.get((j + q, k + q))
+                if found_row is None:
+                    spread[(j + q, k + q)] = [count * w, [x * w for x in vec], q * count * w]
+                else:
+                    found_row[0] += count * w
+                    row = found_row[1]
+                    for t, x in enumerate(vec):
+                        row[t] += x * w
+                    found_row[2] += q * count * w
+        masks, sizes = masks + (fresh,), sizes + (f,)
+        table = {key: (count, [*vec, mines]) for key, (count, vec, mines) in spread.items()}
     by_m: dict[int, dict[int, tuple[int, list[int]]]] = {}
     for (j, k), entry in table.items():
         if entry[0]:
@@ -596,12 +610,9 @@ def _split_solutions(part: _Part, index: int, probe: int
             if m:
                 row[t] += m * weight
     table: _Table = {}
-    spreads: dict[tuple[int, ...], tuple[list[int], list[list[int]]]] = {}
+    shape = tuple((inside, outside) for _, inside, outside in split)
     for (k, cut_mines), (weight, row) in grouped.items():
-        spread = spreads.get(cut_mines)
-        if spread is None:
-            spread = spreads[cut_mines] = _spread(split, cut_mines)
-        ways, inside_mines = spread
+        ways, inside_mines = _spread(shape, cut_mines)
         for j, w in enumerate(ways):
             if not w:
                 continue
@@ -621,13 +632,15 @@ def _split_solutions(part: _Part, index: int, probe: int
     return tuple(masks), sizes, table
 
 
-def _spread(split: list[tuple[int, int, int]], cut_mines: tuple[int, ...]
+@lru_cache(maxsize=8192)
+def _spread(shape: tuple[tuple[int, int], ...], cut_mines: tuple[int, ...]
             ) -> tuple[list[int], list[list[int]]]:
-    """Ways the mines of the cut boxes spread over their two pieces, by the mines ``j``
-    inside the probe: ``(ways[j], per cut box the mines in its inside piece summed over
-    those ways)``."""
+    """Ways the mines of the cut boxes (``(cells inside the probe, outside)`` each, holding
+    ``cut_mines``) spread over their two pieces, by the mines ``j`` inside the probe:
+    ``(ways[j], per cut box the mines in its inside piece summed over those ways)``. Cached:
+    the same few shapes recur all game (the lists are never modified)."""
     pieces = []
-    for (_, inside, outside), m in zip(split, cut_mines, strict=True):
+    for (inside, outside), m in zip(shape, cut_mines, strict=True):
         pieces.append([comb(inside, t) * comb(outside, m - t) if m - t <= outside else 0
                        for t in range(min(inside, m) + 1)])
     ways = [1]
