@@ -896,12 +896,13 @@ class _Kept:
         for num, cells in zip(nums, extra.sizes, strict=True):
             if best_num is None or num * best_size < best_num * cells:
                 best_num, best_size = num, cells
-        for part, lowest in zip(self.parts, tails.lowest, strict=True):
-            for b, by_mines in lowest:
-                num = sum(x * n for x, n in zip(poly, by_mines, strict=False))
-                cells = part.sizes[b]
-                if best_num is None or num * best_size < best_num * cells:
-                    best_num, best_size = num, cells
+        if best_num != 0:  # else the least is 0 whatever the kept parts hold
+            for part, lowest in zip(self.parts, tails.lowest, strict=True):
+                for b, by_mines in lowest:
+                    num = sum(x * n for x, n in zip(poly, by_mines, strict=False))
+                    cells = part.sizes[b]
+                    if best_num is None or num * best_size < best_num * cells:
+                        best_num, best_size = num, cells
         if best_num:
             return After(layouts, Fraction(best_num, best_size * layouts))
         safe = outside if outside and not hits else 0
@@ -954,11 +955,12 @@ class _Tails:
     cell). Kept part ``c`` with ``k`` mines weighs ``sum_l X[l] R_c[k + l]``, ``R_c[m] =
     sum_j O_c[j] T[m + j]`` (``O_c`` the other kept parts), so the mines of its box ``b``
     summed over all layouts are ``X . N_cb`` with ``N_cb[l] = sum_k mines_cb[k] R_c[k + l]``:
-    made once for the ``lowest`` boxes. ``reached[c]``: the ``m`` with ``R_c[m] > 0`` (a mask).
-    Cost: one correlation per kept part and per lowest box, once per ``U`` and ``_Kept``.
+    made once, when first needed, for the ``lowest`` boxes. ``reached[c]``: the ``m`` with
+    ``R_c[m] > 0`` (a mask). Cost: one correlation per kept part and per lowest box, once per
+    ``U`` and ``_Kept``.
     """
 
-    __slots__ = ("reach", "extra", "hits", "lowest", "reached")
+    __slots__ = ("reach", "extra", "hits", "by_sum", "_lowest", "_reached", "_kept")
 
     def __init__(self, kept: _Kept, outside: int, mines_left: int, reach: int) -> None:
         self.reach = reach
@@ -967,19 +969,40 @@ class _Tails:
         self.extra = _correlate(kept.total, tail, reach)
         self.hits = (_correlate(kept.total, _tail_binomials(outside - 1, mines_left - 1, top),
                                 reach) if outside else [0] * reach)
-        self.lowest: list[list[tuple[int, list[int]]]] = []
-        self.reached: list[int] = []
-        for part, poly, others, (lowest, _) in zip(kept.parts, kept.polys, kept.others,
-                                                   kept.profiles, strict=True):
-            by_sum = _correlate(others, tail, len(poly) + reach - 1)
-            reached = 0
-            for m, r in enumerate(by_sum):
-                if r:
-                    reached |= 1 << m
-            self.reached.append(reached)
-            box_mines = part.counts.box_mines
-            self.lowest.append([(b, _correlate([box_mines[k][b] for k in range(len(poly))],
-                                               by_sum, reach)) for b in lowest])
+        # R_c per kept part; the rest only when a value needs it (often the extra part
+        # alone shows a certainly safe cell, and then the least is 0 whatever the others).
+        self.by_sum = [_correlate(others, tail, len(poly) + reach - 1)
+                       for poly, others in zip(kept.polys, kept.others, strict=True)]
+        self._kept = kept
+        self._lowest: list[list[tuple[int, list[int]]]] | None = None
+        self._reached: list[int] | None = None
+
+    @property
+    def lowest(self) -> list[list[tuple[int, list[int]]]]:
+        """Per kept part, ``(box, N_cb)`` for its lowest boxes."""
+        if self._lowest is None:
+            kept, reach = self._kept, self.reach
+            self._lowest = []
+            for part, poly, by_sum, (lowest, _) in zip(kept.parts, kept.polys, self.by_sum,
+                                                       kept.profiles, strict=True):
+                box_mines = part.counts.box_mines
+                self._lowest.append([(b, _correlate([box_mines[k][b]
+                                                     for k in range(len(poly))],
+                                                    by_sum, reach)) for b in lowest])
+        return self._lowest
+
+    @property
+    def reached(self) -> list[int]:
+        """Per kept part, the ``m`` with ``R_c[m] > 0`` (a mask)."""
+        if self._reached is None:
+            self._reached = []
+            for by_sum in self.by_sum:
+                reached = 0
+                for m, r in enumerate(by_sum):
+                    if r:
+                        reached |= 1 << m
+                self._reached.append(reached)
+        return self._reached
 
 
 @dataclass(frozen=True)
