@@ -1375,18 +1375,36 @@ def _outside_candidates(view: View, base: Estimate) -> list[int]:
     first in row-major order). Cells with a frontier neighbour are scored one by one.
     """
     masks, outside, unknown = view.masks, base.outside, base.unknown
+    width, height = view.width, view.height
+    near = outside & dilate(unknown & ~outside, width, height)
+    out = _bits(near)
+    # The others touch only outside cells and flags (a revealed neighbour would put them on
+    # the frontier): a cell with n neighbours and f flags among them has the class
+    # (n - f, f). Those with a flag are classed one by one, the others by n in bulk.
+    far = outside & ~near
+    flagged = far & dilate(view.mines, width, height)
     seen: set[tuple[int, int]] = set()
-    out = []
-    for i in _bits(outside):
-        around = masks[i] & unknown
-        if around & ~outside:
-            out.append(i)
-            continue
-        key = (around.bit_count(), (masks[i] & view.mines).bit_count())
+    for i in _bits(flagged):
+        key = ((masks[i] & unknown).bit_count(), (masks[i] & view.mines).bit_count())
         if key not in seen:
             seen.add(key)
             out.append(i)
+    free = far & ~flagged
+    for cells in _by_neighbour_count(width, height):
+        first = free & cells
+        if first:
+            out.append((first & -first).bit_length() - 1)
     return out
+
+
+@lru_cache(maxsize=64)
+def _by_neighbour_count(width: int, height: int) -> tuple[int, ...]:
+    """The cells of the board grouped by their number of neighbours, as bitmasks."""
+    groups: dict[int, int] = {}
+    for i, mask in enumerate(neighbour_masks(width, height)):
+        n = mask.bit_count()
+        groups[n] = groups.get(n, 0) | (1 << i)
+    return tuple(groups[n] for n in sorted(groups))
 
 
 def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
