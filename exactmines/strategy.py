@@ -503,11 +503,79 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, _Part]:
 _Table = dict[tuple[int, int], tuple[int, list[int]]]
 
 
-def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> dict[int, _Part]:
+class _Reveal:
+    """Counts of a hypothetical reveal by the number ``m`` of mines in the probe: each
+    value's layouts by mine number at once (``polys``, :func:`_poly` of each part, only the
+    ``m`` some layout has, increasing), its part (with the mines per box) only when asked
+    (:meth:`part`): most values of most candidates are never combined (a candidate is
+    dropped once it cannot win).
+
+    Built from a table over the merged components' boxes, ``rows[j]`` = ``(k, layouts,
+    mines per box)`` with ``j`` mines in the probe, and ``fresh`` cells (in the probe, in no
+    component): one more box, of which ``q`` cells hold mines in ``C(f, q)`` ways, so value
+    ``m`` gathers the rows ``j = m - q`` shifted by ``q`` mines.
+    """
+
+    __slots__ = ("polys", "_rows", "_masks", "_sizes", "_fresh", "_parts")
+
+    def __init__(self, masks: tuple[int, ...], sizes: tuple[int, ...],
+                 rows: dict[int, list[tuple[int, int, list[int]]]], fresh: int) -> None:
+        self._rows, self._fresh = rows, fresh
+        f = fresh.bit_count()
+        self._masks = masks + (fresh,) if f else masks
+        self._sizes = sizes + (f,) if f else sizes
+        self._parts: dict[int, _Part] = {}
+        self.polys: dict[int, list[int]] = {}
+        ways = [comb(f, q) for q in range(f + 1)]
+        for m in range(max(rows, default=-1) + f + 1):
+            poly: list[int] = []
+            for q, w in enumerate(ways):
+                for k, count, _ in rows.get(m - q, ()):
+                    if k + q >= len(poly):
+                        poly.extend([0] * (k + q + 1 - len(poly)))
+                    poly[k + q] += count * w
+            if poly:
+                self.polys[m] = poly
+
+    @classmethod
+    def of_parts(cls, parts: dict[int, _Part]) -> _Reveal:
+        """The reveal of parts already made (by :func:`_probed`)."""
+        reveal = cls((), (), {}, 0)
+        reveal.polys = {m: _poly(part) for m, part in sorted(parts.items())}
+        reveal._parts = parts
+        return reveal
+
+    def part(self, m: int) -> _Part:
+        found = self._parts.get(m)
+        if found is None:
+            found = self._parts[m] = self._make(m)
+        return found
+
+    def _make(self, m: int) -> _Part:
+        f = self._fresh.bit_count()
+        n = len(self._sizes)
+        layouts = self.polys[m]
+        box_mines: list[list[int] | None] = [None] * len(layouts)
+        for q in range(f + 1):
+            w = comb(f, q)
+            for k, count, vec in self._rows.get(m - q, ()):
+                row = box_mines[k + q]
+                if row is None:
+                    row = box_mines[k + q] = [0] * n
+                for t, x in enumerate(vec):
+                    row[t] += x * w
+                if f:
+                    row[n - 1] += q * count * w
+        zero = (0,) * n
+        return _Part(self._masks, self._sizes, (), (), ComponentCounts(
+            tuple(layouts), tuple(tuple(row) if row else zero for row in box_mines)))
+
+
+def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> _Reveal:
     """What :func:`_probed` computes for revealing cell ``index``, from the listed solutions
-    of the components it merges (``parts``, none with ``solutions`` missing): ``{m: part}``
-    over the cells of ``parts`` but ``index`` and the ``fresh`` cells (of ``probe``, in no
-    component), counted by the number ``m`` of mines in ``probe``.
+    of the components it merges (``parts``, none with ``solutions`` missing): by the number
+    ``m`` of mines in ``probe``, the counts over the cells of ``parts`` but ``index`` and the
+    ``fresh`` cells (of ``probe``, in no component), as a :class:`_Reveal`.
 
     No new search: revealing the cell only makes it safe and cuts each box it touches into
     the cells inside the probe and the others, and the ways a solution's mines of a box
@@ -534,38 +602,11 @@ def _revealed(parts: list[_Part], index: int, probe: int, fresh: int) -> dict[in
                 else:
                     product[key] = (c1 * c2, vec)
         masks, sizes, table = masks + more_masks, sizes + more_sizes, product
-    if fresh:
-        # One more box, all inside the probe: q of its cells hold mines in C(f, q) ways.
-        f = fresh.bit_count()
-        spread: dict[tuple[int, int], list] = {}
-        for (j, k), (count, vec) in table.items():
-            for q in range(f + 1):
-                w = comb(f, q)
-                found_row = spread.get((j + q, k + q))
-                if found_row is None:
-                    spread[(j + q, k + q)] = [count * w, [x * w for x in vec], q * count * w]
-                else:
-                    found_row[0] += count * w
-                    row = found_row[1]
-                    for t, x in enumerate(vec):
-                        row[t] += x * w
-                    found_row[2] += q * count * w
-        masks, sizes = masks + (fresh,), sizes + (f,)
-        table = {key: (count, [*vec, mines]) for key, (count, vec, mines) in spread.items()}
-    by_m: dict[int, dict[int, tuple[int, list[int]]]] = {}
-    for (j, k), entry in table.items():
-        if entry[0]:
-            by_m.setdefault(j, {})[k] = entry
-    zero = (0,) * len(sizes)
-    out: dict[int, _Part] = {}
-    for m in sorted(by_m):
-        by_k = by_m[m]
-        top = max(by_k)
-        rows = [by_k.get(k) for k in range(top + 1)]
-        counts = ComponentCounts(tuple(r[0] if r else 0 for r in rows),
-                                 tuple(tuple(r[1]) if r else zero for r in rows))
-        out[m] = _Part(masks, sizes, (), (), counts)
-    return out
+    rows: dict[int, list[tuple[int, int, list[int]]]] = {}
+    for (j, k), (count, vec) in sorted(table.items()):
+        if count:
+            rows.setdefault(j, []).append((k, count, vec))
+    return _Reveal(masks, sizes, rows, fresh)
 
 
 def _split_solutions(part: _Part, index: int, probe: int
@@ -753,8 +794,7 @@ class Cache:
     def __init__(self, limit: int = 20_000) -> None:
         self.parts: dict[tuple[Rule, ...], _Part] = {}
         self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, _Part]] = {}
-        self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int],
-                           dict[int, _Part]] = {}
+        self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
 
     def part(self, rules: tuple[Rule, ...]) -> _Part:
@@ -775,7 +815,7 @@ class Cache:
         return found
 
     def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[_Part], index: int,
-                 probe: int, fresh: int) -> dict[int, _Part]:
+                 probe: int, fresh: int) -> _Reveal:
         """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``)."""
         key = (groups, index, probe)
         found = self.reveals.get(key)
@@ -1124,14 +1164,14 @@ class _Values:
     a value's layouts cost one dot product and its position a few more.
     """
 
-    __slots__ = ("values", "mines", "layouts", "parts", "polys", "kept", "outside", "tails")
+    __slots__ = ("values", "mines", "layouts", "polys", "reveal", "kept", "outside", "tails")
 
     def __init__(self) -> None:
         self.values: list[int] = []  # increasing
         self.mines: list[int] = []  # in the probe, per value
         self.layouts: list[int] = []
-        self.parts: list[_Part] = []
         self.polys: list[list[int]] = []
+        self.reveal: _Reveal | None = None
         self.kept: _Kept | None = None
         self.outside = 0
         self.tails: _Tails | None = None
@@ -1157,9 +1197,9 @@ class _Values:
                 if free == bit and need:
                     return values  # the cell is a mine in every layout: no value
         if listed:
-            by_mines = cache.revealed(tuple(base.groups[g][1] for g in merged),
-                                      [base.parts[g] for g in merged], index, probe,
-                                      probe & ~merged_cells)
+            reveal = cache.revealed(tuple(base.groups[g][1] for g in merged),
+                                    [base.parts[g] for g in merged], index, probe,
+                                    probe & ~merged_cells)
         else:
             rules: list[Rule] = []
             for g in merged:
@@ -1167,7 +1207,8 @@ class _Values:
                     free &= ~bit
                     if free:
                         rules.append((free, need))
-            by_mines = cache.probed(tuple(sorted(set(rules))), probe)
+            reveal = _Reveal.of_parts(cache.probed(tuple(sorted(set(rules))), probe))
+        values.reveal = reveal
         # The other components' products, shared by every candidate that merges the same
         # ones.
         key = tuple(merged)
@@ -1177,28 +1218,25 @@ class _Values:
                                            if g not in merged])
         values.kept = kept
         values.outside = base.outside & ~touch
-        polys = {m: _poly(part) for m, part in by_mines.items()}
         # Every value's polynomial fits the tails, with room for the next candidates.
-        reach = max((len(poly) for poly in polys.values()), default=0) + 4
+        reach = max((len(poly) for poly in reveal.polys.values()), default=0) + 4
         tails = values.tails = kept.tails_for(values.outside.bit_count(), base.mines_left,
                                               reach)
-        for m, part in by_mines.items():
-            poly = polys[m]
+        for m, poly in reveal.polys.items():
             # The tails run to ``reach`` >= len(poly): zip stops at the polynomial's end.
             layouts = sum(x * e for x, e in zip(poly, tails.extra, strict=False))
             if layouts:
                 values.values.append(known + m)
                 values.mines.append(m)
                 values.layouts.append(layouts)
-                values.parts.append(part)
                 values.polys.append(poly)
         return values
 
     def after(self, i: int) -> After:
         """The position left by value ``i`` (in the order of ``values``)."""
-        assert self.kept is not None and self.tails is not None
-        return self.kept.after(self.parts[i], self.polys[i], self.layouts[i], self.outside,
-                               self.tails)
+        assert self.kept is not None and self.tails is not None and self.reveal is not None
+        return self.kept.after(self.reveal.part(self.mines[i]), self.polys[i],
+                               self.layouts[i], self.outside, self.tails)
 
 
 # -- the parts of the guessing strategy ---------------------------------------------------
