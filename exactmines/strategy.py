@@ -388,15 +388,6 @@ def _boxes(rules: tuple[Rule, ...], probe: int = 0
     return tuple(boxes[k] for k in keys), rule_boxes, inside
 
 
-def _counted(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
-             needs: tuple[int, ...]) -> ComponentCounts:
-    """Exact counts: the built-in box search, or the DP engine when that is too slow."""
-    try:
-        return _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES)
-    except _TooBig:
-        return _counted_large(sizes, rule_boxes, needs)
-
-
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...]) -> ComponentCounts:
     """Exact counts by the DP engine (by an unbounded box search when it is too wide)."""
