@@ -39,15 +39,20 @@ def components(draw: st.DrawFn, max_boxes: int = 7, max_cells: int = 12) -> Comp
     return Component(tuple(sizes), tuple(rules))
 
 
-@pytest.mark.parametrize("small", [dp._SMALL, 0])
+@pytest.mark.parametrize(("small", "carried_boxes", "carried_states"),
+                         [(dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES),
+                          (dp._SMALL, dp._CARRIED_BOXES, 1), (dp._SMALL, 0, 1), (0, 0, 1)])
 @given(component=components())
-def test_counts_equal_brute_force(small, component):
-    # small=0 sends every component through all three sweeps (the path of big components).
-    saved, dp._SMALL = dp._SMALL, small
+def test_counts_equal_brute_force(small, carried_boxes, carried_states, component):
+    # Every path: small parts carrying their sums in one sweep; the same giving up past one
+    # state (then two sweeps); two sweeps from the start; small=0 sends every component
+    # through all three sweeps (the path of big components).
+    saved = dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES
+    dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES = small, carried_boxes, carried_states
     try:
         assert count_component(component) == BruteForceBackend().count(component)
     finally:
-        dp._SMALL = saved
+        dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES = saved
 
 
 @given(components(max_boxes=6, max_cells=10), st.randoms(use_true_random=False))

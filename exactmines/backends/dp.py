@@ -15,8 +15,9 @@ covered mine inside a wide opened region is forced). Each part is swept three ti
 lie on a layout, and the exact number of layouts), then backward and forward with the
 mine-number polynomials, over live states only. Per-box mine sums are forward-backward
 products: at box ``b``, the forward table weighted by the mines put in ``b`` meets the kept
-backward table of the same cut, one product per state (carrying per-box sums in every state
-would cost a vector per state instead).
+backward table of the same cut, one product per state. Carrying per-box sums in every state
+would cost a vector per state instead, which is what a *small* part does (:func:`_carried`):
+with a few boxes and a few states, one sweep with short vectors is cheaper than three.
 
 Representation, chosen for speed in CPython:
 
@@ -44,7 +45,9 @@ import heapq
 import time
 from collections import deque
 from functools import lru_cache
+from itertools import repeat
 from math import comb
+from operator import add, mul
 
 from ..errors import TimeLimitExceeded
 from ..frontier import Component, Constraint
@@ -59,6 +62,10 @@ MAX_STATES = 1 << 17
 MAX_KEPT = 1 << 21
 #: Components of at most this many cells skip sweep 1 (see :func:`count_component`).
 _SMALL = 48
+#: Small parts of at most this many boxes carry their box sums in one sweep while their
+#: tables stay within this many states (see :func:`_carried`).
+_CARRIED_BOXES = 24
+_CARRIED_STATES = 64
 
 
 class DPBackend(CountingBackend):
@@ -98,6 +105,8 @@ def sweep_order(component: Component) -> list[int]:
     rules with at most a few dozen others).
     """
     n = len(component.sizes)
+    if n <= 2:  # every order is as narrow
+        return list(range(n))
     neighbours: list[set[int]] = [set() for _ in range(n)]
     for rule in component.constraints:
         for b in rule.boxes:
@@ -174,9 +183,10 @@ def _binomials(size: int) -> list[int]:
     return [comb(size, j) for j in range(size + 1)]
 
 
-def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_Step], list[int],
-                                                            int, int]:
-    """Forward steps, backward steps, the full key of each cut, field width, field mask."""
+def _plan(component: Component, order: list[int], backward_too: bool = True,
+          ) -> tuple[list[_Step], list[_Step], list[int], int, int]:
+    """Forward steps, backward steps (none unless ``backward_too``), the full key of each
+    cut, field width, field mask."""
     sizes = component.sizes
     n = len(order)
     pos = [0] * len(sizes)
@@ -186,13 +196,13 @@ def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_St
     width = max(max((r.mines for r in rules), default=1), 1).bit_length()
     fmask = (1 << width) - 1
     forward = [_Step(b, sizes[b]) for b in order]
-    backward = [_Step(b, sizes[b]) for b in order]
+    backward = [_Step(b, sizes[b]) for b in order] if backward_too else []
     spans = []
     for r in rules:
         places = sorted(map(pos.__getitem__, r.boxes))
         first, last = places[0], places[-1]
         if first == last:  # the rule covers one box only: it fixes that box's mines
-            for step in (forward[first], backward[first]):
+            for step in (forward[first], backward[first]) if backward_too else (forward[first],):
                 step.low = max(step.low, r.mines)
                 step.high = min(step.high, r.mines)
             continue
@@ -215,7 +225,6 @@ def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_St
         shift = slot * width
         unit = 1 << shift
         forward[first].opened += r.mines << shift
-        backward[last].opened += r.mines << shift
         cut_keys[first + 1] += r.mines << shift  # differences: summed below
         cut_keys[last + 1] -= r.mines << shift
         # Cells the rule has left after each of its boxes, in each direction.
@@ -224,10 +233,13 @@ def _plan(component: Component, order: list[int]) -> tuple[list[_Step], list[_St
         for i in places:
             size = forward[i].size
             forward[i].mask += unit
-            backward[i].mask += unit
             forward[i].checks.append((shift, total - before - size))
-            backward[i].checks.append((shift, before))
+            if backward_too:
+                backward[i].mask += unit
+                backward[i].checks.append((shift, before))
             before += size
+        if backward_too:
+            backward[last].opened += r.mines << shift
     for t in range(1, n + 1):
         cut_keys[t] += cut_keys[t - 1]
     return forward, backward, cut_keys, width, fmask
@@ -512,6 +524,64 @@ class _Part:
         return (table.get(0, 0), offset), sums
 
 
+def _carried(component: Component, shift: int,
+             watch: _Watch) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
+    """One forward sweep carrying every box's mine sum in each state, for a small part.
+
+    Returns what :meth:`_Part.polynomials` does (offsets 0), or ``None`` as soon as a table
+    passes :data:`_CARRIED_STATES` states: a state then holds a vector of packed sums, one
+    per box swept so far, and many states of long vectors cost more than the two sweeps
+    and the forward-backward products they replace.
+
+    Notes
+    -----
+    The usual small part (mid-game, a stretch of front between forced cells: a handful of
+    boxes, a few states) pays mostly per box and per sweep, not per state: one sweep over
+    forward steps alone plans and runs in about half the work of two. Cost:
+    O(sum over cuts of states x boxes swept) big-integer operations, at C speed.
+    """
+    if len(component.sizes) > _CARRIED_BOXES:
+        return None
+    forward, _, _, _, fmask = _plan(component, sweep_order(component), backward_too=False)
+    table: dict[int, tuple[int, tuple[int, ...]]] = {0: (1, ())}
+    for step in forward:
+        out: dict[int, tuple[int, tuple[int, ...]]] = {}
+        opened, mask, checks = step.opened, step.mask, step.checks
+        low0, high0, weights = step.low, step.high, step.weights
+        for key, (value, sums) in table.items():
+            k = key + opened
+            low, high = low0, high0
+            for field, left in checks:
+                need = (k >> field) & fmask
+                if need < high:
+                    high = need
+                if need - left > low:
+                    low = need - left
+            if low > high:
+                continue
+            k -= low * mask
+            for j in range(low, high + 1):
+                term = weights[j] << (j * shift)  # C(size, j) x^j, packed
+                if term == 1:
+                    v, carried = value, (*sums, 0)
+                else:
+                    v = value * term
+                    carried = (*map(mul, sums, repeat(term)), v * j)
+                old = out.get(k)
+                out[k] = (v, carried) if old is None else (old[0] + v,
+                                                           tuple(map(add, old[1], carried)))
+                k -= mask
+        if len(out) > _CARRIED_STATES:
+            return None
+        watch(out)
+        table = out
+    value, sums = table.get(0, (0, ()))
+    by_box: list[tuple[int, int]] = [(0, 0)] * len(component.sizes)
+    for step, box_sum in zip(forward, sums, strict=False):  # no sums when no layout
+        by_box[step.box] = (box_sum, 0)
+    return (value, 0), by_box
+
+
 def count_component(component: Component, *, deadline: float | None = None,
                     max_states: int = MAX_STATES,
                     max_kept: int = MAX_KEPT) -> ComponentCounts:
@@ -559,22 +629,29 @@ def count_component(component: Component, *, deadline: float | None = None,
                                + (zero_row,) * (cells - forced))
     watch = _Watch(component, deadline, max_states, max_kept)
     if max(fixed) < 0:  # nothing forced: the component is its own (connected) part
-        parts = [(list(range(len(sizes))), _Part(component))]
+        parts = [(list(range(len(sizes))), component)]
     else:
-        parts = [(boxes, _Part(part)) for boxes, part in _parts(component, fixed, rules_of)]
+        parts = _parts(component, fixed, rules_of)
     # A bound on the layouts, which bounds every coefficient that matters (times a box's
     # size): a small part has at most 2**cells layouts, so it skips sweep 1, whose pruning
     # saves it less than the sweep costs; a big one gets its exact number from sweep 1.
     grand = 1
-    for _, part in parts:
+    swept: dict[int, _Part] = {}
+    for p, (_, part) in enumerate(parts):
         if part.cells <= _SMALL:
             grand <<= part.cells
         else:
-            grand *= part.total(watch)
+            swept[p] = _Part(part)
+            grand *= swept[p].total(watch)
     if not grand:
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
     shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
-    results = [part.polynomials(shift, watch) for _, part in parts]
+    results = []
+    for p, (_, part) in enumerate(parts):
+        result = None if p in swept else _carried(part, shift, watch)
+        if result is None:
+            result = (swept[p] if p in swept else _Part(part)).polynomials(shift, watch)
+        results.append(result)
     if any(not layouts[0] for layouts, _ in results):
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
 
