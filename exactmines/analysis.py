@@ -8,7 +8,9 @@ The stages, each a function below:
 3. with every component counted, ``combine``: exact fractions under the total count;
 4. otherwise ``_deduce``: exact safe/mine verdicts from the backend's feasibility tests,
    using which mine numbers each component can take under the total count (probabilities
-   are then reported as not computed, never guessed).
+   are then reported as not computed, never guessed). This stage has its own time limit
+   (the same allowance again); an engine stopped by it leaves the cells it did not prove
+   "unknown", and says so in the notes and ``verdicts_complete``.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Analysis:
     backend:
         Name of the engine that counted.
     consistent:
-        Some layout satisfies every number (and the total count, when known).
+        Some layout satisfies every number (and the total count, when known); ``None`` when
+        that was not decided within the time limit.
     layouts:
         Consistent layouts (SPEC §2); ``None`` when some component was not counted.
     cells:
@@ -70,6 +73,9 @@ class Analysis:
     probabilities_computed:
         ``False`` when a component's layouts could not be counted in time: the verdicts are
         still exact, the probabilities of the affected cells are ``None``.
+    verdicts_complete:
+        ``False`` when the verdicts too ran out of time: every "safe" and "mine" is still
+        proved, but some cells reported "unknown" may be safe or mines.
     components, frontier_cells, largest_component:
         Shape of the problem.
     notes:
@@ -80,7 +86,7 @@ class Analysis:
 
     position: Position
     backend: str
-    consistent: bool
+    consistent: bool | None
     layouts: int | None
     cells: tuple[CellAnalysis, ...]
     probabilities_computed: bool
@@ -89,11 +95,12 @@ class Analysis:
     largest_component: int
     notes: tuple[str, ...] = field(default=())
     seconds: float = 0.0
+    verdicts_complete: bool = True
 
     @property
     def unique(self) -> bool:
         """Consistent, and every covered cell is certainly safe or certainly a mine."""
-        return self.consistent and all(c.verdict != "unknown" for c in self.cells)
+        return self.consistent is True and all(c.verdict != "unknown" for c in self.cells)
 
     @property
     def safe(self) -> list[Cell]:
@@ -123,7 +130,9 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         A name from :func:`exactmines.backends.backend_names` or a backend object.
     time_limit:
         Seconds allowed for counting layouts. Components not counted in time still get exact
-        verdicts, but no probabilities.
+        verdicts, but no probabilities; proving those verdicts gets the same allowance again
+        (no limit when ``time_limit`` is 0: verdicts only), past which unproved cells are
+        "unknown" and ``verdicts_complete`` is ``False``.
 
     Notes
     -----
@@ -139,12 +148,14 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         largest_component=max((c.cells for c in frontier.components), default=0),
     )
 
-    def finish(consistent: bool, layouts: int | None, values: Values, computed: bool,
-               notes: list[str], rest: tuple[Fraction | None, Verdict] = _UNKNOWN) -> Analysis:
+    def finish(consistent: bool | None, layouts: int | None, values: Values, computed: bool,
+               notes: list[str], rest: tuple[Fraction | None, Verdict] = _UNKNOWN,
+               complete: bool = True) -> Analysis:
         # ``rest``: the value of the cells off the frontier (the default of every cell).
         return Analysis(position, engine.name, consistent, layouts,
                         _cells(position, values, rest), computed,
-                        notes=tuple(notes), seconds=time.perf_counter() - started, **shape)
+                        notes=tuple(notes), seconds=time.perf_counter() - started,
+                        verdicts_complete=complete, **shape)
 
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
@@ -154,7 +165,8 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
-    return _deduce(frontier, engine, counts, reasons, finish)
+    verdict_deadline = time.monotonic() + time_limit if time_limit else None
+    return _deduce(frontier, engine, counts, reasons, verdict_deadline, finish)
 
 
 #: What the cells get: groups of cells, each with its (probability, verdict); cells in no
@@ -226,15 +238,31 @@ def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # 
 
 
 def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
-            reasons: list[str], finish):  # type: ignore[no-untyped-def]
-    """Exact verdicts when some component could not be counted."""
+            reasons: list[str], deadline: float | None, finish):  # type: ignore[no-untyped-def]
+    """Exact verdicts when some component could not be counted.
+
+    Past ``deadline`` nothing is guessed: a component whose possible mine numbers were not
+    all found takes every number (a superset: verdicts from it can only be weaker, and
+    consistency is then undecided unless even the superset is impossible), and a cell the
+    engine did not prove is "unknown"."""
     components = frontier.components
-    numbers = [c.mine_numbers() if c is not None else engine.mine_numbers(comp)
-               for c, comp in zip(counts, components, strict=True)]
     notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted "
-             f"({reason}); verdicts are exact, probabilities were not computed"
+             f"({reason}); probabilities were not computed"
              for i, (c, comp, reason) in enumerate(zip(counts, components, reasons, strict=True))
              if c is None]
+    numbers: list[frozenset[int]] = []
+    decided = True  # every component's possible mine numbers are known exactly
+    for i, (c, comp) in enumerate(zip(counts, components, strict=True)):
+        if c is not None:
+            numbers.append(c.mine_numbers())
+            continue
+        try:
+            numbers.append(engine.mine_numbers(comp, deadline=deadline))
+        except TimeLimitExceeded as exc:
+            decided = False
+            numbers.append(frozenset(range(comp.cells + 1)))
+            notes.append(f"component {i + 1}: its possible numbers of mines were not all "
+                         f"found ({exc}); consistency is not decided")
     if any(not n for n in numbers):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     left, outside = frontier.mines_left, len(frontier.outside)
@@ -246,9 +274,14 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             return finish(False, 0, [], True,
                           ["inconsistent: no layout fits the numbers and the mine count"])
     values: Values = []
+    complete = decided
     for i, (comp, c, ok) in enumerate(zip(components, counts, allowed, strict=True)):
         facts: Deductions = (deductions_from_counts(comp, c, ok) if c is not None
-                             else engine.deduce(comp, ok))
+                             else engine.deduce(comp, ok, deadline=deadline))
+        if not facts.complete:
+            complete = False
+            notes.append(f"component {i + 1}: verdicts not all proved within the time limit; "
+                         "its cells not proved safe or mines are reported unknown")
         # Without a total, counted components keep exact probabilities: they are independent.
         exact = None
         if left is None and c is not None:
@@ -263,4 +296,4 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         can_mine = fits(total, left - outside, left - 1)
         can_clear = fits(total, left - outside + 1, left)
         rest = (None, "safe" if not can_mine else "mine" if not can_clear else "unknown")
-    return finish(True, None, values, False, notes, rest)
+    return finish(True if decided else None, None, values, False, notes, rest, complete)

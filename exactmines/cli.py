@@ -76,8 +76,11 @@ def analyze_command(
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting layouts per position; past it, verdicts "
-                             "stay exact and probabilities are reported as not computed.")] = 30.0,
+        "--time-limit", help="Seconds for counting layouts per position; past it, "
+                             "probabilities are reported as not computed and the safe/mine "
+                             "verdicts get as long again (no limit with 0: verdicts only); "
+                             "a cell not proved by then is unknown, and the output says "
+                             "so.")] = 30.0,
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
@@ -144,7 +147,7 @@ def analyze_command(
         draw_analysis(results[0], image, file=positions[0][0])
         if output is OutputFormat.text:
             console.print(f"picture written to {image}")
-    if any(not r.consistent for r in results):
+    if any(r.consistent is False for r in results):
         raise typer.Exit(EXIT_INCONSISTENT)
 
 
@@ -494,8 +497,10 @@ def batch_command(
     answered = [r for r in rows if "error" not in r]
     summary = {
         "files": len(rows), "out": str(out), "errors": len(failed),
-        "consistent": sum(r["consistent"] for r in answered),
-        "inconsistent": sum(not r["consistent"] for r in answered),
+        "consistent": sum(r["consistent"] is True for r in answered),
+        "inconsistent": sum(r["consistent"] is False for r in answered),
+        "undecided": sum(r["consistent"] is None for r in answered),
+        "verdicts_incomplete": sum(not r.get("verdicts_complete", True) for r in answered),
         "unique": sum(r["unique"] for r in answered),
         "not_counted": sum(not r["probabilities_computed"] for r in answered),
         "seconds": round(sum(r["seconds"] for r in answered), 6),
@@ -507,8 +512,12 @@ def batch_command(
                    f"({summary['unique']} unique), {summary['inconsistent']} inconsistent, "
                    f"{summary['errors']} unreadable; {summary['seconds']:.2f} s of analysis")
         if summary["not_counted"]:
-            typer.echo(f"{summary['not_counted']} positions went past --time-limit: verdicts "
-                       "exact, probabilities not computed")
+            typer.echo(f"{summary['not_counted']} positions went past --time-limit: "
+                       "probabilities not computed")
+        if summary["verdicts_incomplete"]:
+            typer.echo(f"{summary['verdicts_incomplete']} positions went past it again while "
+                       f"proving verdicts ({summary['undecided']} with consistency undecided): "
+                       "their unproved cells are unknown")
     if failed:
         first = failed[0]["error"]
         raise ExactminesError(f"{len(failed)} of {len(rows)} files could not be analysed "

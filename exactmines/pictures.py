@@ -194,7 +194,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
                 kind, text = "flag", "F"
             elif cell is None:
                 kind, text = ("zero", "") if ch == "0" else ("revealed", ch)
-            elif not result.consistent:
+            elif result.consistent is False:
                 kind, text = "not computed", "?"
             elif cell.verdict == "safe":
                 kind, text = "safe", "S"
@@ -272,7 +272,7 @@ def _title(result: Analysis, file: str | None) -> str:
     position = result.position
     mines = "unknown mines" if position.mines is None else f"{position.mines} mines"
     head = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
-    if not result.consistent:
+    if result.consistent is False:
         return f"{head}\ninconsistent: no layout of mines fits this position"
     layouts = "not counted" if result.layouts is None else _big(result.layouts)
     return (f"{head}, layouts {layouts}{', unique' if result.unique else ''}\n"

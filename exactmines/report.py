@@ -59,6 +59,7 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
         layouts=None if result.layouts is None else decimal(result.layouts),
         unique=result.unique,
         probabilities_computed=result.probabilities_computed,
+        verdicts_complete=result.verdicts_complete,
         backend=result.backend,
         components=result.components,
         frontier_cells=result.frontier_cells,
@@ -106,14 +107,21 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     mines = "unknown mines" if position.mines is None else f"{position.mines} mines"
     title = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
     lines = [f"[bold]{title}[/]"]
-    if not result.consistent:
+    if result.consistent is False:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
         lines += [f"  {note}" for note in result.notes]
         return "\n".join(lines)
     layouts = ("not counted" if result.layouts is None else f"{result.layouts:,}"
                if result.layouts.bit_length() < 12_000 else decimal(result.layouts))
-    lines.append(f"consistent, layouts: {layouts}, "
-                 f"{'unique' if result.unique else 'not unique'}")
+    if result.consistent is None:
+        lines.append(f"[bold yellow]consistency not decided[/] within the time limit, "
+                     f"layouts: {layouts}")
+    else:
+        lines.append(f"consistent, layouts: {layouts}, "
+                     f"{'unique' if result.unique else 'not unique'}")
+    if not result.verdicts_complete:
+        lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
+                     "safe and mine shown is proved, some unknown cells may be either")
     plural = "" if result.components == 1 else "s"
     lines.append(f"backend {result.backend}: {result.components} component{plural}, "
                  f"{result.frontier_cells} frontier cells (largest {result.largest_component}), "

@@ -14,6 +14,8 @@ from strategies import positions
 
 from exactmines import analyze, read_position
 from exactmines.backends import get_backend
+from exactmines.backends import sat as sat_engine
+from exactmines.errors import TimeLimitExceeded
 from exactmines.frontier import Component, Constraint
 from exactmines.position import Position
 
@@ -56,6 +58,40 @@ def test_verdicts_stay_exact_when_counting_is_cut_short(position):
     result = assert_matches_oracle(position, "sat", time_limit=0.0)
     if result.consistent and result.frontier_cells:
         assert not result.probabilities_computed
+
+
+class _StopAfter:
+    """Stands in for ``check_deadline`` in the SAT engine: counting always runs out, and the
+    verdicts run out at their ``stop``-th check, wherever that falls."""
+
+    def __init__(self, stop: int) -> None:
+        self.stop = stop
+
+    def __call__(self, deadline, doing="counting layouts"):
+        if self.stop == 0 or doing == "counting layouts":
+            raise TimeLimitExceeded(f"out of time while {doing} (test)")
+        self.stop -= 1
+
+
+@given(position=positions(count_known=True), stop=st.integers(0, 25))
+def test_verdicts_stopped_at_any_point_claim_nothing_unproved(position, stop):
+    # Every safe/mine reported is the oracle's; "consistent" is the oracle's or undecided;
+    # and "complete" verdicts are exactly the oracle's.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat_engine, "check_deadline", _StopAfter(stop))
+        result = analyze(position, backend="sat", time_limit=1.0)
+    expected = truth(position)
+    assert result.consistent in (expected.consistent, None), position
+    if result.consistent is False:
+        return
+    for cell in result.cells:
+        if result.verdicts_complete:
+            assert cell.verdict == expected.verdict[cell.cell], (position, cell)
+        else:
+            assert cell.verdict in ("unknown", expected.verdict[cell.cell]), (position, cell)
+    if result.consistent is None:
+        assert not result.unique and not result.verdicts_complete
+        assert any("consistency is not decided" in note for note in result.notes)
 
 
 @pytest.mark.parametrize("width,height,mines", [(1, 1, 0), (1, 1, 1), (3, 3, 4), (9, 9, 10),

@@ -10,7 +10,9 @@ import pytest
 from golden import normalised
 from oracle import truth
 
+from exactmines.backends import sat as sat_engine
 from exactmines.cli import main
+from exactmines.errors import TimeLimitExceeded
 from exactmines.files import read_position
 
 DATA = Path(__file__).parent / "data"
@@ -102,6 +104,26 @@ def test_time_limit_keeps_verdicts_and_says_so(capsys):
     assert document["notes"] and "not computed" in document["notes"][0]
     golden = json.loads((DATA / "reference-9x9.json").read_text())
     assert [c["verdict"] for c in document["cells"]] == [c["verdict"] for c in golden["cells"]]
+
+
+def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
+    # An engine that runs out of time on every question: nothing is claimed, the output
+    # says why, and an undecided position is not reported inconsistent (exit 0, not 3).
+    def out_of_time(deadline, doing="counting layouts"):
+        raise TimeLimitExceeded(f"time limit reached while {doing}")
+
+    monkeypatch.setattr(sat_engine, "check_deadline", out_of_time)
+    code, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
+                              "--time-limit", "1")
+    assert code == 0
+    assert document["consistent"] is None and document["unique"] is False
+    assert document["verdicts_complete"] is False and document["layouts"] is None
+    assert {c["verdict"] for c in document["cells"]} == {"unknown"}
+    assert any("consistency is not decided" in note for note in document["notes"])
+    assert main(["analyze", str(DATA / "reference-9x9.mine"), "--backend", "sat",
+                 "--time-limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "consistency not decided" in out and "verdicts incomplete" in out
 
 
 def test_negative_time_limit_is_refused(capsys):

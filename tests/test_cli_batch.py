@@ -85,6 +85,7 @@ def test_batch_resumes_an_interrupted_run_and_retries_failed_files(positions, tm
     summary = json.loads(capsys.readouterr().out)
     assert code == 0
     assert summary["files"] == 6 and summary["errors"] == 0 and summary["inconsistent"] == 1
+    assert summary["undecided"] == 0 and summary["verdicts_incomplete"] == 0
     rows = read_rows(out)[1]
     assert len(rows) == 6 and len({r["id"] for r in rows}) == 6
     assert all(line.strip() for line in out.read_text().split("\n")[:-1])  # torn line gone

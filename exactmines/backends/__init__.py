@@ -10,8 +10,13 @@ A backend answers three questions about one :class:`~exactmines.frontier.Compone
     for each box, whether some layout with an allowed number of mines puts a mine in it,
     and whether some such layout leaves one of its cells clear.
 
-``deduce`` and ``mine_numbers`` must always finish: they are the fall-back that keeps
-safe/mine verdicts exact when counting is too expensive.
+``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
+counting is too expensive. Both take an optional ``deadline`` (a ``time.monotonic()`` value).
+An engine whose verdict questions are bounded (DP, brute force, counting engines) may ignore
+it; one that can run long (SAT, MILP) stops at it, and then says so: ``mine_numbers`` raises
+``TimeLimitExceeded`` and ``deduce`` returns :class:`Deductions` with ``complete=False``, in
+which every fact not yet proved impossible is left possible -- an unproved cell is
+"unknown", never "safe" or "mine".
 """
 
 from __future__ import annotations
@@ -70,10 +75,14 @@ class ComponentCounts:
 @dataclass(frozen=True, slots=True)
 class Deductions:
     """Per box: ``can_mine[b]`` some allowed layout puts a mine in box ``b``;
-    ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one."""
+    ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one.
+
+    ``complete`` is ``False`` when the engine stopped at its deadline: a ``False`` fact is
+    still proved, but a ``True`` one may only be unproved (reported as possible)."""
 
     can_mine: tuple[bool, ...]
     can_clear: tuple[bool, ...]
+    complete: bool = True
 
 
 class Backend(Protocol):
@@ -84,10 +93,12 @@ class Backend(Protocol):
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         ...
 
-    def mine_numbers(self, component: Component) -> frozenset[int]:
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
         ...
 
-    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
         ...
 
 
@@ -120,10 +131,10 @@ class LayoutTally:
             tuple(self.rows[k]) if k in self.rows else zero for k in range(len(self.layouts))))
 
 
-def check_deadline(deadline: float | None) -> None:
+def check_deadline(deadline: float | None, doing: str = "counting layouts") -> None:
     """Raise :class:`TimeLimitExceeded` once ``time.monotonic()`` passes ``deadline``."""
     if deadline is not None and time.monotonic() > deadline:
-        raise TimeLimitExceeded("time limit reached while counting layouts")
+        raise TimeLimitExceeded(f"time limit reached while {doing}")
 
 
 def deductions_from_counts(component: Component, counts: ComponentCounts,
@@ -146,10 +157,12 @@ class CountingBackend(ABC):
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         """Exact counts; subclasses define how."""
 
-    def mine_numbers(self, component: Component) -> frozenset[int]:
-        return self.count(component).mine_numbers()
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        return self.count(component).mine_numbers()  # bounded work: the deadline is moot
 
-    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
         return deductions_from_counts(component, self.count(component), allowed)
 
 

@@ -7,8 +7,9 @@ for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component wit
 layouts, such as a compiled SAT formula's, is still counted exactly. When that runs out
 too, ``count`` raises :class:`~exactmines.errors.TimeLimitExceeded` and the analysis asks
 ``mine_numbers`` and ``deduce`` instead: for such a component those go to the SAT engine,
-whose feasibility tests always finish, so safe/mine verdicts stay exact and only the
-probabilities go missing (and are said to). Asked directly (the solvability search does),
+whose feasibility tests are fast, so safe/mine verdicts stay exact and only the
+probabilities go missing (and are said to); past the verdicts' own deadline, a cell not
+yet proved is reported unknown. Asked directly (the solvability search does),
 ``mine_numbers`` and ``deduce`` first try the counts for at most :data:`DEDUCE_BUDGET`
 seconds.
 
@@ -76,14 +77,16 @@ class AutoBackend:
         except TimeLimitExceeded:
             return None
 
-    def mine_numbers(self, component: Component) -> frozenset[int]:
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
         counts = self._counts(component)
         if counts is None:
-            return self.decider.mine_numbers(component)
+            return self.decider.mine_numbers(component, deadline=deadline)
         return counts.mine_numbers()
 
-    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
         counts = self._counts(component)
         if counts is None:
-            return self.decider.deduce(component, allowed)
+            return self.decider.deduce(component, allowed, deadline=deadline)
         return deductions_from_counts(component, counts, allowed)

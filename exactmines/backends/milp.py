@@ -23,7 +23,9 @@ Questions, and the solves they take:
 ``deduce``
     repeatedly maximise the number of still-open facts ("box ``b`` can hold a mine", "box
     ``b`` can have a clear cell") a single layout settles, until the optimum is 0: that
-    optimum is the proof the remaining facts are impossible (typically 3-7 solves).
+    optimum is the proof the remaining facts are impossible (typically 3-7 solves). Stopped
+    at a deadline before that proof, it proves nothing impossible: every cell is reported
+    unknown (``complete=False``).
 
 Solvers. HiGHS through ``highspy`` (in-process, the model kept and changed in place) when it
 is installed, else the CBC bundled with PuLP (a process per solve). HiGHS is driven
@@ -339,7 +341,7 @@ class _Model:
         if deadline is not None:
             time_limit = deadline - time.monotonic()
             if time_limit <= 0:
-                raise TimeLimitExceeded("time limit reached while counting layouts")
+                raise TimeLimitExceeded("time limit reached before a solve")
         self.solves += 1
         values = self.driver.solve(objective, time_limit)
         if values is None:
@@ -410,13 +412,15 @@ class MilpBackend:
                 self.solves += model.solves
         return tally.result()
 
-    def mine_numbers(self, component: Component) -> frozenset[int]:
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        check_deadline(deadline, "finding the possible numbers of mines")  # before the build
         found: set[int] = set()
         with self._model(component) as model:
             try:
                 objective = model.total()
                 ones = (1,) * len(model.cells)
-                while (point := model.solve(objective)) is not None:
+                while (point := model.solve(objective, deadline)) is not None:
                     k = sum(point[c] for c in model.cells)
                     found.add(k)
                     if k == len(model.cells):
@@ -426,14 +430,21 @@ class MilpBackend:
                 self.solves += model.solves
         return frozenset(found)
 
-    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
+        """Past ``deadline`` the facts not settled yet are reported possible
+        (``complete=False``): only the final optimum of 0 proves a fact impossible."""
         sizes = component.sizes
+        if deadline is not None and time.monotonic() > deadline:  # not worth building
+            return Deductions((True,) * len(sizes), (True,) * len(sizes), complete=False)
         can_mine = [False] * len(sizes)
         can_clear = [False] * len(sizes)
         with self._model(component) as model:
             try:
                 if model.hold_total(allowed):
-                    _settle(model, can_mine, can_clear)
+                    _settle(model, can_mine, can_clear, deadline)
+            except TimeLimitExceeded:
+                return Deductions((True,) * len(sizes), (True,) * len(sizes), complete=False)
             finally:
                 self.solves += model.solves
         return Deductions(tuple(can_mine), tuple(can_clear))
@@ -456,7 +467,8 @@ def _no_good(box_columns: list[list[int]], counts: Sequence[int]) -> _Row:
     return _Row(tuple(columns), tuple(coefs), low, None)
 
 
-def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool]) -> None:
+def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool],
+            deadline: float | None) -> None:
     """Fill ``can_mine``/``can_clear`` by maximising the open facts one layout settles.
 
     The number a layout settles is ``sum over open "can mine" facts of y[b][0]`` plus ``sum
@@ -465,7 +477,7 @@ def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool]) -> None:
     layout settles a fact of every box, as a count ``j`` has ``j > 0`` or ``j < n``; so after
     the first solve no one-cell box is open both ways, the one case whose terms cancel.)
     """
-    point = model.solve({})  # any layout will do while every fact is open
+    point = model.solve({}, deadline)  # any layout will do while every fact is open
     if point is None:
         return
     while True:
@@ -487,7 +499,7 @@ def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool]) -> None:
                 objective[chain[0]] = objective.get(chain[0], 0) - 1
             if not can_clear[b]:
                 objective[chain[-1]] = objective.get(chain[-1], 0) + 1
-        point = model.solve({c: a for c, a in objective.items() if a})
+        point = model.solve({c: a for c, a in objective.items() if a}, deadline)
         if point is None:
             raise SolverError("the solver called a model infeasible that it had solved")
 

@@ -22,6 +22,7 @@ from math import comb
 
 from pysat.solvers import Solver
 
+from ..errors import TimeLimitExceeded
 from ..frontier import Component
 from . import ComponentCounts, Deductions, LayoutTally, check_deadline
 
@@ -147,34 +148,49 @@ class SatBackend:
                     check_deadline(deadline)
         return tally.result()
 
-    def mine_numbers(self, component: Component) -> frozenset[int]:
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
         """Every feasible number, with two solves per number found plus one: a model in
-        ``[low, high]`` with ``k`` mines splits the interval at ``k``."""
+        ``[low, high]`` with ``k`` mines splits the interval at ``k``. The deadline is
+        checked before each solve."""
         found: set[int] = set()
         with _Session(component) as session:
             todo = [(0, component.cells)]
             while todo:
                 low, high = todo.pop()
-                if low > high or not session.solver.solve(
-                        assumptions=session.between(low, high)):
+                if low > high:
+                    continue
+                check_deadline(deadline, "finding the possible numbers of mines")
+                if not session.solver.solve(assumptions=session.between(low, high)):
                     continue
                 k = sum(session.box_counts())
                 found.add(k)
                 todo += [(low, k - 1), (k + 1, high)]
         return frozenset(found)
 
-    def deduce(self, component: Component, allowed: frozenset[int]) -> Deductions:
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
         """Two passes. Without a bound on the total first (no counter: fast), recording
         every model and, when its mine number is allowed, what it shows about the allowed
         layouts; then, under the bound, only the boxes the first pass left open. A box no
         layout can mine is safe under any bound, so the slow bounded solves are few, often
-        none."""
+        none.
+
+        The deadline is checked before each solve. Past it, what is proved stands: a fact
+        the first pass found impossible in every layout, or one the finished second pass
+        did not find; every other open fact is reported possible (``complete=False``)."""
         sizes = component.sizes
         n = len(sizes)
         free_mine, free_clear = [False] * n, [False] * n
         can_mine, can_clear = [False] * n, [False] * n
+        # Facts the first pass proved impossible in every layout (allowed or not).
+        never_mine, never_clear = [False] * n, [False] * n
         with _Session(component) as session:
             solver = session.solver
+
+            def solve(assumptions: list[int]) -> bool:
+                check_deadline(deadline, "proving safe cells and mines")
+                return bool(solver.solve(assumptions=assumptions))
 
             def record() -> None:
                 counts = session.box_counts()
@@ -186,33 +202,44 @@ class SatBackend:
                         can_mine[b] = can_mine[b] or j > 0
                         can_clear[b] = can_clear[b] or j < sizes[b]
 
-            if not solver.solve():
-                return Deductions((False,) * n, (False,) * n)
-            record()
-            for b, chain in enumerate(session.box_vars):
-                if not free_mine[b] and solver.solve(assumptions=[chain[0]]):
-                    record()
-                if not free_clear[b] and solver.solve(assumptions=[-chain[-1]]):
-                    record()
-            for low, high in _intervals(allowed, component.cells):
-                open_boxes = [b for b in range(n) if (free_mine[b] and not can_mine[b])
-                              or (free_clear[b] and not can_clear[b])]
-                if not open_boxes:
-                    break
-                bounds = session.between(low, high)
-                if not bounds:
-                    break  # every number allowed: the first pass was the answer
-                if not solver.solve(assumptions=bounds):
-                    continue
+            try:
+                if not solve([]):
+                    return Deductions((False,) * n, (False,) * n)
                 record()
-                for b in open_boxes:
-                    chain = session.box_vars[b]
-                    if free_mine[b] and not can_mine[b] and solver.solve(
-                            assumptions=[*bounds, chain[0]]):
-                        record()
-                    if free_clear[b] and not can_clear[b] and solver.solve(
-                            assumptions=[*bounds, -chain[-1]]):
-                        record()
+                for b, chain in enumerate(session.box_vars):
+                    if not free_mine[b]:
+                        if solve([chain[0]]):
+                            record()
+                        else:
+                            never_mine[b] = True
+                    if not free_clear[b]:
+                        if solve([-chain[-1]]):
+                            record()
+                        else:
+                            never_clear[b] = True
+                for low, high in _intervals(allowed, component.cells):
+                    open_boxes = [b for b in range(n) if (free_mine[b] and not can_mine[b])
+                                  or (free_clear[b] and not can_clear[b])]
+                    if not open_boxes:
+                        break
+                    bounds = session.between(low, high)
+                    if not bounds:
+                        break  # every number allowed: the first pass was the answer
+                    if not solve(bounds):
+                        continue
+                    record()
+                    for b in open_boxes:
+                        chain = session.box_vars[b]
+                        if free_mine[b] and not can_mine[b] and solve([*bounds, chain[0]]):
+                            record()
+                        if free_clear[b] and not can_clear[b] and solve([*bounds, -chain[-1]]):
+                            record()
+            except TimeLimitExceeded:
+                return Deductions(
+                    tuple(m or not never for m, never in zip(can_mine, never_mine, strict=True)),
+                    tuple(c or not never for c, never in zip(can_clear, never_clear,
+                                                             strict=True)),
+                    complete=False)
         return Deductions(tuple(can_mine), tuple(can_clear))
 
     def layouts_up_to(self, component: Component, limit: int,
