@@ -280,6 +280,26 @@ def test_cbc_failure_is_an_error(monkeypatch):
         get_backend("milp-cbc").deduce(strip(3), frozenset(range(10)))
 
 
+@pytest.mark.parametrize("time_limit", [None, 0.01, 60.0])
+def test_cbc_infeasible_at_its_time_limit_is_not_a_proof(monkeypatch, time_limit):
+    # An "infeasible" that arrives as late as the time limit could be a time-out (it would
+    # end a count early, silently wrong): it is a time-out; earlier, or without a limit,
+    # it is an answer.
+    def late_infeasible(self, solver=None, **kwargs):
+        time.sleep(0.02)
+        self.status, self.sol_status = pulp.LpStatusInfeasible, pulp.LpSolutionInfeasible
+        return self.status
+
+    monkeypatch.setattr(pulp.LpProblem, "solve", late_infeasible)
+    driver = _CbcDriver()
+    driver.add_columns(2)
+    if time_limit == 0.01:
+        with pytest.raises(TimeLimitExceeded, match="not taken as a proof"):
+            driver.solve({0: 1}, time_limit)
+    else:
+        assert driver.solve({0: 1}, time_limit) is None
+
+
 class _Scripted:
     """A fake driver answering from a script: a point, None (infeasible) or an exception."""
 
