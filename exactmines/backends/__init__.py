@@ -84,6 +84,11 @@ class Deductions:
     can_clear: tuple[bool, ...]
     complete: bool = True
 
+    @classmethod
+    def unsettled(cls, boxes: int) -> Deductions:
+        """Nothing proved about any of ``boxes`` boxes: every fact possible, incomplete."""
+        return cls((True,) * boxes, (True,) * boxes, complete=False)
+
 
 class Backend(Protocol):
     """What every engine provides; see the module docstring for the contract."""

@@ -245,6 +245,24 @@ def _plan(component: Component, order: list[int], backward_too: bool = True,
     return forward, backward, cut_keys, width, fmask
 
 
+def _moves(key: int, step: _Step, fmask: int) -> tuple[int, range]:
+    """Where packed state ``key`` goes through ``step``: the new state for the fewest mines
+    in the box (each further mine is ``step.mask`` less) and the mine numbers it can take.
+
+    Each open rule through the box bounds it: no more than the mines the rule still needs,
+    no fewer than what the rule's cells after this box cannot hold (an empty range: none).
+    """
+    k = key + step.opened
+    low, high = step.low, step.high
+    for field, left in step.checks:
+        need = (k >> field) & fmask
+        if need < high:
+            high = need
+        if need - left > low:
+            low = need - left
+    return k - low * step.mask, range(low, high + 1)
+
+
 def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
            weighted: bool) -> tuple[dict[int, int], dict[int, int] | None]:
     """One box: the next table and, if ``weighted``, the same table with values times ``j``.
@@ -253,11 +271,10 @@ def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
     """
     out: dict[int, int] = {}
     extra: dict[int, int] | None = {} if weighted else None
-    opened, mask, checks = step.opened, step.mask, step.checks
-    low0, high0, weights = step.low, step.high, step.weights
+    opened, mask, weights = step.opened, step.mask, step.weights
     get = out.get
-    if not checks:  # no open rule through this box: every state takes the same j range
-        terms = [(j, weights[j], j * shift) for j in range(low0, high0 + 1)]
+    if not step.checks:  # no open rule through this box: every state takes the same j range
+        terms = [(j, weights[j], j * shift) for j in range(step.low, step.high + 1)]
         for key, value in table.items():
             k = key + opened
             for j, w, s in terms:
@@ -269,18 +286,8 @@ def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
                     extra[k] = extra.get(k, 0) + v * j
         return out, extra
     for key, value in table.items():
-        k = key + opened
-        low, high = low0, high0
-        for field, left in checks:
-            need = (k >> field) & fmask
-            if need < high:
-                high = need
-            if need - left > low:
-                low = need - left
-        if low > high:
-            continue
-        k -= low * mask
-        for j in range(low, high + 1):
+        k, numbers = _moves(key, step, fmask)
+        for j in numbers:
             w = weights[j]
             v = value << (j * shift)
             if w != 1:
@@ -546,21 +553,10 @@ def _carried(component: Component, shift: int,
     table: dict[int, tuple[int, tuple[int, ...]]] = {0: (1, ())}
     for step in forward:
         out: dict[int, tuple[int, tuple[int, ...]]] = {}
-        opened, mask, checks = step.opened, step.mask, step.checks
-        low0, high0, weights = step.low, step.high, step.weights
+        mask, weights = step.mask, step.weights
         for key, (value, sums) in table.items():
-            k = key + opened
-            low, high = low0, high0
-            for field, left in checks:
-                need = (k >> field) & fmask
-                if need < high:
-                    high = need
-                if need - left > low:
-                    low = need - left
-            if low > high:
-                continue
-            k -= low * mask
-            for j in range(low, high + 1):
+            k, numbers = _moves(key, step, fmask)
+            for j in numbers:
                 term = weights[j] << (j * shift)  # C(size, j) x^j, packed
                 if term == 1:
                     v, carried = value, (*sums, 0)

@@ -444,7 +444,7 @@ class MilpBackend:
         (``complete=False``): only the final optimum of 0 proves a fact impossible."""
         sizes = component.sizes
         if deadline is not None and time.monotonic() > deadline:  # not worth building
-            return Deductions((True,) * len(sizes), (True,) * len(sizes), complete=False)
+            return Deductions.unsettled(len(sizes))
         can_mine = [False] * len(sizes)
         can_clear = [False] * len(sizes)
         with self._model(component) as model:
@@ -452,7 +452,7 @@ class MilpBackend:
                 if model.hold_total(allowed):
                     _settle(model, can_mine, can_clear, deadline)
             except TimeLimitExceeded:
-                return Deductions((True,) * len(sizes), (True,) * len(sizes), complete=False)
+                return Deductions.unsettled(len(sizes))
             finally:
                 self.solves += model.solves
         return Deductions(tuple(can_mine), tuple(can_clear))
