@@ -348,7 +348,7 @@ def play_command(
         help="best (every part) or safest (the safest cell, nothing else).")] = "best",
     without: Annotated[Optional[list[str]], typer.Option(
         "--without", metavar="PART", help="Switch a part of the strategy off (repeatable): "
-                                          "secondary, dead, fifty, openings, endgame.",
+                                          "secondary, dead, fifty, openings, endgame, risk.",
         show_default=False)] = None,
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     out: Annotated[Optional[Path], typer.Option(

@@ -81,7 +81,7 @@ class PlaySettings:
         strategy = self.player_strategy()
         meta["parameters"] = {name: str(getattr(strategy, name)) for name in
                               ("candidate_ratio", "endgame_layouts", "endgame_nodes",
-                               "progress")}
+                               "progress", "risk_weight")}
         return {"run": "play", **meta}
 
 

@@ -25,6 +25,11 @@ be measured:
     a cell whose value can be only one thing when safe tells nothing: click it last.
 ``openings``
     when scores tie exactly, prefer the cell most likely to show 0 (it opens an area).
+``risk`` (:mod:`exactmines.fifty_patterns`)
+    long-term risk: a candidate that could otherwise end up in a 50/50 no click resolves
+    (a pair or a 2x2 block walled by mines) is worth settling now; its score is multiplied
+    by ``1 + risk_weight * influence / safe layouts``, the influence an exact count of the
+    layouts in which such a pattern forms around it.
 
 With every part off, the player clicks the safest cell (the first in row-major order among
 equals): the baseline of the ablation table.
@@ -47,7 +52,9 @@ from .backends import ComponentCounts, get_backend
 from .combine import allowed_mine_numbers, poly_mul
 from .endgame import Endgame, SearchBudgetExceeded
 from .errors import InputError, TimeLimitExceeded
+from .fifty_patterns import Risk
 from .frontier import Component, Constraint
+from .position import bits as _bits
 from .position import dilate, neighbour_masks
 
 __all__ = [
@@ -72,7 +79,7 @@ __all__ = [
 ]
 
 #: The switchable parts of the guessing strategy, in the order the ablation table lists them.
-PARTS = ("secondary", "dead", "fifty", "openings", "endgame")
+PARTS = ("secondary", "dead", "fifty", "openings", "endgame", "risk")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +90,7 @@ class Strategy:
     ----------
     name:
         For reports and results files.
-    secondary, dead, fifty, openings, endgame:
+    secondary, dead, fifty, openings, endgame, risk:
         The parts (see the module notes).
     candidate_ratio:
         Cells whose safety is at least this fraction of the best safety are scored by the
@@ -97,11 +104,13 @@ class Strategy:
         Weight, in the secondary part's score, of the chance that the click leaves a
         certainly safe cell (*progress*): a revealed 0 opens an area and a number often
         settles its neighbours, which one click of look-ahead values at most as a safe next
-        click. On 8000 expert games (SFAR corner, the same boards for each weight) 0 won
-        40.04 %, 1/20 about the same, 1/10 41.33 %; 1/8, 3/20, 1/5 and 3/10 were within
-        0.35 points of 1/10. Most of the gain is the first guess after a corner that shows a
-        number: with progress it goes to a far corner (likely to open an area) instead of
-        a cell next to the number.
+        click. With it the first guess after a corner that shows a number goes to a far
+        corner (likely to open an area) instead of next to the number. Paired on the same
+        20,000 expert SFAR boards (seed 11) against 1/10: 0 +0.15 (+- 0.55), 1/40 +0.11
+        (+- 0.54), 1/5 -0.16 (+- 0.17) points; seed 12 (with ``risk``): 0 -0.04 (+- 0.29).
+        No weight measurably better; 1/10 is kept.
+    risk_weight:
+        The ``risk`` part's multiplier per unit of influence (JSMinesweeper's 0.9).
     """
 
     name: str = "best"
@@ -114,6 +123,8 @@ class Strategy:
     endgame_layouts: int = 1000
     endgame_nodes: int = 200_000
     progress: Fraction = Fraction(1, 10)
+    risk: bool = True
+    risk_weight: Fraction = Fraction(9, 10)
 
     def without(self, *parts: str) -> Strategy:
         """This strategy with ``parts`` switched off (named after them)."""
@@ -131,7 +142,7 @@ class Strategy:
 STRATEGIES: dict[str, Strategy] = {
     "best": Strategy(),
     "safest": Strategy(name="safest", secondary=False, dead=False, fifty=False,
-                       openings=False, endgame=False),
+                       openings=False, endgame=False, risk=False),
 }
 
 
@@ -144,16 +155,6 @@ def strategy_named(name: str, without: tuple[str, ...] | list[str] = ()) -> Stra
 
 
 # -- what the player knows -------------------------------------------------------------
-
-
-def _bits(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class View:
@@ -1461,6 +1462,17 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
             continue
         cells = _outside_candidates(view, base) if mask == base.outside else _bits(mask)
         candidates.extend((safety, i) for i in cells)
+    risk = _risk(view, base, cache) if strategy.risk else None
+    if risk is not None:
+        # A cell a pattern may trap is a candidate when its safe layouts and its patterns'
+        # together reach the threshold.
+        chosen = {i for _, i in candidates}
+        for cell in set(risk.inside) | set(risk.enablers):
+            if cell in chosen or not (base.unknown >> cell) & 1 or (base.mines >> cell) & 1:
+                continue
+            safety = 1 - base.probability(cell)
+            if safety * base.layouts + risk.scanned(cell) >= threshold * base.layouts:
+                candidates.append((safety, cell))
     if not (strategy.secondary or strategy.dead or strategy.openings):
         return min(candidates, key=lambda c: (-c[0], c[1]))[1]
     # Safest first, so that bounds prune the rest early.
@@ -1469,17 +1481,60 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     best_cell = candidates[0][1]
     best_chances: list[tuple[int, After]] = []
     for safety, index in candidates:
-        if best_key is not None and not _may_beat(best_key, safety, strategy):
+        gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
+        if best_key is not None and not _may_beat(best_key, safety, strategy, gain):
             continue
-        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best_key)
+        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best_key, gain)
         if chances is None:
             continue
-        key = _score(base, safety, index, chances, strategy)
+        key = _score(base, safety, index, chances, strategy, gain)
         if best_key is None or key > best_key:
             best_key, best_cell, best_chances = key, index, chances
     if strategy.secondary and best_chances:
         return dominating_cell(base, best_cell, best_chances)
     return best_cell
+
+
+def _risk(view: View, base: Estimate, cache: Cache) -> Risk:
+    """The 50/50 patterns of ``base`` (:mod:`exactmines.fifty_patterns`), counted exactly."""
+    known = view.mines | base.mines
+    hidden = base.unknown & ~base.mines
+    left = view.mines_left - (base.mines & ~view.mines).bit_count()
+    return Risk(view.width, view.height, hidden, view.revealed, known, left,
+                lambda mines, safe: _layouts_with(base, cache, mines, safe))
+
+
+def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
+               strategy: Strategy) -> Fraction:
+    """``1 + risk_weight * influence / safe layouts``: what the candidate's score is
+    multiplied by for the 50/50s it can settle now (1 when it is in no pattern)."""
+    safe_layouts = safety * base.layouts  # an integer: a cell's safe layouts
+    assert safe_layouts.denominator == 1
+    influence = risk.influence(index, base.layouts - int(safe_layouts), base.layouts)
+    return 1 + strategy.risk_weight * Fraction(influence, int(safe_layouts))
+
+
+def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
+    """Layouts of ``base`` in which every cell of ``mines`` is a mine and every cell of
+    ``safe`` is safe (both unknown cells), exactly: the rules lose those cells (and the
+    mines among them), the components they split or change are counted again (cached)."""
+    unknown = base.unknown & ~mines & ~safe
+    rules: list[Rule] = []
+    for _, group in base.groups:
+        for free, need in group:
+            need -= (free & mines).bit_count()
+            free &= unknown
+            if need < 0 or need > free.bit_count():
+                return 0
+            if free:
+                rules.append((free, need))
+    groups = _group(rules)
+    parts = [cache.part(group) for _, group in groups]
+    frontier = 0
+    for cells, _ in groups:
+        frontier |= cells
+    return _Kept(parts).weigh((unknown & ~frontier).bit_count(),
+                              base.mines_left - mines.bit_count()).layouts
 
 
 def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
@@ -1505,7 +1560,7 @@ def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]])
 
 
 def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],
-           strategy: Strategy) -> tuple:
+           strategy: Strategy, gain: Fraction = Fraction(1)) -> tuple:
     """The ranking key of a candidate; higher is better, ``-index`` breaks exact ties."""
     key: list = []
     if strategy.dead:
@@ -1514,7 +1569,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
         score = secondary_safety(base, chances)
         if strategy.progress:
             score += strategy.progress * progress_chance(base, chances)
-        key.append(score)
+        key.append(score * gain)
     else:
         key.append(safety)
     if strategy.openings:
@@ -1526,8 +1581,8 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
 
 
 def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
-                     strategy: Strategy, safety: Fraction, best_key: tuple | None
-                     ) -> list[tuple[int, After]] | None:
+                     strategy: Strategy, safety: Fraction, best_key: tuple | None,
+                     gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
     prove its key below ``best_key`` (the rest are then never combined).
 
@@ -1543,7 +1598,7 @@ def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
     if best_key is None or not strategy.secondary or (strategy.dead and not best_key[0]):
         return [(v, values.after(i)) for i, v in enumerate(values.values)]
     position = 1 if strategy.dead else 0
-    room = ((1 + strategy.progress) * safety - best_key[position]) * base.layouts
+    room = ((1 + strategy.progress) * safety - best_key[position] / gain) * base.layouts
     deficit: Fraction | int = 0
     # Likeliest values first (their deficits weigh most); no mine in the probe last (its
     # neighbours are then certainly safe: no deficit).
@@ -1559,7 +1614,8 @@ def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
     return [(values.values[i], afters[i]) for i in range(len(values.values))]
 
 
-def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
+def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy,
+              gain: Fraction = Fraction(1)) -> bool:
     """Can a candidate of this safety still reach a key above ``best_key``?
 
     Secondary safety never exceeds safety, and a living cell beats a dead one whatever its
@@ -1569,7 +1625,7 @@ def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy) -> bool:
     position = 1 if strategy.dead else 0
     if strategy.dead and not best_key[0]:
         return True
-    bound = safety * (1 + strategy.progress) if strategy.secondary else safety
+    bound = safety * (1 + strategy.progress) * gain if strategy.secondary else safety
     return bound >= best_key[position]
 
 

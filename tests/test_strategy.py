@@ -249,7 +249,7 @@ def test_no_strategy_clicks_a_certain_mine(position, name, without):
     assert base.probability(cell) != 1
 
 
-@pytest.mark.parametrize("without", [(), ("dead",), ("openings", "fifty")])
+@pytest.mark.parametrize("without", [(), ("dead",), ("openings", "fifty"), ("risk",)])
 def test_pruned_candidates_could_not_have_won(without):
     """Candidates dropped by a bound, before or while their values are combined, are exactly
     those that could not beat the best: at every guess of a few games, scoring every
