@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from .position import bits
+from .position import indices_of
 
 __all__ = ["Risk"]
 
@@ -120,9 +120,9 @@ class Risk:
             if found is None or not found[0]:
                 continue
             tally, missing = found
-            for i in bits(self.shapes[kind, cell][0]):
+            for i in indices_of(self.shapes[kind, cell][0]):
                 self.inside[i] = self.inside.get(i, 0) + tally
-            for i in bits(missing):
+            for i in indices_of(missing):
                 self.enablers[i] = self.enablers.get(i, 0) + tally
 
     # -- what a candidate is worth ----------------------------------------------------------

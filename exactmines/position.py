@@ -101,17 +101,6 @@ def _column_masks(width: int, height: int) -> tuple[int, int, int]:
     return everything & ~first, everything & ~(first << (width - 1)), everything
 
 
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, lowest first (one step per set bit: for the
-    sparse masks of a board's cells)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def dilate(mask: int, width: int, height: int) -> int:
     """``mask`` plus every neighbour of its cells (bitmasks): a handful of shifts, however
     many cells are set, instead of a loop over them."""

@@ -54,8 +54,8 @@ from .endgame import Endgame, SearchBudgetExceeded
 from .errors import InputError, TimeLimitExceeded
 from .fifty_patterns import Risk
 from .frontier import Component, Constraint
-from .position import bits as _bits
 from .position import dilate, neighbour_masks
+from .position import indices_of as _bits
 
 __all__ = [
     "PARTS",

@@ -10,7 +10,7 @@ from test_strategy import consistent_view, game_positions, layouts_of, view_of
 import exactmines.strategy as strategy_module
 from exactmines.fifty_patterns import shapes
 from exactmines.position import Position
-from exactmines.strategy import Cache, Strategy, choose_guess, estimate
+from exactmines.strategy import Cache, estimate
 
 
 def _mask(width: int, cells: list[tuple[int, int]]) -> int:
@@ -85,15 +85,3 @@ def test_a_revealed_outer_cell_stops_a_pattern_and_a_true_fifty_fifty_is_found()
     assert risk.scanned(1) == 1 and risk.scanned(4) == 1 and risk.scanned(0) == 0
     # Its whole mine layouts are the pattern's: influence = mine layouts (a pseudo 50/50).
     assert risk.influence(1, 1, 2) == 1
-
-
-@given(game_positions())
-def test_the_risk_part_never_clicks_a_certain_mine(position):
-    view = consistent_view(position)
-    if view is None:
-        return
-    base = estimate(view, Cache())
-    if base.safe or base.mines == base.unknown:
-        return
-    cell = choose_guess(view, base, Strategy(risk=True), Cache())
-    assert (base.unknown >> cell) & 1 and base.probability(cell) != 1
