@@ -106,9 +106,9 @@ class Strategy:
         settles its neighbours, which one click of look-ahead values at most as a safe next
         click. With it the first guess after a corner that shows a number goes to a far
         corner (likely to open an area) instead of next to the number. Paired on the same
-        20,000 expert SFAR boards (seed 11) against 1/10: 0 +0.15 (+- 0.55), 1/40 +0.11
-        (+- 0.54), 1/5 -0.16 (+- 0.17) points; seed 12 (with ``risk``): 0 -0.04 (+- 0.29).
-        No weight measurably better; 1/10 is kept.
+        20,000 expert SFAR boards (seed 11) against 1/10: 0 +0.15, 1/40 +0.11, 1/5 -0.16
+        points (95 % half-widths 0.55, 0.54, 0.17); seed 12 (with ``risk``): 0 -0.04
+        (+- 0.29). No weight measurably better; 1/10 is kept.
     risk_weight:
         The ``risk`` part's multiplier per unit of influence (JSMinesweeper's 0.9).
     """
