@@ -38,7 +38,6 @@ _OWN_MINES = 4
 #: A pattern as bitmasks: ``(cells, mines, safe, outer)``, one orientation (the other is
 #: the mirror image and has the same count by symmetry of the numbers that see it).
 Shape = tuple[int, int, int, int]
-KINDS = ("h", "v", "box")
 
 
 @lru_cache(maxsize=16)

@@ -1087,21 +1087,27 @@ class Estimate:
         raise KeyError(f"cell {index} is not unknown")
 
 
+def _counted(rules: list[Rule], unknown: int, left: int, cache: Cache
+             ) -> tuple[tuple[tuple[int, tuple[Rule, ...]], ...], list[_Part], int, _Weighed]:
+    """The rules' components, their counted parts, the ``unknown`` cells no rule touches
+    and the combination of it all under ``left`` mines."""
+    groups = tuple(_group(rules))
+    parts = [cache.part(group) for _, group in groups]
+    frontier = 0
+    for cells, _ in groups:
+        frontier |= cells
+    outside = unknown & ~frontier
+    return groups, parts, outside, _Kept(parts).weigh(outside.bit_count(), left)
+
+
 def estimate(view: View, cache: Cache) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
     the components not in the cache, and one combination (:class:`_Kept`).
     """
-    unknown = view.unknown
-    groups = tuple(_group(_rules(view)))
-    parts = [cache.part(rules) for _, rules in groups]
-    frontier = 0
-    for cells, _ in groups:
-        frontier |= cells
-    outside = unknown & ~frontier
-    left = view.mines_left
-    weighed = _Kept(parts).weigh(outside.bit_count(), left)
+    unknown, left = view.unknown, view.mines_left
+    groups, parts, outside, weighed = _counted(_rules(view), unknown, left, cache)
     layouts = weighed.layouts
     boxes: list[tuple[int, Fraction]] = []
     if layouts:
@@ -1467,8 +1473,8 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
         # A cell a pattern may trap is a candidate when its safe layouts and its patterns'
         # together reach the threshold.
         chosen = {i for _, i in candidates}
-        for cell in set(risk.inside) | set(risk.enablers):
-            if cell in chosen or not (base.unknown >> cell) & 1 or (base.mines >> cell) & 1:
+        for cell in set(risk.inside) | set(risk.enablers):  # unknown cells, never mines
+            if cell in chosen:
                 continue
             safety = 1 - base.probability(cell)
             if safety * base.layouts + risk.scanned(cell) >= threshold * base.layouts:
@@ -1528,13 +1534,7 @@ def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
                 return 0
             if free:
                 rules.append((free, need))
-    groups = _group(rules)
-    parts = [cache.part(group) for _, group in groups]
-    frontier = 0
-    for cells, _ in groups:
-        frontier |= cells
-    return _Kept(parts).weigh((unknown & ~frontier).bit_count(),
-                              base.mines_left - mines.bit_count()).layouts
+    return _counted(rules, unknown, base.mines_left - mines.bit_count(), cache)[3].layouts
 
 
 def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
