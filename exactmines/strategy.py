@@ -96,7 +96,12 @@ class Strategy:
         Cells whose safety is at least this fraction of the best safety are scored by the
         secondary safety; the others are never chosen.
     endgame_layouts:
-        Search the game tree when at most this many layouts are left.
+        Search the game tree when at most this many layouts are left. The search is an
+        exact optimum, so a larger limit can only win more often; it costs time. Paired on
+        the same 20,000 expert SFAR boards (seed 11) against 1000 (JSMinesweeper's limit):
+        2000 +0.05 points (+- 0.05, 95 %) for 9 ms more per game, 4000 +0.10 (+- 0.07) for
+        33 ms more (a search past its node budget costs about 2.5 s); on 9x9/10 (100,000
+        boards) even 20,000 layouts changed nothing. 2000 is the default.
     endgame_nodes:
         Positions the endgame search may visit before it gives up (then the other parts
         decide). A count, not a time: the player stays deterministic.
@@ -120,7 +125,7 @@ class Strategy:
     openings: bool = True
     endgame: bool = True
     candidate_ratio: Fraction = Fraction(9, 10)
-    endgame_layouts: int = 1000
+    endgame_layouts: int = 2000
     endgame_nodes: int = 200_000
     progress: Fraction = Fraction(1, 10)
     risk: bool = True
