@@ -18,6 +18,13 @@ Pruning, all exact: the layouts in which ``c`` is safe bound what clicking ``c``
 cells are tried safest first and dropped once their bound cannot beat the best so far, and
 the evaluation of a cell stops as soon as the values left cannot lift it above the best.
 Cells that split ``S`` identically are tried once. States are memoised.
+
+Cost: about 55 states per layout on expert endgames, some 12 us a state (bitmask operations
+over the whole list). Measured on 170 expert searches of 300-4000 layouts and not kept:
+renumbering a state's layouts once it holds a small share of the list (so its bitmasks are
+short) loses the transpositions between the subtrees -- 2.4 to 3.2 times the states, slower
+overall; passing the best so far down as a bound (fail-low search, bounds memoised) -- 14 %
+fewer states but slower per state; skipping the memo for one-layout states -- 3 %.
 """
 
 from __future__ import annotations
