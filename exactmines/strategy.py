@@ -1646,9 +1646,12 @@ class Player:
     Examples
     --------
     >>> player = Player(3, 1, 1, STRATEGIES["best"])
-    >>> player.show([(0, 1)])        # the left cell shows 1
-    >>> player.next_clicks()          # (0, 1, 1) has one mine in cells 1 and 2: a guess
-    ([1], True)
+    >>> player.show([(1, 1)])        # the middle cell shows 1
+    >>> player.next_clicks()          # one mine in cells 0 and 2: a guess
+    ([0], True)
+    >>> player.show([(0, 1)])        # cell 0 was safe and shows 1
+    >>> player.next_clicks()          # cell 2 is the mine: nothing left to click but it
+    ([], False)
     """
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy) -> None:
