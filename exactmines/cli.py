@@ -350,6 +350,10 @@ def play_command(
         "--without", metavar="PART", help="Switch a part of the strategy off (repeatable): "
                                           "secondary, dead, fifty, openings, endgame, risk.",
         show_default=False)] = None,
+    tune: Annotated[Optional[list[str]], typer.Option(
+        "--set", metavar="NAME=VALUE", help="Set a parameter of the strategy (repeatable): "
+        "candidate_ratio, progress, risk_weight (fractions such as 9/10), endgame_layouts, "
+        "endgame_nodes (whole numbers).", show_default=False)] = None,
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
@@ -384,7 +388,7 @@ def play_command(
 
         check_image_path(plot, "--plot")  # before the work: a bad name fails fast
     settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
-                            tuple(without or ()))
+                            tuple(without or ()), tuple(tune or ()))
     try:
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,

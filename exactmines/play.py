@@ -21,7 +21,7 @@ from .errors import InputError
 from .game import START_RULES, Game, board_from_indices, free_indices, protected_cells
 from .position import Cell
 from .stats import rate_summary
-from .strategy import PARTS, Player, Strategy, strategy_named
+from .strategy import PARTS, TUNABLE, Player, Strategy, strategy_named
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
            "play_one", "play_games", "run_play", "PUBLISHED", "published_rate"]
@@ -50,6 +50,7 @@ class PlaySettings:
     seed: int
     strategy: str = "best"
     without: tuple[str, ...] = ()
+    tuning: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.start not in START_RULES:
@@ -67,7 +68,7 @@ class PlaySettings:
         self.player_strategy()  # unknown names fail here, before any work
 
     def player_strategy(self) -> Strategy:
-        return strategy_named(self.strategy, self.without)
+        return strategy_named(self.strategy, self.without, self.tuning)
 
     def as_meta(self) -> dict[str, Any]:
         """The JSON that heads a results file (``resume`` refuses a file with other meta).
@@ -78,10 +79,11 @@ class PlaySettings:
         meta = asdict(self)
         meta["at"] = list(self.at)
         meta["without"] = list(self.without)
+        meta["tuning"] = list(self.tuning)
+        if not self.tuning:
+            del meta["tuning"]  # as before tuning existed: older files still resume
         strategy = self.player_strategy()
-        meta["parameters"] = {name: str(getattr(strategy, name)) for name in
-                              ("candidate_ratio", "endgame_layouts", "endgame_nodes",
-                               "progress", "risk_weight")}
+        meta["parameters"] = {name: str(getattr(strategy, name)) for name in TUNABLE}
         return {"run": "play", **meta}
 
 
@@ -177,7 +179,7 @@ def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
     resume, by comparing the whole meta)."""
     return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                         (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
-                        tuple(meta["without"]))
+                        tuple(meta["without"]), tuple(meta.get("tuning", ())))
 
 
 def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -59,6 +59,7 @@ from .position import indices_of as _bits
 
 __all__ = [
     "PARTS",
+    "TUNABLE",
     "Strategy",
     "STRATEGIES",
     "strategy_named",
@@ -80,6 +81,11 @@ __all__ = [
 
 #: The switchable parts of the guessing strategy, in the order the ablation table lists them.
 PARTS = ("secondary", "dead", "fifty", "openings", "endgame", "risk")
+
+#: The strategy's numeric parameters, which :meth:`Strategy.tuned` may set: the fractions
+#: and the whole numbers.
+TUNABLE = {"candidate_ratio": Fraction, "progress": Fraction, "risk_weight": Fraction,
+           "endgame_layouts": int, "endgame_nodes": int}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +151,39 @@ class Strategy:
         off: dict[str, Any] = {p: False for p in parts}
         return replace(self, name=f"{self.name}-without-{'-'.join(parts)}", **off)
 
+    def tuned(self, *assignments: str) -> Strategy:
+        """This strategy with parameters set by ``"name=value"`` assignments (a name of
+        :data:`TUNABLE`; a fraction such as ``9/10`` or a whole number), named after them:
+        how a parameter's effect is measured, on the same boards as the default.
+
+        Examples
+        --------
+        >>> Strategy().tuned("risk_weight=3/2", "endgame_layouts=4000").name
+        'best-risk_weight=3/2-endgame_layouts=4000'
+        """
+        values: dict[str, Any] = {}
+        for assignment in assignments:
+            name, sep, text = assignment.partition("=")
+            kind = TUNABLE.get(name.strip())
+            if not sep or kind is None:
+                raise InputError(f"cannot set {assignment!r}: write NAME=VALUE with NAME one "
+                                 f"of {', '.join(TUNABLE)}", source="--set")
+            try:
+                value = kind(text.strip())
+            except (ValueError, ZeroDivisionError):
+                raise InputError(f"cannot set {assignment!r}: {text.strip()!r} is not "
+                                 f"{'a fraction' if kind is Fraction else 'a whole number'}",
+                                 source="--set") from None
+            if value < 0 or (name.strip() == "candidate_ratio" and value > 1):
+                raise InputError(f"cannot set {assignment!r}: it must not be negative"
+                                 + (" nor above 1" if name.strip() == "candidate_ratio"
+                                    else ""), source="--set")
+            values[name.strip()] = value
+        if not values:
+            return self
+        label = "-".join(f"{k}={v}" for k, v in values.items())
+        return replace(self, name=f"{self.name}-{label}", **values)
+
 
 #: Named strategies: ``best`` (every part) and ``safest`` (the safest cell, nothing else).
 STRATEGIES: dict[str, Strategy] = {
@@ -154,12 +193,14 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
-def strategy_named(name: str, without: tuple[str, ...] | list[str] = ()) -> Strategy:
-    """The strategy called ``name`` with the parts in ``without`` switched off."""
+def strategy_named(name: str, without: tuple[str, ...] | list[str] = (),
+                   tuning: tuple[str, ...] | list[str] = ()) -> Strategy:
+    """The strategy called ``name`` with the parts in ``without`` switched off and the
+    parameters set by ``tuning`` (:meth:`Strategy.tuned`)."""
     if name not in STRATEGIES:
         raise InputError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}",
                          source="--strategy")
-    return STRATEGIES[name].without(*without)
+    return STRATEGIES[name].without(*without).tuned(*tuning)
 
 
 # -- what the player knows -------------------------------------------------------------

@@ -14,7 +14,15 @@ from exactmines.batch import read_rows
 from exactmines.cli import main
 from exactmines.errors import InputError
 from exactmines.game import Game, board_from_indices
-from exactmines.play import PlaySettings, deal_game, game_seed, play_game, play_one, run_play
+from exactmines.play import (
+    PlaySettings,
+    _settings_from_meta,
+    deal_game,
+    game_seed,
+    play_game,
+    play_one,
+    run_play,
+)
 from exactmines.position import flood, neighbour_masks
 from exactmines.strategy import STRATEGIES, strategy_named
 
@@ -159,6 +167,8 @@ def test_run_is_the_same_with_more_workers_and_resumes(tmp_path):
     (dict(mines=81), "do not fit"),
     (dict(strategy="lucky"), "unknown strategy"),
     (dict(without=("luck",)), "unknown strategy part"),
+    (dict(tuning=("luck=1",)), "cannot set 'luck=1'"),
+    (dict(tuning=("progress=much",)), "not a fraction"),
 ])
 def test_bad_settings_are_input_errors(kwargs, message):
     base = dict(width=9, height=9, mines=10, start="safe", at=(0, 0), seed=1)
@@ -169,6 +179,19 @@ def test_bad_settings_are_input_errors(kwargs, message):
 def test_ablation_switches_parts_off():
     settings = PlaySettings(9, 9, 10, "safe", (0, 0), seed=1, without=("secondary", "dead"))
     assert settings.player_strategy() == strategy_named("best", ("secondary", "dead"))
+
+
+def test_tuning_reaches_the_player_and_the_workers():
+    tuned = PlaySettings(9, 9, 10, "safe", (0, 0), seed=1, tuning=("endgame_layouts=7",))
+    assert tuned.player_strategy().endgame_layouts == 7
+    meta = tuned.as_meta()
+    assert meta["tuning"] == ["endgame_layouts=7"]
+    assert meta["parameters"]["endgame_layouts"] == "7"
+    # Workers rebuild the settings from the meta: the tuning must survive the trip.
+    assert _settings_from_meta(meta) == tuned
+    # Untuned settings write the meta they always did, so older results files resume.
+    plain = PlaySettings(9, 9, 10, "safe", (0, 0), seed=1).as_meta()
+    assert "tuning" not in plain and plain["parameters"]["endgame_layouts"] == "2000"
 
 
 # -- command line ----------------------------------------------------------------------------
@@ -212,6 +235,9 @@ def test_cli_text(capsys):
     assert code == 0
     assert "of 5 games won" in stdout and "best-without-endgame" in stdout
     assert "published: 91.72 %" in stdout
+    code, stdout, _ = run_cli(capsys, *BASE, "--games", "3", "--set", "risk_weight=3/2",
+                              "--quiet")
+    assert code == 0 and "best-risk_weight=3/2" in stdout
 
 
 @pytest.mark.parametrize("changes, extra, message", [
@@ -222,6 +248,7 @@ def test_cli_text(capsys):
     ({"--games": "0"}, [], "--games 0"),
     ({}, ["--workers", "0"], "--workers 0"),
     ({}, ["--without", "luck"], "unknown strategy part"),
+    ({}, ["--set", "progress"], "write NAME=VALUE"),
     ({}, ["--strategy", "lucky"], "unknown strategy"),
     ({}, ["--resume"], "--resume needs --out"),
     ({}, ["--plot", "win.txt"], "must end in"),

@@ -437,6 +437,21 @@ def test_strategies_and_parts():
     assert Strategy().without() == Strategy()
 
 
+def test_tuned_sets_parameters_exactly_and_refuses_bad_ones():
+    tuned = strategy_named("best", ["risk"], ["risk_weight=3/2", "endgame_layouts= 4000"])
+    assert tuned.risk_weight == Fraction(3, 2) and tuned.endgame_layouts == 4000
+    assert not tuned.risk and tuned.progress == Strategy().progress
+    assert tuned.name == "best-without-risk-risk_weight=3/2-endgame_layouts=4000"
+    assert Strategy().tuned() == Strategy()
+    for bad, message in [("speed=2", "NAME one of"), ("progress", "NAME=VALUE"),
+                         ("progress=1/0", "not a fraction"),
+                         ("endgame_nodes=2.5", "not a whole number"),
+                         ("risk_weight=-1", "must not be negative"),
+                         ("candidate_ratio=3/2", "nor above 1")]:
+        with pytest.raises(InputError, match=message):
+            Strategy().tuned(bad)
+
+
 def test_estimate_agrees_with_analyze_on_a_reference_position():
     position = Position(9, 9, 10, ("HHHHHHHHH", "HHH212HHH", "122102HHH", "000013HHH",
                                    "11212HHHH", "HHHHHHHHH", "HHHHHHHHH", "HHHHHHHHH",
