@@ -163,22 +163,23 @@ class Strategy:
         """
         values: dict[str, Any] = {}
         for assignment in assignments:
-            name, sep, text = assignment.partition("=")
-            kind = TUNABLE.get(name.strip())
+            name, sep, text = (part.strip() for part in assignment.partition("="))
+            kind = TUNABLE.get(name)
             if not sep or kind is None:
                 raise InputError(f"cannot set {assignment!r}: write NAME=VALUE with NAME one "
                                  f"of {', '.join(TUNABLE)}", source="--set")
             try:
-                value = kind(text.strip())
+                value = kind(text)
             except (ValueError, ZeroDivisionError):
-                raise InputError(f"cannot set {assignment!r}: {text.strip()!r} is not "
+                raise InputError(f"cannot set {assignment!r}: {text!r} is not "
                                  f"{'a fraction' if kind is Fraction else 'a whole number'}",
                                  source="--set") from None
-            if value < 0 or (name.strip() == "candidate_ratio" and value > 1):
-                raise InputError(f"cannot set {assignment!r}: it must not be negative"
-                                 + (" nor above 1" if name.strip() == "candidate_ratio"
-                                    else ""), source="--set")
-            values[name.strip()] = value
+            most = 1 if name == "candidate_ratio" else None  # a share of the best safety
+            if value < 0 or (most is not None and value > most):
+                raise InputError(f"cannot set {assignment!r}: it must be at least 0"
+                                 + ("" if most is None else f" and at most {most}"),
+                                 source="--set")
+            values[name] = value
         if not values:
             return self
         label = "-".join(f"{k}={v}" for k, v in values.items())

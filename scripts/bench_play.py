@@ -150,6 +150,9 @@ def paired(seed: int, strategy: str, without: tuple[str, ...], tuning: tuple[str
         common = sorted(won[0].keys() & won[1].keys())
         diffs = [int(won[1][i]) - int(won[0][i]) for i in common]
         n = len(diffs)
+        if not n:
+            print(f"| {name} | {varied.stem} | 0: no board played by both | | |")
+            continue
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
         print(f"| {name} | {varied.stem} | {n:,} | {sum(d != 0 for d in diffs)} "

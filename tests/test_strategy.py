@@ -446,8 +446,8 @@ def test_tuned_sets_parameters_exactly_and_refuses_bad_ones():
     for bad, message in [("speed=2", "NAME one of"), ("progress", "NAME=VALUE"),
                          ("progress=1/0", "not a fraction"),
                          ("endgame_nodes=2.5", "not a whole number"),
-                         ("risk_weight=-1", "must not be negative"),
-                         ("candidate_ratio=3/2", "nor above 1")]:
+                         ("risk_weight=-1", "at least 0"),
+                         ("candidate_ratio=3/2", "at most 1")]:
         with pytest.raises(InputError, match=message):
             Strategy().tuned(bad)
 
