@@ -106,8 +106,9 @@ class Strategy:
         exact optimum, so a larger limit can only win more often; it costs time. Paired on
         the same 20,000 expert SFAR boards (seed 11) against 1000 (JSMinesweeper's limit):
         2000 +0.05 points (+- 0.05, 95 %) for 9 ms more per game, 4000 +0.10 (+- 0.07) for
-        33 ms more (a search past its node budget costs about 2.5 s); on 9x9/10 (100,000
-        boards) even 20,000 layouts changed nothing. 2000 is the default.
+        33 ms more (a search past its node budget costs about 2.5 s), 3000 +0.04 and +0.00
+        (+- 0.04, seeds 11 and 12) for 6-8 ms more; on 9x9/10 (100,000 boards) even 20,000
+        layouts changed nothing. 2000 is the default.
     endgame_nodes:
         Positions the endgame search may visit before it gives up (then the other parts
         decide). A count, not a time: the player stays deterministic.
