@@ -79,9 +79,9 @@ class PlaySettings:
         meta = asdict(self)
         meta["at"] = list(self.at)
         meta["without"] = list(self.without)
-        meta["tuning"] = list(self.tuning)
-        if not self.tuning:
-            del meta["tuning"]  # as before tuning existed: older files still resume
+        del meta["tuning"]
+        if self.tuning:  # untuned runs write the meta they always did: older files resume
+            meta["tuning"] = list(self.tuning)
         strategy = self.player_strategy()
         meta["parameters"] = {name: str(getattr(strategy, name)) for name in TUNABLE}
         return {"run": "play", **meta}

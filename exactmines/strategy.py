@@ -82,10 +82,12 @@ __all__ = [
 #: The switchable parts of the guessing strategy, in the order the ablation table lists them.
 PARTS = ("secondary", "dead", "fifty", "openings", "endgame", "risk")
 
-#: The strategy's numeric parameters, which :meth:`Strategy.tuned` may set: the fractions
-#: and the whole numbers.
-TUNABLE = {"candidate_ratio": Fraction, "progress": Fraction, "risk_weight": Fraction,
-           "endgame_layouts": int, "endgame_nodes": int}
+#: The strategy's numeric parameters, which :meth:`Strategy.tuned` may set: each one's type
+#: (fraction or whole number) and largest value (none: unbounded; all are at least 0).
+TUNABLE: dict[str, tuple[type, int | None]] = {
+    "candidate_ratio": (Fraction, 1),  # a share of the best safety
+    "progress": (Fraction, None), "risk_weight": (Fraction, None),
+    "endgame_layouts": (int, None), "endgame_nodes": (int, None)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,17 +167,16 @@ class Strategy:
         values: dict[str, Any] = {}
         for assignment in assignments:
             name, sep, text = (part.strip() for part in assignment.partition("="))
-            kind = TUNABLE.get(name)
-            if not sep or kind is None:
+            if not sep or name not in TUNABLE:
                 raise InputError(f"cannot set {assignment!r}: write NAME=VALUE with NAME one "
                                  f"of {', '.join(TUNABLE)}", source="--set")
+            kind, most = TUNABLE[name]
             try:
                 value = kind(text)
             except (ValueError, ZeroDivisionError):
                 raise InputError(f"cannot set {assignment!r}: {text!r} is not "
                                  f"{'a fraction' if kind is Fraction else 'a whole number'}",
                                  source="--set") from None
-            most = 1 if name == "candidate_ratio" else None  # a share of the best safety
             if value < 0 or (most is not None and value > most):
                 raise InputError(f"cannot set {assignment!r}: it must be at least 0"
                                  + ("" if most is None else f" and at most {most}"),
