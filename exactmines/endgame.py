@@ -19,6 +19,16 @@ cells are tried safest first and dropped once their bound cannot beat the best s
 the evaluation of a cell stops as soon as the values left cannot lift it above the best.
 Cells that split ``S`` identically are tried once. States are memoised.
 
+Independent regions: at a decision with many layouts (at least ``SPLIT_FROM``), the
+uncertain cells are grouped by adjacency (a click shows only its neighbours). A group whose
+layouts combine freely with the rest's (``|S| = |S on the group| x |S off it|``: no number
+and not the mine count ties them) is a game of its own: ``wins(S)`` is the product of the
+groups' wins, each searched on its own short list of layouts (and remembered by that list),
+and any group's best click is a best click overall. Without this the search interleaves
+the groups' moves and visits about the product of their state counts: an expert endgame of
+3852 layouts, a closed 50/50 beside 1926 layouts, took 1.4 million states instead of 90,000.
+Checking costs a pass over the layouts of the state, so small states are not checked.
+
 Cost: about 55 states per layout on expert endgames, some 12 us a state (bitmask operations
 over the whole list). Measured on 170 expert searches of 300-4000 layouts and not kept:
 renumbering a state's layouts once it holds a small share of the list (so its bitmasks are
@@ -29,9 +39,18 @@ fewer states but slower per state; skipping the memo for one-layout states -- 3 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from operator import itemgetter
 
+from .position import indices_of
+
 __all__ = ["Endgame", "SearchBudgetExceeded"]
+
+#: Decisions over at least this many layouts look for independent regions. Measured on 41
+#: expert searches of 200-5700 layouts (seed 11, games 0-599): never 61 s, from 2 layouts
+#: 56 s, from 64 43 s, from 512 33 s, from 2048 34 s. Checking is a pass over the state's
+#: layouts, and small states rarely split.
+SPLIT_FROM = 512
 
 
 class SearchBudgetExceeded(Exception):
@@ -54,6 +73,9 @@ class Endgame:
         Cells already known to be mines (their count is added to each value).
     budget:
         States the search may evaluate before :class:`SearchBudgetExceeded`.
+    solved:
+        Regions already searched, by their list of layouts (shared by the searches of the
+        independent regions of one search).
 
     Notes
     -----
@@ -62,7 +84,10 @@ class Endgame:
     """
 
     def __init__(self, layouts: list[int], cells: list[int], masks: tuple[int, ...],
-                 known_mines: int, budget: int) -> None:
+                 known_mines: int, budget: int,
+                 solved: dict[frozenset[int], tuple[int, int, int]] | None = None) -> None:
+        self.layouts, self.masks, self.known_mines = layouts, masks, known_mines
+        self.solved = {} if solved is None else solved
         self.size = len(layouts)
         self.full = (1 << self.size) - 1
         self.budget = budget
@@ -91,6 +116,10 @@ class Endgame:
         # The search names cells by their position in ``cells`` (lists, not dicts).
         self._mine = [self.mine_of[c] for c in self.cells]
         self._classes = [self.classes[c] for c in self.cells]
+        self._position = {c: n for n, c in enumerate(self.cells)}
+        # Per position: the positions of the cells next to it, as a bitmask.
+        self._near = [sum(1 << self._position[d] for d in indices_of(masks[c])
+                          if d in self._position) for c in self.cells]
 
     def best_move(self) -> tuple[int, int]:
         """``(cell, wins)`` for the whole list: the click that wins on the most layouts (the
@@ -173,6 +202,10 @@ class Endgame:
         """
         mine_at, classes_at, memo = self._mine, self._classes, self.memo
         size = state.bit_count()
+        if size >= SPLIT_FROM and len(live) > 1:
+            split = self._split(state, live)
+            if split is not None:
+                return split
         options = [(size - (mine_at[cell] & state).bit_count(), cell) for cell in live]
         options.sort(key=itemgetter(0), reverse=True)  # stable: ties keep their order
         seen: set[tuple[int, ...]] = set()
@@ -194,3 +227,63 @@ class Endgame:
             if total > best:
                 best, best_cell = total, cell
         return best, best_cell
+
+    def _split(self, state: int, live: list[int]) -> tuple[int, int] | None:
+        """``(wins, position)`` for ``state`` from its independent regions, or ``None``
+        when its uncertain cells (``live``) do not fall apart.
+
+        The groups of adjacent uncertain cells are found first (cheap); each is checked
+        against the rest of the layouts; the independent ones are searched alone, the
+        others together as one more region. The click returned is the safest of the
+        regions' best clicks (each is a best click overall).
+        """
+        near = self._near
+        left = sum(1 << n for n in live)
+        groups = []
+        while left:
+            group = frontier = left & -left
+            while frontier:
+                grow = 0
+                for n in indices_of(frontier):
+                    grow |= near[n]
+                frontier = grow & left & ~group
+                group |= frontier
+            left &= ~group
+            groups.append(group)
+        if len(groups) == 1:
+            return None
+        chosen = [self.layouts[j] for j, bit in enumerate(bin(state)[:1:-1]) if bit == "1"]
+        regions, coupled = [], 0
+        for group in groups:
+            cells = sum(1 << self.cells[n] for n in indices_of(group))
+            own = {layout & cells for layout in chosen}
+            if len(own) * len({layout & ~cells for layout in chosen}) == len(chosen):
+                regions.append(cells)
+            else:
+                coupled |= cells
+        if not regions:
+            return None
+        if coupled:
+            regions.append(coupled)
+        # A region's layouts leave out the mines of every other cell: those next to it are
+        # certain mines (an uncertain one would be in it), which add the same to a value
+        # in every layout and so split nothing.
+        total, best, best_safety = 1, 0, None
+        for cells in regions:
+            region = frozenset(layout & cells for layout in chosen)
+            found = self.solved.get(region)
+            if found is None:
+                search = Endgame(sorted(region), indices_of(cells), self.masks,
+                                 self.known_mines, self.budget - self.nodes, self.solved)
+                try:
+                    cell, wins = search.best_move()
+                finally:
+                    self.nodes += search.nodes
+                safe = search.size - search.mine_of[cell].bit_count()
+                found = self.solved[region] = (cell, wins, safe)
+            cell, wins, safe = found
+            total *= wins
+            safety = Fraction(safe, len(region))
+            if best_safety is None or safety > best_safety:
+                best, best_safety = self._position[cell], safety
+        return total, best

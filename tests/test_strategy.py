@@ -12,12 +12,14 @@ import random
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from unittest.mock import patch
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import positions
 
+import exactmines.endgame as endgame_module
 import exactmines.strategy as strategy_module
 from exactmines.analysis import analyze
 from exactmines.endgame import Endgame, SearchBudgetExceeded
@@ -343,10 +345,10 @@ def test_fifty_fifty_beside_proved_mines_is_forced():
 # -- endgame search ---------------------------------------------------------------------------
 
 
-def naive_optimum(view: View, layouts: list[int]) -> Fraction:
+def naive_optimum(view: View, layouts: list[int], shown: tuple[int, ...] = ()) -> Fraction:
     """Best probability of winning by a plain game-tree recursion: a click shows one cell's
     number (no flood, no free reveals), and a single layout left is a win (every safe cell
-    is then known)."""
+    is then known). ``shown``: cells already clicked."""
     cells = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
 
     @cache
@@ -364,7 +366,18 @@ def naive_optimum(view: View, layouts: list[int]) -> Fraction:
             best = max(best, sum(wins(frozenset(p), shown | {cell}) for p in parts.values()))
         return best
 
-    return Fraction(wins(frozenset(range(len(layouts))), frozenset()), len(layouts))
+    return Fraction(wins(frozenset(range(len(layouts))), frozenset(shown)), len(layouts))
+
+
+def optimum_after(view: View, layouts: list[int], cell: int) -> Fraction:
+    """Best probability of winning when ``cell`` is clicked first (by the naive recursion
+    after the click, one layout list per value it may show)."""
+    parts: dict[int, list[int]] = {}
+    for layout in layouts:
+        if not (layout >> cell) & 1:
+            parts.setdefault(value(view, layout, cell), []).append(layout)
+    return sum((naive_optimum(view, part, shown=(cell,)) * len(part) for part in
+                parts.values()), Fraction(0)) / len(layouts)
 
 
 @settings(max_examples=40)
@@ -380,12 +393,18 @@ def test_endgame_search_finds_the_optimal_win_probability(position):
     assert layouts is not None and sorted(layouts) == sorted(layouts_of(view))
     if base.mines == base.unknown:
         return
-    search = Endgame(layouts, [i for i in range(view.width * view.height)
-                               if (view.unknown >> i) & 1], view.masks, view.mines, 10**6)
-    cell, wins = search.best_move()
-    assert Fraction(wins, len(layouts)) == naive_optimum(view, layouts)
-    # The move it names achieves that optimum: its value classes win that many layouts.
-    assert base.probability(cell) < 1
+    cells = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    optimum = naive_optimum(view, layouts)
+    # Small positions never reach the size from which the search splits into independent
+    # regions: search them with splitting everywhere too.
+    for split_from in (endgame_module.SPLIT_FROM, 2):
+        with patch.object(endgame_module, "SPLIT_FROM", split_from):
+            cell, wins = Endgame(layouts, cells, view.masks, view.mines, 10**6).best_move()
+        assert Fraction(wins, len(layouts)) == optimum
+        # The move it names achieves that optimum: it is not a certain mine, and clicking
+        # it first then playing on optimally wins that many layouts.
+        assert base.probability(cell) < 1
+        assert optimum_after(view, layouts, cell) == optimum
 
 
 def test_endgame_on_a_hand_made_position_with_a_known_answer():
@@ -403,6 +422,56 @@ def test_endgame_on_a_hand_made_position_with_a_known_answer():
     search = Endgame(layouts, [0, 1, 2], view.masks, view.mines, 100)
     cell, wins = search.best_move()
     assert Fraction(wins, 3) == Fraction(2, 3) == naive_optimum(view, layouts)
+
+
+def test_endgame_splits_independent_regions_and_multiplies_their_wins():
+    # 7x1: cells 0, 1 hold one mine (a closed 50/50: cell 2 is a known mine), cells 3, 4, 5
+    # hold one more, cell 6 is revealed. Win probability 1/2 x 2/3 (click an end of 3-5:
+    # it tells where that mine is); the safest best click is an end cell of 3-5.
+    masks = neighbour_masks(7, 1)
+    layouts = [1 << a | 1 << b for a in (0, 1) for b in (3, 4, 5)]
+    for split_from in (endgame_module.SPLIT_FROM, 2):
+        with patch.object(endgame_module, "SPLIT_FROM", split_from):
+            search = Endgame(layouts, [0, 1, 3, 4, 5], masks, 1 << 2, 100)
+            cell, wins = search.best_move()
+        assert Fraction(wins, len(layouts)) == Fraction(1, 3)
+        assert cell in (3, 5)
+    # Split, each region is searched on its own short list.
+    assert search.solved.keys() == {frozenset({1 << 0, 1 << 1}),
+                                    frozenset({1 << 3, 1 << 4, 1 << 5})}
+    # Tied by the count (two mines among 0, 1 and 3-5, any split), the regions are one game
+    # until a click settles how many mines each holds.
+    tied = [sum(1 << i for i in pick) for pick in combinations((0, 1, 3, 4, 5), 2)]
+    found = set()
+    for split_from in (10**6, 2):
+        with patch.object(endgame_module, "SPLIT_FROM", split_from):
+            search = Endgame(tied, [0, 1, 3, 4, 5], masks, 1 << 2, 10**4)
+            found.add(search.best_move()[1])
+    assert len(found) == 1
+
+
+@settings(max_examples=80)
+@given(st.sets(st.integers(0, 15), min_size=2, max_size=5),
+       st.sets(st.integers(0, 15), min_size=2, max_size=5), st.integers(0, 3),
+       st.randoms(use_true_random=False))
+def test_endgame_on_two_regions_matches_the_plain_recursion(left, right, dropped, rng):
+    # 9x1, cell 4 a flagged mine between two regions of four cells: a layout list that
+    # pairs every one of ``left``'s patterns with every one of ``right``'s is a product of
+    # two games; dropping pairs ties the regions together.
+    view = View(9, 1, 9)
+    view.mark_mines(1 << 4)
+    layouts = [a | b << 5 for a in sorted(left) for b in sorted(right)]
+    layouts = rng.sample(layouts, max(2, len(layouts) - dropped))
+    cells = [i for i in range(9) if (view.unknown >> i) & 1]
+    # Every cell uncertain, as at a guess (the player reveals certainly safe cells first).
+    assume(all(0 < sum(layout >> i & 1 for layout in layouts) < len(layouts)
+               for i in cells))
+    optimum = naive_optimum(view, layouts)
+    for split_from in (10**6, 2):
+        with patch.object(endgame_module, "SPLIT_FROM", split_from):
+            cell, wins = Endgame(layouts, cells, view.masks, view.mines, 10**6).best_move()
+        assert Fraction(wins, len(layouts)) == optimum
+        assert optimum_after(view, layouts, cell) == optimum
 
 
 def test_endgame_budget_is_a_count_of_states():
