@@ -26,6 +26,14 @@ parameters, not the code): run it from a frozen copy of a commit, e.g.::
     git archive HEAD exactmines | tar -x -C /tmp/frozen
     PYTHONPATH=/tmp/frozen nohup python scripts/bench_play.py run --workers 2 &
 
+A code change is measured the same way: play the changed code's frozen copy into its own
+folder, then compare with the plain run of the code before it::
+
+    PYTHONPATH=/tmp/changed python scripts/bench_play.py run expert-sfar --seed 11 \
+        --results /tmp/changed-results
+    python scripts/bench_play.py paired expert-sfar --seed 11 \
+        --results /tmp/changed-results --baseline results
+
 Settings and targets (issue 7; REFERENCE.md gives JSMinesweeper's figures, same rules):
 SFAR = first click safe, SNR = no mine around the first click (``--start opening``).
 """
@@ -55,10 +63,10 @@ RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
 def results_file(setting: str, strategy: str, without: tuple[str, ...], seed: int,
-                 tuning: tuple[str, ...] = ()) -> Path:
+                 tuning: tuple[str, ...] = (), folder: Path = RESULTS) -> Path:
     name = (strategy + "".join(f"-no-{p}" for p in without)
             + "".join(f"-{t.replace('/', '_')}" for t in tuning))
-    return RESULTS / f"{setting}-{name}-seed{seed}.jsonl"
+    return folder / f"{setting}-{name}-seed{seed}.jsonl"
 
 
 def settings_of(setting: str, strategy: str, without: tuple[str, ...], seed: int,
@@ -68,8 +76,9 @@ def settings_of(setting: str, strategy: str, without: tuple[str, ...], seed: int
 
 
 def run(setting: str, games: int, seed: int, workers: int, strategy: str,
-        without: tuple[str, ...], tuning: tuple[str, ...] = ()) -> None:
-    path = results_file(setting, strategy, without, seed, tuning)
+        without: tuple[str, ...], tuning: tuple[str, ...] = (), folder: Path = RESULTS) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = results_file(setting, strategy, without, seed, tuning, folder)
     settings = settings_of(setting, strategy, without, seed, tuning)
     print(f"{setting} {path.name}: playing up to game {games - 1} "
           f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)", flush=True)
@@ -97,13 +106,13 @@ def summary(path: Path, games: int | None = None) -> dict[str, float] | None:
             "guesses": sum(r["guesses"] for r in rows) / n}
 
 
-def report(seed: int, strategy: str, names: list[str]) -> None:
+def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -> None:
     print("| board | rule, first click | games | win rate (95 % CI) | target | JSMinesweeper "
           "| CPU ms/game |")
     print("|---|---|---|---|---|---|---|")
     for name in names:
         width, height, mines, start, at, target, jsm = SETTINGS[name]
-        s = summary(results_file(name, strategy, (), seed))
+        s = summary(results_file(name, strategy, (), seed, (), folder))
         rule = f"{'SFAR' if start == 'safe' else 'SNR'}, ({at[0]},{at[1]})"
         if s is None:
             print(f"| {width}x{height}/{mines} | {rule} | 0 | not run | {target} % | {jsm} % | |")
@@ -115,10 +124,10 @@ def report(seed: int, strategy: str, names: list[str]) -> None:
     for name in names:
         rows = []
         for without in [(), *((p,) for p in PARTS)]:
-            s = summary(results_file(name, strategy, without, seed))
+            s = summary(results_file(name, strategy, without, seed, (), folder))
             if s is not None:
                 rows.append((without, s))
-        safest = summary(results_file(name, "safest", (), seed))
+        safest = summary(results_file(name, "safest", (), seed, (), folder))
         if len(rows) <= 1 and safest is None:
             continue
         print(f"\nAblation, {name} (seed {seed}; every part off in turn, same boards):\n")
@@ -133,16 +142,20 @@ def report(seed: int, strategy: str, names: list[str]) -> None:
 
 
 def paired(seed: int, strategy: str, without: tuple[str, ...], tuning: tuple[str, ...],
-           names: list[str]) -> None:
-    """The change in win rate from the plain strategy to the varied one (``--without``,
-    ``--set``), game by game on the boards both played: mean and 95 % half-width of the
-    per-board differences (normal approximation), and how many boards differ."""
+           names: list[str], folder: Path = RESULTS, baseline: Path = RESULTS) -> None:
+    """The change in win rate from the plain strategy (its run in ``baseline``) to the
+    varied one (``--without``, ``--set``; its run in ``folder``), game by game on the boards
+    both played: mean and 95 % half-width of the per-board differences (normal
+    approximation), and how many boards differ."""
     print(f"| setting (seed {seed}) | {strategy} vs varied | boards | differ (won only varied "
           "/ only plain) | change in points (95 %) |")
     print("|---|---|---|---|---|")
     for name in names:
-        base, varied = (results_file(name, strategy, w, seed, t)
-                        for w, t in (((), ()), (without, tuning)))
+        base = results_file(name, strategy, (), seed, (), baseline)
+        varied = results_file(name, strategy, without, seed, tuning, folder)
+        if base == varied:
+            print(f"| {name} | nothing varied: give --without, --set or --baseline | | | |")
+            continue
         if not (base.exists() and varied.exists()):
             print(f"| {name} | run both first: {base.name}, {varied.name} | | | |")
             continue
@@ -155,7 +168,8 @@ def paired(seed: int, strategy: str, without: tuple[str, ...], tuning: tuple[str
             continue
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        print(f"| {name} | {varied.stem} | {n:,} | {sum(d != 0 for d in diffs)} "
+        label = varied.stem if folder == baseline else f"{varied} vs {base}"
+        print(f"| {name} | {label} | {n:,} | {sum(d != 0 for d in diffs)} "
               f"({diffs.count(1)} / {diffs.count(-1)}) | {100 * mean:+.2f} "
               f"(± {196 * (var / n) ** 0.5:.2f}) |")
 
@@ -172,7 +186,13 @@ def main() -> None:
     parser.add_argument("--without", action="append", default=[], choices=PARTS)
     parser.add_argument("--set", action="append", default=[], dest="tuning",
                         metavar="NAME=VALUE", help=f"a parameter: {', '.join(TUNABLE)}")
+    parser.add_argument("--results", type=Path, default=RESULTS, metavar="DIR",
+                        help="where runs write and reports read (default: results/)")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                        help="paired: read the plain run from DIR (default: --results)")
     args = parser.parse_args()
+    folder = args.results
+    baseline = folder if args.baseline is None else args.baseline
     unknown = [name for name in args.settings if name not in SETTINGS]
     if unknown:
         parser.error(f"unknown setting {unknown[0]!r}: choose from {', '.join(SETTINGS)}")
@@ -183,17 +203,19 @@ def main() -> None:
     except InputError as error:
         parser.error(str(error))
     if args.command == "paired":
-        paired(args.seed, args.strategy, without, tuning, names)
+        paired(args.seed, args.strategy, without, tuning, names, folder, baseline)
         return
     if args.command == "run":
         for name in names:
-            run(name, args.games, args.seed, args.workers, args.strategy, without, tuning)
+            run(name, args.games, args.seed, args.workers, args.strategy, without, tuning,
+                folder)
     elif args.command == "ablation":
         for name in names:
             for without in [(), *((p,) for p in PARTS)]:
-                run(name, args.games, args.seed, args.workers, args.strategy, without)
-            run(name, args.games, args.seed, args.workers, "safest", ())
-    report(args.seed, args.strategy, names)
+                run(name, args.games, args.seed, args.workers, args.strategy, without,
+                    folder=folder)
+            run(name, args.games, args.seed, args.workers, "safest", (), folder=folder)
+    report(args.seed, args.strategy, names, folder)
 
 
 if __name__ == "__main__":
