@@ -102,7 +102,9 @@ class Strategy:
         The parts (see the module notes).
     candidate_ratio:
         Cells whose safety is at least this fraction of the best safety are scored by the
-        secondary safety; the others are never chosen.
+        secondary safety; the others are never chosen (JSMinesweeper's cutoff too). 4/5
+        instead, paired on the same 20,000 expert SFAR boards (seed 11): -0.10 points (+-
+        0.15, 95 %; 234 boards differ), 2 ms more per game.
     endgame_layouts:
         Search the game tree when at most this many layouts are left. The search is an
         exact optimum, so a larger limit can only win more often; it costs time. Paired on
