@@ -424,6 +424,12 @@ def play_command(
         typer.echo(f"published: {100 * published[0]:.2f} % ({published[1]})")
     typer.echo(f"{summary['guesses_per_game']:.2f} guesses per game, "
                f"{summary['cpu_ms_per_game']:.1f} CPU ms per game, {result.seconds:.1f} s")
+    risk = summary["risk_per_game"]
+    if risk:
+        typer.echo("risk taken per game (sum of the mine probabilities clicked): "
+                   + ", ".join(f"{kind.replace('_', '-')} {value:.4f}"
+                               for kind, value in risk.items() if value)
+                   + f"; in all {sum(risk.values()):.4f} (expected losses)")
     if plot is not None:
         typer.echo(f"picture written to {plot}")
 

@@ -13,6 +13,7 @@ import hashlib
 import random
 import time
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -21,10 +22,14 @@ from .errors import InputError
 from .game import START_RULES, Game, board_from_indices, free_indices, protected_cells
 from .position import Cell
 from .stats import rate_summary
-from .strategy import PARTS, TUNABLE, Player, Strategy, strategy_named
+from .strategy import GUESS_KINDS, PARTS, TUNABLE, Player, Strategy, strategy_named
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
-           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate"]
+           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate", "RISK_KINDS"]
+
+#: Kinds of risk a game's record sums: the first click (``start``: only the rule
+#: ``unprotected`` risks it) and the player's guesses by how they were chosen.
+RISK_KINDS = ("start", *GUESS_KINDS)
 
 #: The strongest published player under the same rules (REFERENCE.md: JSMinesweeper),
 #: keyed by (width, height, mines, start rule, first click): (win rate, who, sample).
@@ -93,7 +98,10 @@ class GameRecord:
 
     ``guesses`` counts clicks that were not certainly safe (the first click included);
     ``revealed`` the safe cells open at the end; ``endgame`` the guesses chosen by the exact
-    endgame search; ``cpu_ms`` the player's and the game's CPU time.
+    endgame search; ``cpu_ms`` the player's and the game's CPU time; ``risk``, per kind of
+    click (:data:`RISK_KINDS`, only those taken), the sum of the exact mine probabilities of
+    the cells clicked, printed as floats: their total is the chance of losing along this
+    game's path, and its mean over games estimates the loss rate.
     """
 
     won: bool
@@ -103,6 +111,7 @@ class GameRecord:
     safe_cells: int
     endgame: int
     cpu_ms: float
+    risk: dict[str, float]
 
 
 def published_rate(settings: PlaySettings) -> tuple[float, str] | None:
@@ -127,14 +136,19 @@ def deal_game(settings: PlaySettings, index: int) -> list[int]:
 
 
 def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
-              strategy: Strategy) -> GameRecord:
+              strategy: Strategy, rule: str = "safe") -> GameRecord:
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
-    strategy guesses. Cost: dominated by the exact analyses when the local rules are stuck.
+    strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
+    the first click's risk). Cost: dominated by the exact analyses when the local rules
+    are stuck.
     """
     started = time.process_time()
     game = Game(board_from_indices(width, height, mine_indices))
     player = Player(width, height, len(mine_indices), strategy)
+    # The first click's risk: a mine may be there only if the rule protects nothing.
+    start = (Fraction(len(mine_indices), width * height)
+             if not protected_cells(width, height, rule, at) else Fraction(0))
     numbers = game.numbers
     guesses = clicks = 0
     todo, guess = [at[0] * width + at[1]], True
@@ -165,13 +179,15 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
     return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
                       revealed=game.revealed.bit_count(), safe_cells=game.safe_mask.bit_count(),
                       endgame=player.endgame_searches,
-                      cpu_ms=round(1000 * (time.process_time() - started), 3))
+                      cpu_ms=round(1000 * (time.process_time() - started), 3),
+                      risk={kind: round(float(r), 6) for kind, r in
+                            (("start", start), *player.risks.items()) if r})
 
 
 def play_one(settings: PlaySettings, index: int) -> GameRecord:
     """Game ``index`` of the run, dealt and played again on its own."""
     return play_game(settings.width, settings.height, deal_game(settings, index), settings.at,
-                     settings.player_strategy())
+                     settings.player_strategy(), settings.start)
 
 
 def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
@@ -193,7 +209,8 @@ def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[s
     for task in tasks:
         seed = game_seed(settings.seed, task["id"])
         mines = random.Random(seed).sample(free, settings.mines)
-        record = play_game(settings.width, settings.height, mines, settings.at, strategy)
+        record = play_game(settings.width, settings.height, mines, settings.at, strategy,
+                           settings.start)
         rows.append({"id": task["id"], "seed": seed, **asdict(record)})
     return rows
 
@@ -207,6 +224,17 @@ class PlayResult:
     endgame: int
     cpu_ms: float
     seconds: float
+    #: Per kind, the risk summed over the games whose rows record it (``risk_games``;
+    #: files written before the risk was recorded lack it).
+    risk: dict[str, float] | None = None
+    risk_games: int = 0
+
+    def risk_per_game(self) -> dict[str, float]:
+        """Mean risk per game by kind (:data:`RISK_KINDS`, every kind), for reading."""
+        if not self.risk_games or self.risk is None:
+            return {}
+        return {kind: round(self.risk.get(kind, 0.0) / self.risk_games, 4)
+                for kind in RISK_KINDS}
 
     def to_dict(self) -> dict[str, Any]:
         """The SPEC §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
@@ -224,6 +252,7 @@ class PlayResult:
             "guesses_per_game": round(self.guesses / self.games, 4) if self.games else 0.0,
             "endgame_searches": self.endgame,
             "cpu_ms_per_game": round(self.cpu_ms / self.games, 3) if self.games else 0.0,
+            "risk_per_game": self.risk_per_game(),
             "seconds": round(self.seconds, 3),
         }
 
@@ -250,6 +279,12 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
                      scheduler=scheduler, progress=progress,
                      description=f"{settings.width}x{settings.height}/{settings.mines} "
                                  f"{settings.start}")
+    risk: dict[str, float] = {}
+    recorded = [r["risk"] for r in rows if "risk" in r]
+    for row_risk in recorded:
+        for kind, value in row_risk.items():
+            risk[kind] = risk.get(kind, 0.0) + value
     return PlayResult(settings, games, sum(r["won"] for r in rows),
                       sum(r["guesses"] for r in rows), sum(r["endgame"] for r in rows),
-                      sum(r["cpu_ms"] for r in rows), time.perf_counter() - started)
+                      sum(r["cpu_ms"] for r in rows), time.perf_counter() - started,
+                      risk, len(recorded))

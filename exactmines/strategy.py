@@ -59,6 +59,7 @@ from .position import indices_of as _bits
 
 __all__ = [
     "PARTS",
+    "GUESS_KINDS",
     "TUNABLE",
     "Strategy",
     "STRATEGIES",
@@ -81,6 +82,10 @@ __all__ = [
 
 #: The switchable parts of the guessing strategy, in the order the ablation table lists them.
 PARTS = ("secondary", "dead", "fifty", "openings", "endgame", "risk")
+
+#: How a guess was chosen, for the risk accounting of :class:`Player`: by the exact endgame
+#: search, as a forced 50/50, or by the scores, next to a number (``frontier``) or not.
+GUESS_KINDS = ("frontier", "off_frontier", "fifty", "endgame")
 
 #: The strategy's numeric parameters, which :meth:`Strategy.tuned` may set: each one's type
 #: (fraction or whole number) and largest value (none: unbounded; all are at least 0).
@@ -1514,6 +1519,7 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     if strategy.fifty:
         pair = forced_fifty_fifty(view, base)
         if pair is not None:
+            base.extra["fifty"] = pair
             return pair[0]
     best_safety = 1 - base.least
     threshold = strategy.candidate_ratio * best_safety
@@ -1708,6 +1714,10 @@ class Player:
         self.cache = Cache()
         self.analyses = 0
         self.endgame_searches = 0
+        #: Per kind of guess (:data:`GUESS_KINDS`), the sum of the mine probabilities of
+        #: the cells guessed: the risk taken there. Its total over a game is the chance of
+        #: losing along the game's path, so its mean over games estimates the loss rate.
+        self.risks: dict[str, Fraction] = {}
 
     def show(self, shown: list[tuple[int, int]]) -> None:
         """Cells newly revealed by the game, as ``(index, number)``."""
@@ -1742,4 +1752,10 @@ class Player:
         view.mark_mines(base.mines)
         if "endgame_win" in base.extra:
             self.endgame_searches += 1
+            kind = "endgame"
+        elif "fifty" in base.extra:
+            kind = "fifty"
+        else:
+            kind = "off_frontier" if base.outside >> guess & 1 else "frontier"
+        self.risks[kind] = self.risks.get(kind, Fraction(0)) + base.probability(guess)
         return [guess], True

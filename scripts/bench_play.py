@@ -47,7 +47,7 @@ from pathlib import Path
 
 from exactmines.batch import read_rows
 from exactmines.errors import InputError
-from exactmines.play import PlaySettings, run_play
+from exactmines.play import RISK_KINDS, PlaySettings, run_play
 from exactmines.stats import wilson_interval
 from exactmines.strategy import PARTS, TUNABLE, strategy_named
 
@@ -101,9 +101,14 @@ def summary(path: Path, games: int | None = None) -> dict[str, float] | None:
         return None
     n, wins = len(rows), sum(r["won"] for r in rows)
     low, high = wilson_interval(wins, n)
+    recorded = [r for r in rows if "risk" in r]  # files from before lack it
+    risk = {kind: 100 * sum(r["risk"].get(kind, 0.0) for r in recorded) / len(recorded)
+            for kind in RISK_KINDS} if recorded else None
     return {"games": n, "wins": wins, "rate": 100 * wins / n, "low": 100 * low,
             "high": 100 * high, "ms": sum(r["cpu_ms"] for r in rows) / n,
-            "guesses": sum(r["guesses"] for r in rows) / n}
+            "guesses": sum(r["guesses"] for r in rows) / n, "risk": risk,
+            "risk_games": len(recorded),
+            "risk_lost": 100 - 100 * sum(r["won"] for r in recorded) / max(1, len(recorded))}
 
 
 def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -> None:
@@ -121,6 +126,20 @@ def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -
         print(f"| {width}x{height}/{mines} | {rule} | {s['games']:,} | {s['rate']:.2f} % "
               f"({s['low']:.2f}-{s['high']:.2f}) | {target} % ({mark}) | {jsm} % | "
               f"{s['ms']:.1f} |")
+    risks = [(name, s) for name in names
+             if (s := summary(results_file(name, strategy, (), seed, (), folder)))
+             and s["risk"]]
+    if risks:
+        print("\nWhere the games are lost: per kind of click, the mine probabilities of the "
+              "cells clicked, summed per game and averaged (in points; their total estimates "
+              "the loss rate):\n")
+        print("| setting | games | " + " | ".join(k.replace("_", "-") for k in RISK_KINDS)
+              + " | total | games lost |")
+        print("|---|---|" + "---|" * len(RISK_KINDS) + "---|---|")
+        for name, s in risks:
+            print(f"| {name} | {s['risk_games']:,} | "
+                  + " | ".join(f"{s['risk'][k]:.2f}" for k in RISK_KINDS)
+                  + f" | {sum(s['risk'].values()):.2f} | {s['risk_lost']:.2f} |")
     for name in names:
         rows = []
         for without in [(), *((p,) for p in PARTS)]:

@@ -24,7 +24,7 @@ from exactmines.play import (
     run_play,
 )
 from exactmines.position import flood, neighbour_masks
-from exactmines.strategy import STRATEGIES, strategy_named
+from exactmines.strategy import STRATEGIES, Player, strategy_named
 
 # -- first-click rules --------------------------------------------------------------------
 
@@ -130,6 +130,47 @@ def test_best_strategy_plays_tiny_boards_optimally(width, height, mines, at):
 # -- determinism and the results file -------------------------------------------------------
 
 
+# -- where the risk is taken ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("without, kind", [((), "endgame"), (("endgame",), "fifty"),
+                                           (("endgame", "fifty"), "frontier")])
+def test_player_sums_the_risk_of_its_guesses_by_kind(without, kind):
+    # 3x1, one mine, the middle shows 1: the guess is a cell with mine probability 1/2,
+    # chosen by the endgame search, else as a forced 50/50, else by the scores.
+    player = Player(3, 1, 1, strategy_named("best", without))
+    player.show([(1, 1)])
+    assert player.next_clicks() == ([0], True)
+    assert player.risks == {kind: Fraction(1, 2)}
+
+
+def test_off_frontier_guesses_and_the_first_click_carry_their_risk():
+    # 1x3, two mines, unprotected: the first click risks 2/3; (0,0) safe shows 1, so one
+    # mine is in (0,1) and the other in (0,2): both certain, no guess follows.
+    record = play_game(3, 1, [1, 2], (0, 0), STRATEGIES["best"], "unprotected")
+    assert record.won and record.risk == {"start": round(2 / 3, 6)}
+    assert play_game(3, 1, [1, 2], (0, 0), STRATEGIES["best"], "safe").risk == {}
+    # 4x1, two mines, (0,0) shows 1: (0,1) is a mine, and the other is in (0,2) or (0,3),
+    # which no number sees: an off-frontier guess at 1/2 (the endgame search would take it
+    # otherwise).
+    player = Player(4, 1, 2, strategy_named("best", ("endgame",)))
+    player.show([(0, 1)])
+    clicks, guess = player.next_clicks()
+    assert guess and clicks[0] in (2, 3) and player.risks == {"off_frontier": Fraction(1, 2)}
+
+
+def test_risk_taken_estimates_the_loss_rate():
+    # The risks summed over a game have the loss rate as their mean: over 600 games of
+    # 9x9/10 the two agree within a few standard errors (deterministic for the seed).
+    result = run_play(PlaySettings(9, 9, 10, "unprotected", (0, 0), seed=4), 600,
+                      progress=False)
+    per_game = result.risk_per_game()
+    assert set(per_game) == {"start", "frontier", "off_frontier", "fifty", "endgame"}
+    assert per_game["start"] == round(10 / 81, 4)
+    lost = 1 - result.wins / result.games
+    assert abs(sum(per_game.values()) - lost) < 3 * (lost * (1 - lost) / 600) ** 0.5
+
+
 def test_games_are_deterministic_for_a_seed():
     settings = PlaySettings(9, 9, 10, "safe", (0, 0), seed=11)
     assert deal_game(settings, 4) == deal_game(settings, 4)
@@ -219,6 +260,8 @@ def test_cli_json(capsys, tmp_path):
     assert low <= summary["win_rate"] <= high
     assert summary["published"]["win_rate"] == 0.9172
     assert summary["parts"] == {p: True for p in summary["parts"]}
+    assert set(summary["risk_per_game"]) == {"start", "frontier", "off_frontier", "fifty",
+                                             "endgame"}
     _, rows = read_rows(out)
     assert len(rows) == 12 and sum(r["won"] for r in rows) == summary["wins"]
     # Resuming with more games plays only the new ones and agrees with a fresh run.
@@ -235,6 +278,7 @@ def test_cli_text(capsys):
     assert code == 0
     assert "of 5 games won" in stdout and "best-without-endgame" in stdout
     assert "published: 91.72 %" in stdout
+    assert "risk taken per game" in stdout and "(expected losses)" in stdout
     code, stdout, _ = run_cli(capsys, *BASE, "--games", "3", "--set", "risk_weight=3/2",
                               "--quiet")
     assert code == 0 and "best-risk_weight=3/2" in stdout
