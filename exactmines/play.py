@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -226,12 +226,12 @@ class PlayResult:
     seconds: float
     #: Per kind, the risk summed over the games whose rows record it (``risk_games``;
     #: files written before the risk was recorded lack it).
-    risk: dict[str, float] | None = None
+    risk: dict[str, float] = field(default_factory=dict)
     risk_games: int = 0
 
     def risk_per_game(self) -> dict[str, float]:
         """Mean risk per game by kind (:data:`RISK_KINDS`, every kind), for reading."""
-        if not self.risk_games or self.risk is None:
+        if not self.risk_games:
             return {}
         return {kind: round(self.risk.get(kind, 0.0) / self.risk_games, 4)
                 for kind in RISK_KINDS}
