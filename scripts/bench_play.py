@@ -115,9 +115,12 @@ def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -
     print("| board | rule, first click | games | win rate (95 % CI) | target | JSMinesweeper "
           "| CPU ms/game |")
     print("|---|---|---|---|---|---|---|")
+    risks = []
     for name in names:
         width, height, mines, start, at, target, jsm = SETTINGS[name]
         s = summary(results_file(name, strategy, (), seed, (), folder))
+        if s is not None and s["risk"]:
+            risks.append((name, s))
         rule = f"{'SFAR' if start == 'safe' else 'SNR'}, ({at[0]},{at[1]})"
         if s is None:
             print(f"| {width}x{height}/{mines} | {rule} | 0 | not run | {target} % | {jsm} % | |")
@@ -126,9 +129,6 @@ def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -
         print(f"| {width}x{height}/{mines} | {rule} | {s['games']:,} | {s['rate']:.2f} % "
               f"({s['low']:.2f}-{s['high']:.2f}) | {target} % ({mark}) | {jsm} % | "
               f"{s['ms']:.1f} |")
-    risks = [(name, s) for name in names
-             if (s := summary(results_file(name, strategy, (), seed, (), folder)))
-             and s["risk"]]
     if risks:
         print("\nWhere the games are lost: per kind of click, the mine probabilities of the "
               "cells clicked, summed per game and averaged (in points; their total estimates "
