@@ -1469,7 +1469,8 @@ def _outside_candidates(view: View, base: Estimate) -> list[int]:
     A cell whose unknown neighbours are all off the frontier leaves, when revealed, a new
     separate component of those neighbours: the position after it depends only on how many
     they are and how many proved mines touch it, so one cell per such class is scored (the
-    first in row-major order). Cells with a frontier neighbour are scored one by one.
+    first in row-major order; the last instead, paired on 80,000 expert SFAR boards, seeds
+    11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are scored one by one.
     """
     masks, outside, unknown = view.masks, base.outside, base.unknown
     width, height = view.width, view.height
