@@ -25,7 +25,8 @@ from .stats import rate_summary
 from .strategy import GUESS_KINDS, PARTS, TUNABLE, Player, Strategy, strategy_named
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
-           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate", "RISK_KINDS"]
+           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate", "RISK_KINDS",
+           "mean_risk"]
 
 #: Kinds of risk a game's record sums: the first click (``start``: only the rule
 #: ``unprotected`` risks it) and the player's guesses by how they were chosen.
@@ -224,17 +225,12 @@ class PlayResult:
     endgame: int
     cpu_ms: float
     seconds: float
-    #: Per kind, the risk summed over the games whose rows record it (``risk_games``;
-    #: files written before the risk was recorded lack it).
+    #: Mean risk per game by kind (:func:`mean_risk`; empty when no row records it).
     risk: dict[str, float] = field(default_factory=dict)
-    risk_games: int = 0
 
     def risk_per_game(self) -> dict[str, float]:
         """Mean risk per game by kind (:data:`RISK_KINDS`, every kind), for reading."""
-        if not self.risk_games:
-            return {}
-        return {kind: round(self.risk.get(kind, 0.0) / self.risk_games, 4)
-                for kind in RISK_KINDS}
+        return {kind: round(value, 4) for kind, value in self.risk.items()}
 
     def to_dict(self) -> dict[str, Any]:
         """The SPEC §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
@@ -279,12 +275,18 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
                      scheduler=scheduler, progress=progress,
                      description=f"{settings.width}x{settings.height}/{settings.mines} "
                                  f"{settings.start}")
-    risk: dict[str, float] = {}
-    recorded = [r["risk"] for r in rows if "risk" in r]
-    for row_risk in recorded:
-        for kind, value in row_risk.items():
-            risk[kind] = risk.get(kind, 0.0) + value
     return PlayResult(settings, games, sum(r["won"] for r in rows),
                       sum(r["guesses"] for r in rows), sum(r["endgame"] for r in rows),
                       sum(r["cpu_ms"] for r in rows), time.perf_counter() - started,
-                      risk, len(recorded))
+                      mean_risk(rows)[0])
+
+
+def mean_risk(rows: list[dict[str, Any]]) -> tuple[dict[str, float], int]:
+    """Mean risk per game by kind (every kind of :data:`RISK_KINDS`) over the results rows
+    that record it, and how many do (rows written before the risk was recorded lack it);
+    ``({}, 0)`` when none does. For reading: floats."""
+    recorded = [r["risk"] for r in rows if "risk" in r]
+    if not recorded:
+        return {}, 0
+    return ({kind: sum(r.get(kind, 0.0) for r in recorded) / len(recorded)
+             for kind in RISK_KINDS}, len(recorded))

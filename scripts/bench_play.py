@@ -47,7 +47,7 @@ from pathlib import Path
 
 from exactmines.batch import read_rows
 from exactmines.errors import InputError
-from exactmines.play import RISK_KINDS, PlaySettings, run_play
+from exactmines.play import RISK_KINDS, PlaySettings, mean_risk, run_play
 from exactmines.stats import wilson_interval
 from exactmines.strategy import PARTS, TUNABLE, strategy_named
 
@@ -101,14 +101,13 @@ def summary(path: Path, games: int | None = None) -> dict[str, float] | None:
         return None
     n, wins = len(rows), sum(r["won"] for r in rows)
     low, high = wilson_interval(wins, n)
-    recorded = [r for r in rows if "risk" in r]  # files from before lack it
-    risk = {kind: 100 * sum(r["risk"].get(kind, 0.0) for r in recorded) / len(recorded)
-            for kind in RISK_KINDS} if recorded else None
+    risk, recorded = mean_risk(rows)  # files from before the risk was recorded lack it
+    lost = sum(not r["won"] for r in rows if "risk" in r)
     return {"games": n, "wins": wins, "rate": 100 * wins / n, "low": 100 * low,
             "high": 100 * high, "ms": sum(r["cpu_ms"] for r in rows) / n,
-            "guesses": sum(r["guesses"] for r in rows) / n, "risk": risk,
-            "risk_games": len(recorded),
-            "risk_lost": 100 - 100 * sum(r["won"] for r in recorded) / max(1, len(recorded))}
+            "guesses": sum(r["guesses"] for r in rows) / n,
+            "risk": {kind: 100 * value for kind, value in risk.items()},
+            "risk_games": recorded, "risk_lost": 100 * lost / max(1, recorded)}
 
 
 def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -> None:
