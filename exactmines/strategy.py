@@ -109,7 +109,8 @@ class Strategy:
         Cells whose safety is at least this fraction of the best safety are scored by the
         secondary safety; the others are never chosen (JSMinesweeper's cutoff too). 4/5
         instead, paired on the same 20,000 expert SFAR boards (seed 11): -0.10 points (+-
-        0.15, 95 %; 234 boards differ), 2 ms more per game.
+        0.15, 95 %; 234 boards differ), 2 ms more per game; 19/20: -0.21 and -0.19 (+- 0.25,
+        0.26; seeds 11 and 12, 627 and 690 boards differ).
     endgame_layouts:
         Search the game tree when at most this many layouts are left. The search is an
         exact optimum, so a larger limit can only win more often; it costs time. Paired on
