@@ -135,7 +135,7 @@ class Strategy:
         corner (likely to open an area) instead of next to the number. Paired on the same
         20,000 expert SFAR boards (seed 11) against 1/10: 0 +0.15, 1/40 +0.11, 1/5 -0.16
         points (95 % half-widths 0.55, 0.54, 0.17); seed 12 (with ``risk``): 0 -0.04
-        (+- 0.29); seeds 13 and 14: 0 -0.03 and -0.03 (+- 0.56; a third of the boards play
+        (+- 0.29); seeds 13 and 14: 0 -0.03 and -0.03 (+- 0.56; a sixth of the boards play
         differently from the first guess on). No weight measurably better; 1/10 is kept.
     risk_weight:
         The ``risk`` part's multiplier per unit of influence (JSMinesweeper's 0.9). Paired
