@@ -257,25 +257,27 @@ class Endgame:
             groups.append(group)
         if len(groups) == 1:
             return None
+        # The state's layouts (not indices_of: a state is a long, dense mask, and reading
+        # its binary digits is about 5 times faster there).
         chosen = [self.layouts[j] for j, bit in enumerate(bin(state)[:1:-1]) if bit == "1"]
-        regions, coupled = [], 0
+        regions: list[tuple[int, frozenset[int]]] = []
+        coupled = 0
         for group in groups:
             cells = sum(1 << self.cells[n] for n in indices_of(group))
-            own = {layout & cells for layout in chosen}
+            own = frozenset(layout & cells for layout in chosen)
             if len(own) * len({layout & ~cells for layout in chosen}) == len(chosen):
-                regions.append(cells)
+                regions.append((cells, own))
             else:
                 coupled |= cells
         if not regions:
             return None
         if coupled:
-            regions.append(coupled)
+            regions.append((coupled, frozenset(layout & coupled for layout in chosen)))
         # A region's layouts leave out the mines of every other cell: those next to it are
         # certain mines (an uncertain one would be in it), which add the same to a value
         # in every layout and so split nothing.
         total, best, best_safety = 1, 0, None
-        for cells in regions:
-            region = frozenset(layout & cells for layout in chosen)
+        for cells, region in regions:
             found = self.solved.get(region)
             if found is None:
                 search = Endgame(sorted(region), indices_of(cells), self.masks,
