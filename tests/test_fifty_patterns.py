@@ -9,8 +9,9 @@ from test_strategy import consistent_view, game_positions, layouts_of, view_of
 
 import exactmines.strategy as strategy_module
 from exactmines.fifty_patterns import shapes
+from exactmines.lookahead import Cache
 from exactmines.position import Position
-from exactmines.strategy import Cache, estimate
+from exactmines.strategy import estimate
 
 
 def _mask(width: int, cells: list[tuple[int, int]]) -> int:

@@ -20,15 +20,16 @@ from hypothesis import strategies as st
 from strategies import positions
 
 import exactmines.endgame as endgame_module
+import exactmines.lookahead as lookahead_module
 import exactmines.strategy as strategy_module
 from exactmines.analysis import analyze
 from exactmines.endgame import Endgame, SearchBudgetExceeded
 from exactmines.errors import InputError
+from exactmines.lookahead import Cache
 from exactmines.position import Position, neighbour_masks
 from exactmines.strategy import (
     PARTS,
     STRATEGIES,
-    Cache,
     Player,
     Strategy,
     View,
@@ -152,7 +153,7 @@ def test_value_chances_of_components_the_dp_counted(position, data):
     cell = data.draw(st.sampled_from(unknown))
     listed = value_chances(view, estimate(view, Cache()), cell, Cache())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(strategy_module, "_SMALL_NODES", 0)
+        patch.setattr(lookahead_module, "_SMALL_NODES", 0)
         base = estimate(view, Cache())
         assert all(part.solutions is None for part in base.parts)
         assert value_chances(view, base, cell, Cache()) == listed
