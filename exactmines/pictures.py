@@ -183,7 +183,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     cmap = colormaps[CMAP]
     fills = {name: to_rgba(colour) for name, colour in COLOURS.items()}
     image = np.empty((height, width, 4))
-    labels: list[tuple[int, int, str, str]] = []  # row, col, text, colour
+    labels: list[tuple[int, int, str, str]] = []  # row, col, text, ink colour
     by_cell = {c.cell: c for c in result.cells}
     kinds_seen: set[str] = set()
     shade: dict[tuple[int, int], tuple[float, float, float, float]] = {}
@@ -216,10 +216,10 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
                 image[r, c] = fills[kind]
             if text and layout.text:
                 if kind == "revealed":
-                    colour = _NUMBER_COLOURS.get(text, "black")
+                    ink = _NUMBER_COLOURS.get(text, "black")
                 else:
-                    colour = "white" if _luminance(tuple(image[r, c])) < 0.5 else "black"
-                labels.append((r, c, text, colour))
+                    ink = "white" if _luminance(tuple(image[r, c])) < 0.5 else "black"
+                labels.append((r, c, text, ink))
 
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     fw, fh = layout.figure_width, layout.figure_height
@@ -234,10 +234,10 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
         axes.vlines(range(1, width), 0, height, **lines)
         axes.hlines(range(1, height), 0, width, **lines)
     font = layout.cell * 72 * 0.5
-    for r, c, text, colour in labels:
+    for r, c, text, ink in labels:
         # Board marks (numbers, F, S, M) bold; percentages lighter, so the board reads first.
         percent = text.isdigit() and (r, c) in by_cell
-        axes.text(c + 0.5, r + 0.5, text, ha="center", va="center", color=colour,
+        axes.text(c + 0.5, r + 0.5, text, ha="center", va="center", color=ink,
                   fontsize=font * (0.75 if percent else 1.0),
                   fontweight="normal" if percent else "bold")
     axes.set_xticks([t + 0.5 for t in _ticks(width)], [str(t) for t in _ticks(width)])

@@ -44,6 +44,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
+from collections.abc import Sized
 from functools import lru_cache
 from itertools import repeat
 from math import comb
@@ -443,7 +444,8 @@ class _Watch:
         self.max_kept = max_kept
         self.kept = 0
 
-    def __call__(self, table: dict[int, int], keep: bool = False) -> None:
+    def __call__(self, table: Sized, keep: bool = False) -> None:
+        """Check a new table (any mapping from states: only its size is read)."""
         if keep:
             self.kept += len(table)
         if len(table) > self.max_states or self.kept > self.max_kept:
