@@ -21,7 +21,7 @@ import networkx as nx
 
 from .position import COVERED, FLAG, Cell, Position
 
-__all__ = ["Constraint", "Component", "Frontier", "build_frontier"]
+__all__ = ["Constraint", "Component", "Frontier", "build_frontier", "Rule", "group_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,3 +268,36 @@ def build_frontier(position: Position) -> Frontier:
         mines_left=mines_left,
         contradiction=contradiction,
     )
+
+
+# -- the same split on bitmasks, for the player and the no-guess check ----------------------
+
+Rule = tuple[int, int]  # (covered cells as a bitmask over flat indices, mines among them)
+
+
+def group_rules(rules: Sequence[Rule]) -> list[tuple[int, tuple[Rule, ...]]]:
+    """Rules linked by shared cells, as ``(cells, sorted rules)`` (duplicates dropped).
+
+    The bitmask form of the components of :func:`build_frontier`, for callers that keep
+    their own view of the board as integers (the player, the no-guess check): no boxes, no
+    graph. Components come in the order their last rule arrives (a merged component moves
+    to the end). Cost: O(rules x components) mask operations.
+
+    Examples
+    --------
+    >>> group_rules([(0b0011, 1), (0b1000, 0), (0b0110, 1)])
+    [(8, ((8, 0),)), (7, ((3, 1), (6, 1)))]
+    """
+    groups: list[tuple[int, list[Rule]]] = []
+    for rule in rules:
+        cells, members = rule[0], [rule]
+        kept = []
+        for group in groups:
+            if group[0] & cells:
+                cells |= group[0]
+                members.extend(group[1])
+            else:
+                kept.append(group)
+        kept.append((cells, members))
+        groups = kept
+    return [(cells, tuple(sorted(set(members)))) for cells, members in groups]

@@ -40,11 +40,10 @@ from math import comb
 from .backends import ComponentCounts, get_backend
 from .combine import poly_mul
 from .errors import TimeLimitExceeded
-from .frontier import Component, Constraint
+from .frontier import Component, Constraint, Rule, group_rules
 from .position import indices_of as _bits
 
 __all__ = [
-    "Rule",
     "Solution",
     "Part",
     "TooBig",
@@ -56,26 +55,6 @@ __all__ = [
     "counted",
     "Values",
 ]
-
-Rule = tuple[int, int]  # (covered cells as a bitmask, mines among them)
-
-
-def _group(rules: list[Rule]) -> list[tuple[int, tuple[Rule, ...]]]:
-    """Rules linked by shared cells, as ``(cells, sorted rules)`` (duplicates dropped)."""
-    groups: list[tuple[int, list[Rule]]] = []
-    for rule in rules:
-        cells, members = rule[0], [rule]
-        kept = []
-        for group in groups:
-            if group[0] & cells:
-                cells |= group[0]
-                members.extend(group[1])
-            else:
-                kept.append(group)
-        kept.append((cells, members))
-        groups = kept
-    return [(cells, tuple(sorted(set(members)))) for cells, members in groups]
-
 
 class TooBig(Exception):
     """The built-in enumeration went past its node budget."""
@@ -786,7 +765,7 @@ def counted(rules: list[Rule], unknown: int, left: int, cache: Cache
              ) -> tuple[tuple[tuple[int, tuple[Rule, ...]], ...], list[Part], int, Weighed]:
     """The rules' components, their counted parts, the ``unknown`` cells no rule touches
     and the combination of it all under ``left`` mines."""
-    groups = tuple(_group(rules))
+    groups = tuple(group_rules(rules))
     parts = [cache.part(group) for _, group in groups]
     frontier = 0
     for cells, _ in groups:
@@ -848,13 +827,13 @@ class Values:
         merged: list[int] = []
         listed = True
         merged_cells = 0
-        for g, (cells, group_rules) in enumerate(groups):
+        for g, (cells, its_rules) in enumerate(groups):
             if not cells & touch:
                 continue
             merged.append(g)
             merged_cells |= cells
             listed = listed and parts[g].solutions is not None
-            for free, need in group_rules:
+            for free, need in its_rules:
                 if free == bit and need:
                     return values  # the cell is a mine in every layout: no value
         if listed:

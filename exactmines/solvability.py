@@ -35,7 +35,7 @@ from .backends import Backend, get_backend
 from .combine import allowed_mine_numbers, feasible_sums, fits
 from .errors import InputError
 from .formats import position_to_mine
-from .frontier import Component, Constraint, build_frontier
+from .frontier import Component, Constraint, Rule, build_frontier, group_rules
 from .position import (
     Board,
     Cell,
@@ -380,28 +380,17 @@ class _Solver:
         self.exact_steps += 1
         masks, numbers, flagged = self.masks, self.numbers, self.flagged
         # Active clues grouped into components that share covered cells.
-        groups: list[tuple[int, list[tuple[int, int]]]] = []
+        rules: list[Rule] = []
         while active:
             low = active & -active
             active ^= low
             i = low.bit_length() - 1
             around = masks[i]
-            free = around & unknown
-            cells, rules = free, [(free, numbers[i] - (around & flagged).bit_count())]
-            kept = []
-            for group in groups:
-                if group[0] & cells:
-                    cells |= group[0]
-                    rules.extend(group[1])
-                else:
-                    kept.append(group)
-            kept.append((cells, rules))
-            groups = kept
+            rules.append((around & unknown, numbers[i] - (around & flagged).bit_count()))
         frontier = 0
         summaries = []
-        for cells, rules in groups:
+        for cells, key in group_rules(rules):
             frontier |= cells
-            key = tuple(sorted(set(rules)))
             summary = self.cache.get(key)
             if summary is None:
                 summary = _summarise(cells, list(key), self.limit, self.backend)

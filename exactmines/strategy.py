@@ -51,7 +51,8 @@ from .combine import allowed_mine_numbers
 from .endgame import Endgame, SearchBudgetExceeded
 from .errors import InputError
 from .fifty_patterns import Risk
-from .lookahead import After, Cache, Kept, Part, Rule, TooBig, Values, box_search, counted
+from .frontier import Rule
+from .lookahead import After, Cache, Kept, Part, TooBig, Values, box_search, counted
 from .position import dilate, neighbour_masks
 from .position import indices_of as _bits
 

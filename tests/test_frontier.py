@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import networkx as nx
 from hypothesis import given
+from hypothesis import strategies as st
 from strategies import positions
 
 from exactmines.formats import position_from_text
-from exactmines.frontier import build_frontier
+from exactmines.frontier import build_frontier, group_rules
 
 
 def test_boxes_group_cells_under_the_same_numbers():
@@ -61,3 +63,24 @@ def test_partition_is_exact_and_deterministic(position):
         for rule in component.constraints:
             assert rule.boxes == tuple(sorted(set(rule.boxes)))
     assert build_frontier(position) == frontier
+
+
+@given(st.lists(st.tuples(st.integers(1, (1 << 12) - 1), st.integers(0, 3)), max_size=12))
+def test_group_rules_matches_connected_components(rules):
+    # Oracle: rules are nodes, linked when their cells meet; networkx's components.
+    graph = nx.Graph()
+    graph.add_nodes_from(set(rules))
+    graph.add_edges_from((a, b) for a in set(rules) for b in set(rules)
+                         if a != b and a[0] & b[0])
+    expected = {tuple(sorted(nodes)) for nodes in nx.connected_components(graph)}
+    groups = group_rules(rules)
+    assert {members for _, members in groups} == expected
+    for cells, members in groups:
+        union = 0
+        for free, _ in members:
+            union |= free
+        assert cells == union
+    everything = 0
+    for cells, _ in groups:
+        assert not cells & everything  # components share no cell
+        everything |= cells
