@@ -182,6 +182,8 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
     layouts: dict[int, dict[int, int]] = {}
     mines: dict[int, dict[int, list[int]]] = {}
 
+    # The tally of _count_boxes, keyed by the probe's mines too; written out again, not
+    # shared through a helper, because a leaf runs once per solution (the search's hot path).
     def leaf(chosen: list[int], weight: int, k: int) -> None:
         m = 0
         for b in inside:
