@@ -15,9 +15,10 @@ interruption and only the missing games are played. Games are numbered from 0 an
 ``i`` of seed ``S`` is the same board in every run, so strategies are compared on the same
 boards. ``report`` reads whatever the files hold (N per setting is what was finished).
 ``paired`` compares a varied strategy (``--without``, ``--set``) with the plain one board by
-board (run both first): the change in points with its 95 % half-width, which is far
-narrower than the two rates' intervals when few boards play out differently. When early
-decisions change, most boards do and 20,000 resolve about half a point: replicate a gain on
+board (run both first; a varied ``run`` prints its own rate and then this comparison): the
+change in points with its 95 % half-width, which is far narrower than the two rates'
+intervals when few boards play out differently. When early decisions change, most boards do
+and 20,000 resolve about half a point: replicate a gain on
 a second seed before believing it.
 
 A long run should not see the player change under it (the meta records the strategy's
@@ -110,15 +111,21 @@ def summary(path: Path, games: int | None = None) -> dict[str, float] | None:
             "risk_games": recorded, "risk_lost": 100 * lost / max(1, recorded)}
 
 
-def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -> None:
+def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS,
+           without: tuple[str, ...] = (), tuning: tuple[str, ...] = ()) -> None:
+    """The win-rate table of the strategy (varied by ``without`` and ``tuning`` if given),
+    then, for the plain strategy, where its games are lost and its ablation."""
+    if without or tuning:
+        print("Strategy " + strategy + "".join(f" without {p}" for p in without)
+              + "".join(f", {t}" for t in tuning) + ":\n")
     print("| board | rule, first click | games | win rate (95 % CI) | target | JSMinesweeper "
           "| CPU ms/game |")
     print("|---|---|---|---|---|---|---|")
     risks = []
     for name in names:
         width, height, mines, start, at, target, jsm = SETTINGS[name]
-        s = summary(results_file(name, strategy, (), seed, (), folder))
-        if s is not None and s["risk"]:
+        s = summary(results_file(name, strategy, without, seed, tuning, folder))
+        if s is not None and s["risk"] and not (without or tuning):
             risks.append((name, s))
         rule = f"{'SFAR' if start == 'safe' else 'SNR'}, ({at[0]},{at[1]})"
         if s is None:
@@ -139,7 +146,7 @@ def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS) -
             print(f"| {name} | {s['risk_games']:,} | "
                   + " | ".join(f"{s['risk'][k]:.2f}" for k in RISK_KINDS)
                   + f" | {sum(s['risk'].values()):.2f} | {s['risk_lost']:.2f} |")
-    for name in names:
+    for name in names if not (without or tuning) else []:
         rows = []
         for without in [(), *((p,) for p in PARTS)]:
             s = summary(results_file(name, strategy, without, seed, (), folder))
@@ -233,7 +240,10 @@ def main() -> None:
                 run(name, args.games, args.seed, args.workers, args.strategy, without,
                     folder=folder)
             run(name, args.games, args.seed, args.workers, "safest", (), folder=folder)
-    report(args.seed, args.strategy, names, folder)
+    report(args.seed, args.strategy, names, folder, without, tuning)
+    if args.command == "run" and (without or tuning):
+        print()
+        paired(args.seed, args.strategy, without, tuning, names, folder, baseline)
 
 
 if __name__ == "__main__":
