@@ -147,6 +147,14 @@ class Endgame:
             raise ValueError("no cell to click: every cell is a mine in every layout")
         return self.cells[best], wins
 
+    def wins_after(self, cell: int) -> int:
+        """The layouts won by clicking ``cell`` first and playing best after it (a layout
+        with a mine there is lost)."""
+        everything = self.full
+        live = [n for n, mine in enumerate(self._mine) if mine != everything]
+        return sum(self._wins(everything & k, live)
+                   for k in self._classes[self._position[cell]] if everything & k)
+
     def win_probability_numerator(self, state: int | None = None) -> int:
         """``wins(state)`` (the whole list by default)."""
         return self._wins(self.full if state is None else state, list(range(len(self.cells))))

@@ -136,13 +136,33 @@ def deal_game(settings: PlaySettings, index: int) -> list[int]:
     return random.Random(game_seed(settings.seed, index)).sample(free, settings.mines)
 
 
+def click(game: Game, player: Player, index: int) -> bool:
+    """Click cell ``index`` (flat) of ``game`` and show the player every cell it reveals;
+    ``False`` if it was a mine."""
+    before = game.revealed
+    game.reveal(divmod(index, game.width))
+    if game.lost:
+        return False
+    new, numbers = game.revealed & ~before, game.numbers
+    shown = []
+    while new:
+        low = new & -new
+        i = low.bit_length() - 1
+        shown.append((i, numbers[i]))
+        new ^= low
+    player.show(shown)
+    return True
+
+
 def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
-              strategy: Strategy, rule: str = "safe") -> GameRecord:
+              strategy: Strategy, rule: str = "safe",
+              log: list[tuple[int, str, Fraction]] | None = None) -> GameRecord:
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
     strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
     the first click's risk). Cost: dominated by the exact analyses when the local rules
-    are stuck.
+    are stuck. ``log``, if given, receives the player's guesses in order (``(cell, kind,
+    mine probability)``, :attr:`Player.guesses`).
     """
     started = time.process_time()
     game = Game(board_from_indices(width, height, mine_indices))
@@ -150,33 +170,22 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
     # The first click's risk: a mine may be there only if the rule protects nothing.
     start = (Fraction(len(mine_indices), width * height)
              if not protected_cells(width, height, rule, at) else Fraction(0))
-    numbers = game.numbers
     guesses = clicks = 0
     todo, guess = [at[0] * width + at[1]], True
     while True:
         guesses += guess
         for index in todo:
-            bit = 1 << index
-            if game.revealed & bit:
-                continue
-            before = game.revealed
-            clicks += 1
-            game.reveal(divmod(index, width))
-            if game.lost:
-                break
-            new = game.revealed & ~before
-            shown = []
-            while new:
-                low = new & -new
-                i = low.bit_length() - 1
-                shown.append((i, numbers[i]))
-                new ^= low
-            player.show(shown)
+            if not game.revealed >> index & 1:
+                clicks += 1
+                if not click(game, player, index):
+                    break
         if game.over:
             break
         todo, guess = player.next_clicks()
         if not todo:
             raise AssertionError("the player found nothing to click in a game not over")
+    if log is not None:
+        log.extend(player.guesses)
     return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
                       revealed=game.revealed.bit_count(), safe_cells=game.safe_mask.bit_count(),
                       endgame=player.endgame_searches,

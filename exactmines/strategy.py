@@ -904,6 +904,8 @@ class Player:
         #: the cells guessed: the risk taken there. Its total over a game is the chance of
         #: losing along the game's path, so its mean over games estimates the loss rate.
         self.risks: dict[str, Fraction] = {}
+        #: Every guess in order: ``(cell, kind, its mine probability)``.
+        self.guesses: list[tuple[int, str, Fraction]] = []
 
     def show(self, shown: list[tuple[int, int]]) -> None:
         """Cells newly revealed by the game, as ``(index, number)``."""
@@ -943,5 +945,7 @@ class Player:
             kind = "fifty"
         else:
             kind = "off_frontier" if base.outside >> guess & 1 else "frontier"
-        self.risks[kind] = self.risks.get(kind, Fraction(0)) + base.probability(guess)
+        risk = base.probability(guess)
+        self.risks[kind] = self.risks.get(kind, Fraction(0)) + risk
+        self.guesses.append((guess, kind, risk))
         return [guess], True

@@ -408,6 +408,23 @@ def test_endgame_search_finds_the_optimal_win_probability(position):
         assert optimum_after(view, layouts, cell) == optimum
 
 
+@settings(max_examples=30)
+@given(game_positions(max_side=4, max_unknown=7))
+def test_endgame_wins_after_any_click_match_the_naive_recursion(position):
+    view = consistent_view(position)
+    if view is None:
+        return
+    base = estimate(view, Cache())
+    if base.safe or base.mines == base.unknown:
+        return
+    layouts = list_layouts(view, base, 10_000)
+    cells = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    search = Endgame(layouts, cells, view.masks, view.mines, 10**6)
+    for cell in cells:
+        assert (Fraction(search.wins_after(cell), len(layouts))
+                == optimum_after(view, layouts, cell))
+
+
 def test_endgame_on_a_hand_made_position_with_a_known_answer():
     # 2x2 with a 1 over two cells and the count 1: a pure 50/50, win probability 1/2.
     view = view_of(Position(2, 2, 1, ("11", "HH")))
