@@ -146,7 +146,9 @@ def report(seed: int, strategy: str, names: list[str], folder: Path = RESULTS,
             print(f"| {name} | {s['risk_games']:,} | "
                   + " | ".join(f"{s['risk'][k]:.2f}" for k in RISK_KINDS)
                   + f" | {sum(s['risk'].values()):.2f} | {s['risk_lost']:.2f} |")
-    for name in names if not (without or tuning) else []:
+    if without or tuning:
+        return  # the ablation tables are the plain strategy's
+    for name in names:
         rows = []
         for without in [(), *((p,) for p in PARTS)]:
             s = summary(results_file(name, strategy, without, seed, (), folder))

@@ -13,8 +13,9 @@ Usage::
 line each: ``{"id", "width", "height", "mines": [flat indices r * width + c], "at": [row,
 col]}`` (the first click, never a mine). The other player writes one line per board:
 ``{"id", "won", "log": [[cell, mine probability], ...]}``, its guesses in order (clicks on
-cells it did not know to be safe). ``play`` writes exactmines' games the same way (``log``
-entries are ``[cell, kind, probability]``); it resumes an interrupted file.
+cells it did not know to be safe). ``play`` writes exactmines' games the same way (after a
+meta line; ``log`` entries are ``[cell, kind, probability]``), with progress, and resumes
+an interrupted file.
 
 ``compare`` pairs the boards: the difference in win rate with its 95 % half-width, then the
 boards by where the two players first guess differently (the position there is the same for
@@ -35,13 +36,14 @@ import json
 import math
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from bench_play import SETTINGS, settings_of
 
+from exactmines.batch import read_rows, run_batch
 from exactmines.endgame import Endgame
 from exactmines.game import Game, board_from_indices
 from exactmines.play import PlaySettings, click, deal_game, play_game
@@ -53,16 +55,22 @@ def _board(settings: PlaySettings, index: int) -> dict[str, Any]:
             "mines": sorted(deal_game(settings, index)), "at": list(settings.at)}
 
 
-def _ours(settings: PlaySettings, index: int) -> str:
-    log: list[tuple[int, str, Fraction]] = []
-    record = play_game(settings.width, settings.height, deal_game(settings, index),
-                       settings.at, settings.player_strategy(), settings.start, log)
-    return json.dumps({"id": index, "won": record.won,
-                       "log": [[cell, kind, round(float(p), 6)] for cell, kind, p in log]})
+def _our_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Batch work: play the boards of ``tasks`` (``{"id": index}``), logging the guesses."""
+    settings = settings_of(meta["setting"], "best", (), meta["seed"])
+    strategy = settings.player_strategy()
+    rows = []
+    for task in tasks:
+        log: list[tuple[int, str, Fraction]] = []
+        record = play_game(settings.width, settings.height, deal_game(settings, task["id"]),
+                           settings.at, strategy, settings.start, log)
+        rows.append({"id": task["id"], "won": record.won,
+                     "log": [[cell, kind, round(float(p), 6)] for cell, kind, p in log]})
+    return rows
 
 
 def _read(path: Path) -> dict[int, dict[str, Any]]:
-    return {row["id"]: row for row in map(json.loads, path.read_text().splitlines())}
+    return {row["id"]: row for row in read_rows(path)[1]}
 
 
 def first_difference(ours: list, theirs: list) -> int | None:
@@ -196,15 +204,10 @@ def main() -> None:
             for i in range(args.games):
                 out.write(json.dumps(_board(settings, i)) + "\n")
         return
-    done = set(_read(args.out)) if args.out.exists() else set()
-    todo = [i for i in range(args.games) if i not in done]
-    with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
-        for n, line in enumerate(pool.map(_ours, [settings] * len(todo), todo,
-                                          chunksize=20), 1):
-            out.write(line + "\n")
-            out.flush()
-            if n % 500 == 0:
-                print(f"{len(done) + n:,} of {args.games:,} games", file=sys.stderr)
+    meta = {"run": "versus", "setting": args.setting, "seed": args.seed}
+    run_batch([{"id": i} for i in range(args.games)], partial(_our_games, meta),
+              out=args.out, meta=meta, resume=True, workers=args.workers, chunk_size=20,
+              progress=sys.stderr.isatty(), description=f"{args.setting} seed {args.seed}")
 
 
 if __name__ == "__main__":
