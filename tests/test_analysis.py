@@ -13,7 +13,7 @@ from oracle import truth
 from strategies import positions
 
 from exactmines import analyze, read_position
-from exactmines.backends import get_backend
+from exactmines.backends import get_backend, mine_number_runs
 from exactmines.backends import sat as sat_engine
 from exactmines.errors import TimeLimitExceeded
 from exactmines.frontier import Component, Constraint
@@ -154,3 +154,14 @@ def test_all_covered_with_flags(width, height, data):
     rows = tuple(flat[r * width:(r + 1) * width] for r in range(height))
     result = analyze(Position(width, height, mines, rows))
     assert result.layouts == comb(cells - flags, mines - flags)
+
+
+@given(st.frozensets(st.integers(-2, 14)), st.integers(0, 12))
+def test_total_runs_are_maximal(allowed, top):
+    # SAT and MILP encode one pair of bounds per run (MILP adds a selector binary per run):
+    # runs that could merge would be extra clauses, rows and binaries.
+    runs = mine_number_runs(allowed, top)
+    assert [k for low, high in runs for k in range(low, high + 1)] == sorted(
+        k for k in allowed if 0 <= k <= top)
+    assert all(low <= high for low, high in runs)
+    assert all(a[1] + 1 < b[0] for a, b in zip(runs, runs[1:], strict=False))

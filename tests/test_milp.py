@@ -31,7 +31,6 @@ from exactmines.backends.milp import (
     _HighsDriver,
     _Model,
     _no_good,
-    _runs,
     cbc_outcome,
     highs_outcome,
 )
@@ -186,16 +185,6 @@ def test_no_good_excludes_exactly_its_vector(sizes):
     for cut in vectors:
         row = _no_good(chains, cut)
         assert [row.holds(unary(v)) for v in vectors] == [v != cut for v in vectors]
-
-
-@given(st.frozensets(st.integers(-2, 14)), st.integers(0, 12))
-def test_total_runs_are_maximal(allowed, top):
-    # One selector binary per run: runs that could merge would add binaries (and rows).
-    runs = _runs(allowed, top)
-    assert [k for low, high in runs for k in range(low, high + 1)] == sorted(
-        k for k in allowed if 0 <= k <= top)
-    assert all(low <= high for low, high in runs)
-    assert all(a[1] + 1 < b[0] for a, b in zip(runs, runs[1:]))
 
 
 @pytest.mark.parametrize("sizes,mines", [((3, 4, 5), 5), ((8, 8), 8), ((1, 2, 3, 4), 0),

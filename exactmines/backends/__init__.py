@@ -39,6 +39,7 @@ __all__ = [
     "Backend",
     "CountingBackend",
     "check_deadline",
+    "mine_number_runs",
     "get_backend",
     "backend_names",
     "engine_names",
@@ -140,6 +141,18 @@ def check_deadline(deadline: float | None, doing: str = "counting layouts") -> N
     """Raise :class:`TimeLimitExceeded` once ``time.monotonic()`` passes ``deadline``."""
     if deadline is not None and time.monotonic() > deadline:
         raise TimeLimitExceeded(f"time limit reached while {doing}")
+
+
+def mine_number_runs(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:
+    """``allowed`` (clipped to ``0..top``) as maximal runs of consecutive numbers, in order:
+    the SAT and MILP engines encode each run as one pair of cardinality bounds."""
+    runs: list[tuple[int, int]] = []
+    for k in sorted(k for k in allowed if 0 <= k <= top):
+        if runs and runs[-1][1] == k - 1:
+            runs[-1] = (runs[-1][0], k)
+        else:
+            runs.append((k, k))
+    return runs
 
 
 def deductions_from_counts(component: Component, counts: ComponentCounts,

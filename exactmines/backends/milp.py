@@ -58,7 +58,7 @@ import pulp
 
 from ..errors import BackendUnavailable, SolverError, TimeLimitExceeded
 from ..frontier import Component
-from . import ComponentCounts, Deductions, LayoutTally, check_deadline
+from . import ComponentCounts, Deductions, LayoutTally, check_deadline, mine_number_runs
 
 __all__ = [
     "MilpBackend",
@@ -325,7 +325,7 @@ class _Model:
 
     def hold_total(self, allowed: frozenset[int]) -> bool:
         """Rows that keep the number of mines in ``allowed``; ``False`` if it is empty."""
-        runs = _runs(allowed, len(self.cells))
+        runs = mine_number_runs(allowed, len(self.cells))
         if not runs:
             return False
         ones = (1,) * len(self.cells)
@@ -369,17 +369,6 @@ class _Model:
     def total(self) -> dict[int, int]:
         """The objective "number of mines"."""
         return dict.fromkeys(self.cells, 1)
-
-
-def _runs(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:
-    """``allowed`` (clipped to 0..top) as maximal runs of consecutive numbers."""
-    runs: list[tuple[int, int]] = []
-    for k in sorted(k for k in allowed if 0 <= k <= top):
-        if runs and runs[-1][1] == k - 1:
-            runs[-1] = (runs[-1][0], k)
-        else:
-            runs.append((k, k))
-    return runs
 
 
 # ---------------------------------------------------------------------------- the backend

@@ -24,7 +24,7 @@ from pysat.solvers import Solver
 
 from ..errors import TimeLimitExceeded
 from ..frontier import Component
-from . import ComponentCounts, Deductions, LayoutTally, check_deadline
+from . import ComponentCounts, Deductions, LayoutTally, check_deadline, mine_number_runs
 
 __all__ = ["SatBackend", "encode"]
 
@@ -217,7 +217,7 @@ class SatBackend:
                             record()
                         else:
                             never_clear[b] = True
-                for low, high in _intervals(allowed, component.cells):
+                for low, high in mine_number_runs(allowed, component.cells):
                     open_boxes = [b for b in range(n) if (free_mine[b] and not can_mine[b])
                                   or (free_clear[b] and not can_clear[b])]
                     if not open_boxes:
@@ -252,8 +252,8 @@ class SatBackend:
         """
         found = 0
         seen: set[int] = set()
-        runs = [(0, component.cells)] if allowed is None else _intervals(allowed,
-                                                                          component.cells)
+        runs = ([(0, component.cells)] if allowed is None
+                else mine_number_runs(allowed, component.cells))
         with _Session(component) as session:
             for low, high in runs:
                 # No bound, no totalizer: it has O(cells^2) clauses on a big component.
@@ -284,13 +284,3 @@ def _blocking_clause(box_vars: list[list[int]], counts: list[int]) -> list[int]:
             block.append(-chain[j - 1])
     return block
 
-
-def _intervals(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:
-    """``allowed`` (clipped to 0..top) as maximal runs of consecutive numbers."""
-    runs: list[tuple[int, int]] = []
-    for k in sorted(k for k in allowed if 0 <= k <= top):
-        if runs and runs[-1][1] == k - 1:
-            runs[-1] = (runs[-1][0], k)
-        else:
-            runs.append((k, k))
-    return runs
