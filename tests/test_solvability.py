@@ -224,6 +224,19 @@ def test_is_unique_agrees_with_the_oracle(position):
     assert answer.unique == (answer.reason == "")
 
 
+@pytest.mark.parametrize("text, unique", [("5x1x1\nH1H1H\n", True), ("5x1x2\nH1H1H\n", True),
+                                          ("5x1\nH1H1H\n", False)])
+def test_the_count_can_make_a_two_layout_component_unique(text, unique):
+    # Two layouts, one mine (the middle) or two (the ends): the total picks one. Rare in
+    # random positions, so the oracle property above seldom meets it.
+    position = position_from_text(text)
+    answer = is_unique(position)
+    assert answer.consistent and answer.unique == unique
+    assert analyze(position, backend="sat").unique == unique
+    expected = truth(position)
+    assert unique == all(v != "unknown" for v in expected.verdict.values())
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_is_unique_on_big_positions(seed):
     board = deal(30, 16, 99, random.Random(seed), rule="opening", at=(3, 3))
