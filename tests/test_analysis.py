@@ -27,6 +27,7 @@ def assert_matches_oracle(position: Position, backend: str, time_limit: float | 
     expected = truth(position)
     assert result.consistent == expected.consistent, position
     if not expected.consistent:
+        assert result.layouts == 0, position
         return result
     assert [c.cell for c in result.cells] == sorted(expected.probability)
     for cell in result.cells:
@@ -116,6 +117,10 @@ def test_published_9x9_example(backend):
     assert result.layouts == 1031
     assert result.cell(8, 8).probability == Fraction(45, 1031)
     assert abs(float(result.cell(8, 8).probability) - 0.0436) < 5e-5
+    assert all(result.cell(*c.cell) is c for c in result.cells)
+    for cell in [(2, 0), (3, 3), (4, 4), (8, 9), (9, 0)]:  # opened (3), off the board (2)
+        with pytest.raises(KeyError, match="not a covered cell"):
+            result.cell(*cell)
 
 
 def test_minesweepr_readme_example(backend):
