@@ -61,6 +61,25 @@ def test_verdicts_stay_exact_when_counting_is_cut_short(position):
         assert not result.probabilities_computed
 
 
+@given(position=positions(count_known=True, allow_lies=True))
+def test_verdicts_get_the_time_left_when_counting_runs_out(position):
+    # Counting runs out at once; the verdicts then have the rest of a generous limit, so
+    # they are complete and the oracle's, inconsistent positions included (0 layouts).
+    real = sat_engine.check_deadline
+
+    def counting_runs_out(deadline, doing="counting layouts"):
+        if doing == "counting layouts":
+            raise TimeLimitExceeded("out of time while counting (test)")
+        real(deadline, doing)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat_engine, "check_deadline", counting_runs_out)
+        result = assert_matches_oracle(position, "sat", time_limit=60.0)
+    assert result.verdicts_complete
+    if result.consistent and result.frontier_cells:
+        assert not result.probabilities_computed
+
+
 class _StopAfter:
     """Stands in for ``check_deadline`` in the SAT engine: counting always runs out, and the
     verdicts run out at their ``stop``-th check, wherever that falls."""
