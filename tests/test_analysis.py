@@ -80,6 +80,20 @@ def test_verdicts_get_the_time_left_when_counting_runs_out(position):
         assert not result.probabilities_computed
 
 
+def test_verdicts_out_of_time_are_noted_per_component():
+    # Two components (cells 0, 2 and 4, 6): out of time for every proof, each note names
+    # its component, counted from 1.
+    def out_of_time(deadline, doing="counting layouts"):
+        raise TimeLimitExceeded(f"out of time while {doing} (test)")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat_engine, "check_deadline", out_of_time)
+        result = analyze(Position(7, 1, 2, ("H1HHH1H",)), backend="sat", time_limit=1.0)
+    assert not result.verdicts_complete
+    assert [n.split(":")[0] for n in result.notes if "verdicts not all proved" in n] == [
+        "component 1", "component 2"]
+
+
 class _StopAfter:
     """Stands in for ``check_deadline`` in the SAT engine: counting always runs out, and the
     verdicts run out at their ``stop``-th check, wherever that falls."""
