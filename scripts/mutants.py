@@ -129,7 +129,12 @@ def _run(copy: Path, rel: str, text: str, command: list[str], timeout: float) ->
 def sweep(root: Path, files: list[str], per_file: int, seed: int, workers: int,
           out: Path, command: list[str], timeout: float) -> list[dict[str, Any]]:
     """Run the mutants not yet in ``out``; return every row of ``out`` for ``files``."""
-    rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    rows = []
+    for line in out.read_text().splitlines() if out.exists() else []:
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:  # a line cut short by a kill: that mutant runs again
+            continue
     done = {(r["file"], r["source"], r["site"]) for r in rows}
     todo = []
     for rel in files:
@@ -159,6 +164,8 @@ def sweep(root: Path, files: list[str], per_file: int, seed: int, workers: int,
 
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("a") as sink, ThreadPoolExecutor(workers) as pool:
+            if out.stat().st_size and not out.read_bytes().endswith(b"\n"):
+                sink.write("\n")  # after a line cut short, start a fresh one
             futures = [pool.submit(one, *job) for job in todo]
             try:
                 for n, future in enumerate(as_completed(futures), 1):

@@ -51,6 +51,12 @@ def test_sweep_kills_the_tested_survives_the_untested_and_resumes(tmp_path: Path
     again = sweep(root, out)  # resumed: nothing left to run, the same summary
     assert len(out.read_text().splitlines()) == 3 and "[1/" not in again.stderr
     assert "3 mutants: 1 killed" in again.stdout
+    # A sweep killed mid-line: the cut line's mutant runs again, the others are kept.
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n" + lines[2][:20])
+    resumed = sweep(root, out)
+    assert "[1/1]" in resumed.stderr and "3 mutants: 1 killed" in resumed.stdout
+    assert "[1/" not in sweep(root, out).stderr  # and the rerun's line is whole
 
 
 def test_missing_file_is_refused(tmp_path: Path) -> None:
