@@ -306,6 +306,14 @@ def test_cli_bad_options_exit_2_with_one_line(capsys, changes, extra, message):
     assert message in stderr and len(stderr.strip().splitlines()) == 1
 
 
+def test_cli_smallest_run_is_one_game(capsys):
+    # The bounds that refuse 0 games and 0 workers let 1 through.
+    code, stdout, stderr = run_cli(capsys, *BASE, "--games", "1", "--workers", "1",
+                                   "--format", "json", "--quiet")
+    assert code == 0, stderr
+    assert json.loads(stdout)["games"] == 1
+
+
 def test_cli_plot_draws_the_rate(capsys, tmp_path):
     from matplotlib.image import imread
 

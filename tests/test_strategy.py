@@ -276,13 +276,23 @@ def test_pruned_candidates_could_not_have_won(without):
             base = estimate(view, player.cache)
             if not base.safe and base.mines != base.unknown:
                 pruned = choose_guess(view, base, strategy, Cache())
+                calls = {"let through": 0, "scored": 0}
+
+                def let_through(*_, calls=calls):
+                    calls["let through"] += 1
+                    return True
+
+                def score_in_full(view, base, index, cache, *_, calls=calls):
+                    calls["scored"] += 1
+                    return value_chances(view, base, index, cache)
+
                 with pytest.MonkeyPatch.context() as patch:
-                    patch.setattr(strategy_module, "_may_beat", lambda *_: True)
-                    patch.setattr(strategy_module, "_chances_to_beat",
-                                  lambda view, base, index, cache, *_:
-                                  value_chances(view, base, index, cache))
+                    patch.setattr(strategy_module, "_may_beat", let_through)
+                    patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
                     assert choose_guess(view, estimate(view, Cache()), strategy,
                                         Cache()) == pruned
+                # The reference scored every candidate: the first, and each one let through.
+                assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
                 compared += 1
             todo = player.next_clicks()[0]
     assert compared > 10
@@ -298,6 +308,16 @@ def test_safest_strategy_takes_the_safest_cell_first_in_row_major_order():
     assert p == base.least
     assert cell == min(i for i in range(10) if (base.unknown >> i) & 1
                        and base.probability(i) == base.least)
+
+
+@pytest.mark.parametrize("width, height", [(1, 1), (5, 1), (1, 6), (4, 7), (9, 9)])
+def test_pair_masks_hold_every_cell_within_two_steps(width, height):
+    # The pair rule looks for clues whose neighbourhoods overlap: those within two steps.
+    masks = strategy_module._pair_masks(width, height)
+    for i, mask in enumerate(masks):
+        r, c = divmod(i, width)
+        assert mask == sum(1 << j for j in range(width * height) if j != i
+                           and max(abs(j // width - r), abs(j % width - c)) <= 2)
 
 
 def test_local_rules_are_sound():
