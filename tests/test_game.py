@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from strategies import boards
 
 from exactmines.errors import InputError
-from exactmines.game import Game, GameOver, deal, protected_cells, random_board
+from exactmines.game import Game, GameOver, deal, free_indices, protected_cells, random_board
 from exactmines.position import dilate, neighbour_masks
 
 
@@ -119,6 +119,13 @@ def test_impossible_deals_are_input_errors(args, message):
     width, height, mines, rule, at = args
     with pytest.raises(InputError, match=message):
         deal(width, height, mines, random.Random(1), rule=rule, at=at)
+
+
+@pytest.mark.parametrize("width, height", [(0, 3), (3, 0), (0, 0), (-1, 2)])
+def test_empty_boards_are_refused_even_without_mines(width, height):
+    with pytest.raises(InputError, match=f"board size {width}x{height}: must be at least 1x1"):
+        free_indices(width, height, 0)
+    assert free_indices(1, 1, 0) == [0]
 
 
 @given(width=st.integers(1, 12), height=st.integers(1, 12), data=st.data())
