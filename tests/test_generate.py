@@ -47,6 +47,13 @@ def test_midgame_positions_come_from_their_hidden_board():
                                          if cell.cell in board.mine_cells)
 
 
+def test_midgame_header_names_the_first_click():
+    instance = midgame_positions(9, 9, 10, seed=4, count=1, start="safe", at=(2, 5))[0]
+    assert instance.text.splitlines()[0] == (
+        "# exactmines generate position: 9x9/10, seed 4, instance 0, first click 2,5 (safe)")
+    assert instance.metadata["at"] == [2, 5]
+
+
 def test_midgame_positions_are_seeded():
     a = midgame_positions(9, 9, 10, seed=1, count=3)
     b = midgame_positions(9, 9, 10, seed=1, count=2)

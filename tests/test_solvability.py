@@ -364,6 +364,18 @@ def test_survey_json_rows_and_resume(tmp_path, capsys):
     assert code == 2 and "other settings" in err
 
 
+@pytest.mark.parametrize("settings_", [SurveySettings(8, 8, 13, "random-zero", None, 7),
+                                       SurveySettings(9, 6, 10, "safe", (1, 4), 3, False)])
+def test_survey_settings_come_back_from_their_meta_line(settings_):
+    from exactmines.survey import _settings_from_meta
+    assert _settings_from_meta(json.loads(json.dumps(settings_.as_meta()))) == settings_
+
+
+def test_smallest_survey_one_board_one_column():
+    result = run_survey(SurveySettings(1, 4, 1, "safe", (0, 0), 5), 1, progress=False)
+    assert result.boards == 1 and result.solvable in (0, 1)
+
+
 def test_survey_is_the_same_with_workers():
     base = SurveySettings(9, 9, 10, "opening", (3, 3), 3)
     one = run_survey(base, 60, workers=1, chunk_size=7, progress=False)
