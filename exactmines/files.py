@@ -74,9 +74,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """
     target = Path(path)
     raw = data.encode() if isinstance(data, str) else data
-    if target.is_dir():
-        raise InputError("is a directory, expected a file name to write", source=str(path))
     try:
+        # Inside the try: a name the system refuses (too long) fails already here.
+        if target.is_dir():
+            raise InputError("is a directory, expected a file name to write", source=str(path))
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except (FileExistsError, NotADirectoryError):

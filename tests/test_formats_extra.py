@@ -165,6 +165,9 @@ def test_unwritable_targets_are_input_errors_not_tracebacks(tmp_path, capsys):
     with pytest.raises(InputError, match="is a file, not a folder"):
         write_position(tmp_path / "file" / "p.mine", position)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # no temporary left
+    # The system's reason, in words (root writes anywhere: a name too long still fails).
+    with pytest.raises(InputError, match=r"\.mine: cannot write: File name too long$"):
+        write_position(tmp_path / ("p" * 300 + ".mine"), position)
     board = tmp_path / "b.mine"
     board.write_text("3x3x2\nMHH\nHHH\nHHM\n")
     assert main(["solvable", str(board), "--at", "1,1", "--stuck", str(tmp_path)]) == 2
