@@ -711,8 +711,8 @@ def _click_error_names(exc: BaseException) -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: run the app, turning domain errors and usage errors into one line on
-    stderr and exit code 2 (SPEC: one clear line, no traceback).
+    """Entry point: run the app, turning domain errors, usage errors and refused paths into
+    one line on stderr and exit code 2 (SPEC: one clear line, no traceback).
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 or, at a prompt,
     1 after "Aborted!".
@@ -724,6 +724,12 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except OSError as exc:
+        # A path the system refuses that no check above caught (say, a name too long):
+        # still bad input, said in one line.
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"exactmines: error: {where}{exc.strerror or exc}\n")
+        return 2
     except Exception as exc:
         names = _click_error_names(exc)
         if "NoArgsIsHelpError" in names:

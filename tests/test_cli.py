@@ -162,3 +162,20 @@ def test_usage_errors_are_one_line(capsys, args, message):
 def test_no_arguments_print_the_help(capsys):
     assert main([]) == 2
     assert "Usage: exactmines [OPTIONS] COMMAND" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--width", "9", "--height", "9", "--mines", "10", "--games", "2", "--start",
+     "safe", "--at", "0,0", "--seed", "1", "--quiet", "--out"],
+    ["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "2", "--start",
+     "safe", "--at", "0,0", "--seed", "1", "--out"],
+    ["generate", "position", "--width", "9", "--height", "9", "--mines", "10", "--seed", "1",
+     "--count", "1", "--out"],
+])
+def test_a_name_the_system_refuses_is_one_line_not_a_traceback(command, tmp_path, capsys):
+    name = tmp_path / ("n" * 300)
+    assert main([*command, str(name)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"exactmines: error: {name}: File name too long\n"
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
