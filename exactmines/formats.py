@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import InputError
-from .position import COVERED, FLAG, Board, Cell, Position, neighbour_table
+from .position import COVERED, FLAG, Board, Cell, Position
 
 __all__ = [
     "MAX_CELLS",
@@ -152,18 +152,14 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
 def _check_grid(grid: ParsedGrid, source: str, header_line: int, count_column: int) -> None:
     """Numbers that cannot be (more than the cell's neighbours) and impossible counts
     (reported at the header's mine count, ``count_column``)."""
-    table = neighbour_table(grid.width, grid.height) if grid.width * grid.height <= 4_000_000 \
-        else None
     marked = 0
     unrevealed = 0
     for r, row in enumerate(grid.rows):
         for c, ch in enumerate(row):
             if ch in "012345678":
-                if table is not None:
-                    room = len(table[r * grid.width + c])
-                else:
-                    room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
-                        min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
+                # The cells of the 3x3 block that lie on the board, less the cell itself.
+                room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
+                    min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
                 if int(ch) > room:
                     raise InputError(f"number {ch} but the cell has only {room} neighbours",
                                      source=source, line=header_line + r + 1, column=c + 1)
