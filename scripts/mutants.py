@@ -137,9 +137,10 @@ def sweep(root: Path, files: list[str], per_file: int, seed: int, workers: int,
             continue
     done = {(r["file"], r["source"], r["site"]) for r in rows}
     todo = []
+    keys = {}  # the tree is never written: a file's key holds for the whole sweep
     for rel in files:
         source = (root / rel).read_text()
-        key = hashlib.sha1(source.encode()).hexdigest()[:12]
+        key = keys[rel] = hashlib.sha1(source.encode()).hexdigest()[:12]
         count = len(sites(ast.parse(source)))
         for site in random.Random(f"{seed}:{rel}").sample(range(count), min(per_file, count)):
             if (rel, key, site) not in done:
@@ -182,9 +183,7 @@ def sweep(root: Path, files: list[str], per_file: int, seed: int, workers: int,
     finally:
         for t in temporary:
             shutil.rmtree(t, ignore_errors=True)
-    wanted = {rel: hashlib.sha1((root / rel).read_text().encode()).hexdigest()[:12]
-              for rel in files}
-    return [r for r in rows if wanted.get(r["file"]) == r["source"]]
+    return [r for r in rows if keys.get(r["file"]) == r["source"]]
 
 
 def summary(rows: list[dict[str, Any]]) -> str:
