@@ -8,12 +8,11 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-from .analysis import Analysis, CellAnalysis, analyze
-from .errors import ExactminesError, InputError
-from .files import read_board, read_position, write_board, write_position
-from .position import Board, Position
+from exactmines.analysis.analyze import Analysis, CellAnalysis, analyze
+from exactmines.errors import ExactminesError, InputError
+from exactmines.io.files import read_board, read_position, write_board, write_position
+from exactmines.position import Board, Position
+from exactmines.version import __version__
 
 __all__ = [
     "__version__",

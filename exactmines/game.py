@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import Literal, get_args
 
-from .errors import InputError
-from .position import (
+from exactmines.errors import InputError
+from exactmines.position import (
     Board,
     Cell,
     Position,

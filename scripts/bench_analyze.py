@@ -47,8 +47,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from exactmines.analysis import analyze
-from exactmines.backends import backend_names
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends import backend_names
 from exactmines.game import Game, deal, random_board
 from exactmines.position import Position
 

@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from exactmines import analyze, read_position
-from exactmines.backends import get_backend
+from exactmines.analysis.backends import get_backend
+from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.game import Game, deal
 from exactmines.position import Position, neighbours
-from exactmines.report import analysis_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ["sat", "milp-cbc", "milp-highs"]

@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from exactmines.batch import read_rows
-from exactmines.cli import main
-from exactmines.files import write_position
+from exactmines.io.files import write_position
 from exactmines.position import Board, Position
+from exactmines.runner import read_rows
+from exactmines.ui.cli import main
 
 
 def mid_game(rng: random.Random, width: int, height: int, mines: int, clicks: int) -> Position:

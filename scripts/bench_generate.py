@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from exactmines.generate import instance_rng
-from exactmines.hardness import compile_cnf, count_models, random_ksat
+from exactmines.generate.hardness import compile_cnf, count_models, random_ksat
+from exactmines.generate.positions import instance_rng
 
 
 def main() -> None:

@@ -46,11 +46,11 @@ import os
 import sys
 from pathlib import Path
 
-from exactmines.batch import read_rows
 from exactmines.errors import InputError
-from exactmines.play import RISK_KINDS, PlaySettings, mean_risk, run_play
+from exactmines.play.games import RISK_KINDS, PlaySettings, mean_risk, run_play
+from exactmines.play.strategy import PARTS, TUNABLE, strategy_named
+from exactmines.runner import read_rows
 from exactmines.stats import wilson_interval
-from exactmines.strategy import PARTS, TUNABLE, strategy_named
 
 #: name: (width, height, mines, start, at, target %, JSMinesweeper %)
 SETTINGS = {

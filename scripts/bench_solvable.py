@@ -20,8 +20,8 @@ import pstats
 import random
 import time
 
-from exactmines.solvability import solve_indices
-from exactmines.survey import SurveySettings, _deal, _free, board_seed
+from exactmines.solvability.check import solve_indices
+from exactmines.solvability.survey import SurveySettings, _deal, _free, board_seed
 
 CASES = [
     # width, height, mines, boards, target ms per board

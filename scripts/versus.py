@@ -22,7 +22,7 @@ boards by where the two players first guess differently (the position there is t
 both when each reveals every certainly safe cell before guessing), by exactmines' kind of
 guess and by whether the other player's cell was safer. ``endgames`` replays, for the
 boards whose first difference is one of exactmines' exact endgame searches, the position
-there and counts with :class:`~exactmines.endgame.Endgame` the layouts each player's click
+there and counts with :class:`~exactmines.play.endgame.Endgame` the layouts each player's click
 wins: the expected wins of both (the realised ones differ by luck alone).
 
 Measured against JSMinesweeper's JavaScript engine (run under Node.js on these boards):
@@ -43,11 +43,11 @@ from typing import Any
 
 from bench_play import SETTINGS, settings_of
 
-from exactmines.batch import read_rows, run_batch
-from exactmines.endgame import Endgame
 from exactmines.game import Game, board_from_indices
-from exactmines.play import PlaySettings, click, deal_game, play_game
-from exactmines.strategy import Player, estimate, list_layouts
+from exactmines.play.endgame import Endgame
+from exactmines.play.games import PlaySettings, click, deal_game, play_game
+from exactmines.play.strategy import Player, estimate, list_layouts
+from exactmines.runner import read_rows, run_batch
 
 
 def _board(settings: PlaySettings, index: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from exactmines.backends import engine_names, get_backend
+from exactmines.analysis.backends import engine_names, get_backend
 
 sys.path.insert(0, str(Path(__file__).parent))
 

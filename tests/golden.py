@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from exactmines.cli import main
+from exactmines.ui.cli import main
 
 DATA = Path(__file__).parent / "data"
 VOLATILE = ("seconds", "backend", "file")

@@ -13,10 +13,10 @@ from oracle import truth
 from strategies import positions
 
 from exactmines import analyze, read_position
-from exactmines.backends import get_backend, mine_number_runs
-from exactmines.backends import sat as sat_engine
+from exactmines.analysis.backends import get_backend, mine_number_runs
+from exactmines.analysis.backends import sat as sat_engine
+from exactmines.analysis.frontier import Component, Constraint
 from exactmines.errors import TimeLimitExceeded
-from exactmines.frontier import Component, Constraint
 from exactmines.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,7 +160,7 @@ def test_minesweepr_readme_example(backend):
     # minesweepr README: rules 1{A,B} 2{A,B,C} 3{B,C,D} 2{C,D,E} 2{D,E,F,G,H} 1{G,H,I} 1{H,I},
     # 85 covered cells, 10 mines: F = I = off-frontier = 6/77, H = 71/77. Geometry-free: the
     # component is built by hand, as a backend sees it.
-    from exactmines.combine import combine
+    from exactmines.analysis.combine import combine
 
     names = "ABCDEFGHI"
     rules = [("AB", 1), ("ABC", 2), ("BCD", 3), ("CDE", 2), ("DEFGH", 2), ("GHI", 1), ("HI", 1)]

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from exactmines.batch import read_rows, run_batch
 from exactmines.errors import InputError
+from exactmines.runner import read_rows, run_batch
 from exactmines.stats import rate_summary, wilson_interval
 
 

@@ -10,10 +10,10 @@ import pytest
 from golden import normalised
 from oracle import truth
 
-from exactmines.backends import sat as sat_engine
-from exactmines.cli import main
+from exactmines.analysis.backends import sat as sat_engine
 from exactmines.errors import TimeLimitExceeded
-from exactmines.files import read_position
+from exactmines.io.files import read_position
+from exactmines.ui.cli import main
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = sorted(DATA.glob("*.mine"))

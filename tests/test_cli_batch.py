@@ -14,14 +14,14 @@ from golden import normalised
 from matplotlib.image import imread
 
 from exactmines import __version__
-from exactmines.batch import read_rows
-from exactmines.cli import app, main
+from exactmines.analysis.jobs import position_files
 from exactmines.errors import InputError
-from exactmines.files import read_board
-from exactmines.jobs import position_files
-from exactmines.pictures import board_layout
+from exactmines.io.files import read_board
+from exactmines.io.urls import board_to_jsm_url
 from exactmines.position import Board
-from exactmines.urls import board_to_jsm_url
+from exactmines.runner import read_rows
+from exactmines.ui.cli import app, main
+from exactmines.ui.pictures import board_layout
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = sorted(DATA.glob("*.mine"))

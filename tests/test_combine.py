@@ -8,7 +8,13 @@ from math import comb
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactmines.combine import allowed_mine_numbers, binomials, feasible_sums, fits, poly_mul
+from exactmines.analysis.combine import (
+    allowed_mine_numbers,
+    binomials,
+    feasible_sums,
+    fits,
+    poly_mul,
+)
 
 coefficients = st.lists(st.integers(0, 10**30), min_size=1, max_size=60)
 
@@ -87,9 +93,9 @@ def naive_combine(counts, sizes, outside, left):
                                    max_size=3)), min_size=0, max_size=4),
        st.sampled_from([0, 1, 5, 40, 10**4]), st.integers(0, 3000))
 def test_combine_matches_the_definition(shapes, outside, left):
-    from exactmines.backends.brute import BruteForceBackend
-    from exactmines.combine import combine
-    from exactmines.frontier import Component, Constraint
+    from exactmines.analysis.backends.brute import BruteForceBackend
+    from exactmines.analysis.combine import combine
+    from exactmines.analysis.frontier import Component, Constraint
 
     comps = []
     for sizes, rules in shapes:
@@ -110,7 +116,7 @@ def test_combine_matches_the_definition(shapes, outside, left):
 def test_relative_binomials_are_proportional(outside, low, width):
     from fractions import Fraction
 
-    from exactmines.combine import relative_binomials
+    from exactmines.analysis.combine import relative_binomials
 
     low = min(low, outside)
     high = min(outside, low + width)
@@ -121,6 +127,6 @@ def test_relative_binomials_are_proportional(outside, low, width):
 
 @given(st.integers(0, 60_000), st.integers(-5, 60_005))
 def test_binomial_by_prime_factors(n, k):
-    from exactmines.combine import binomial
+    from exactmines.analysis.combine import binomial
 
     assert binomial(n, k) == (comb(n, k) if 0 <= k <= n else 0)

@@ -16,9 +16,9 @@ import pytest
 from dask.distributed import LocalCluster
 from golden import normalised
 
-from exactmines.batch import read_rows, run_batch
-from exactmines.cli import main
 from exactmines.errors import InputError
+from exactmines.runner import read_rows, run_batch
+from exactmines.ui.cli import main
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = sorted(DATA.glob("*.mine"))

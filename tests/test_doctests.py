@@ -8,8 +8,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["exactmines", "exactmines.frontier", "exactmines.game",
-                                  "exactmines.strategy"])
+@pytest.mark.parametrize("name", ["exactmines", "exactmines.analysis.frontier", "exactmines.game",
+                                  "exactmines.play.strategy"])
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module)

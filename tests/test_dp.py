@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from test_analysis import assert_matches_oracle
 
 from exactmines import analyze
-from exactmines.backends import dp, get_backend
-from exactmines.backends.auto import AutoBackend
-from exactmines.backends.brute import BruteForceBackend
-from exactmines.backends.dp import DPBackend, count_component, forward_states, sweep_order
-from exactmines.backends.sat import SatBackend
+from exactmines.analysis.backends import dp, get_backend
+from exactmines.analysis.backends.auto import AutoBackend
+from exactmines.analysis.backends.brute import BruteForceBackend
+from exactmines.analysis.backends.dp import DPBackend, count_component, forward_states, sweep_order
+from exactmines.analysis.backends.sat import SatBackend
+from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.errors import TimeLimitExceeded
-from exactmines.frontier import Component, Constraint, build_frontier
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
 

@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_strategy import consistent_view, game_positions, layouts_of, view_of
 
-import exactmines.strategy as strategy_module
-from exactmines.fifty_patterns import shapes
-from exactmines.lookahead import Cache
+import exactmines.play.strategy as strategy_module
+from exactmines.play.fifty_patterns import shapes
+from exactmines.play.lookahead import Cache
+from exactmines.play.strategy import estimate
 from exactmines.position import Position
-from exactmines.strategy import estimate
 
 
 def _mask(width: int, cells: list[tuple[int, int]]) -> int:

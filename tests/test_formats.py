@@ -8,9 +8,8 @@ import sys
 
 import pytest
 
-from exactmines.cli import main
 from exactmines.errors import InputError
-from exactmines.formats import (
+from exactmines.io.formats import (
     board_from_text,
     board_to_mine,
     parse_mine_text,
@@ -18,6 +17,7 @@ from exactmines.formats import (
     position_to_mine,
 )
 from exactmines.position import Board, Position
+from exactmines.ui.cli import main
 
 BAD = {
     "wrong row length": ("3x2x1\nHHH\nHH\n", "3:3:", "row 2 has 2 cells, expected 3"),

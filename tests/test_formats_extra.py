@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exactmines.cli import main
 from exactmines.errors import InputError
-from exactmines.files import read_board, read_position, write_board, write_position
-from exactmines.formats import (
+from exactmines.io.files import read_board, read_position, write_board, write_position
+from exactmines.io.formats import (
     board_from_mbf,
     board_from_text,
     board_from_xo,
@@ -21,8 +20,9 @@ from exactmines.formats import (
     position_from_text,
     position_to_mine,
 )
+from exactmines.io.urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
 from exactmines.position import Board, Position
-from exactmines.urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
+from exactmines.ui.cli import main
 
 
 @st.composite

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import positions
 
-from exactmines.formats import position_from_text
-from exactmines.frontier import build_frontier, group_rules
+from exactmines.analysis.frontier import build_frontier, group_rules
+from exactmines.io.formats import position_from_text
 
 
 def test_boxes_group_cells_under_the_same_numbers():

@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 
 from exactmines import analyze
-from exactmines.cli import main
 from exactmines.errors import InputError
-from exactmines.files import read_board, read_position
-from exactmines.formats import board_from_text, position_from_text
-from exactmines.generate import (
+from exactmines.generate.hardness import CNF, count_models, parse_dimacs, random_ksat
+from exactmines.generate.positions import (
     instance_rng,
     midgame_positions,
     noguess_boards,
     random_sat_instances,
     sat_instance,
 )
-from exactmines.hardness import CNF, count_models, parse_dimacs, random_ksat
-from exactmines.solvability import solvable
+from exactmines.io.files import read_board, read_position
+from exactmines.io.formats import board_from_text, position_from_text
+from exactmines.solvability.check import solvable
+from exactmines.ui.cli import main
 
 # ------------------------------------------------------------------------------ positions
 

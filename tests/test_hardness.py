@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from exactmines import analyze
 from exactmines.errors import InputError
-from exactmines.hardness import (
+from exactmines.generate.hardness import (
     CNF,
     TILE_SIZE,
     TILES,

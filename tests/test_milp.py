@@ -21,9 +21,9 @@ from oracle import truth
 from strategies import positions
 
 from exactmines import analyze
-from exactmines import backends as registry
-from exactmines.backends import get_backend
-from exactmines.backends.milp import (
+from exactmines.analysis import backends as registry
+from exactmines.analysis.backends import get_backend
+from exactmines.analysis.backends.milp import (
     CbcMilpBackend,
     HighsMilpBackend,
     MilpBackend,
@@ -34,12 +34,12 @@ from exactmines.backends.milp import (
     cbc_outcome,
     highs_outcome,
 )
-from exactmines.cli import main
+from exactmines.analysis.frontier import Component, Constraint
 from exactmines.errors import BackendUnavailable, SolverError, TimeLimitExceeded
-from exactmines.files import write_position
-from exactmines.frontier import Component, Constraint
 from exactmines.game import Game, deal
+from exactmines.io.files import write_position
 from exactmines.position import Board, neighbours
+from exactmines.ui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 MILP = ["milp-highs", "milp-cbc"]
@@ -212,7 +212,7 @@ def test_strip_counts_are_fibonacci(milp):
 def test_deduce_takes_few_solves(milp):
     # The 9x9 reference component has 19 boxes: 2 solves per box would be 38.
     from exactmines import read_position
-    from exactmines.frontier import build_frontier
+    from exactmines.analysis.frontier import build_frontier
 
     component = build_frontier(read_position(ROOT / "instances" / "reference-9x9.mine")) \
         .components[0]
@@ -489,9 +489,10 @@ def test_missing_highspy_is_reported(monkeypatch):
 
 
 @pytest.mark.parametrize("blocked, module, name, install", [
-    ("pulp", "exactmines.backends.milp", "milp-highs", "pulp"),  # not "highspy": it is there
-    ("pulp", "exactmines.backends.milp", "milp-cbc", "pulp"),
-    ("pysat", "exactmines.backends.sat", "sat", "python-sat"),
+    # not "highspy" for milp-highs: it is there
+    ("pulp", "exactmines.analysis.backends.milp", "milp-highs", "pulp"),
+    ("pulp", "exactmines.analysis.backends.milp", "milp-cbc", "pulp"),
+    ("pysat", "exactmines.analysis.backends.sat", "sat", "python-sat"),
 ])
 def test_missing_package_is_named_as_pip_knows_it(monkeypatch, blocked, module, name, install):
     for loaded in [blocked, *(m for m in sys.modules if m.startswith(blocked + "."))]:

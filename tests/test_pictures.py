@@ -11,10 +11,11 @@ from matplotlib import colormaps
 from matplotlib.colors import to_rgba
 from matplotlib.image import imread
 
-from exactmines.analysis import analyze
+from exactmines.analysis.analyze import analyze
 from exactmines.errors import ExactminesError, InputError
-from exactmines.files import read_position
-from exactmines.pictures import (
+from exactmines.io.files import read_position
+from exactmines.position import Board
+from exactmines.ui.pictures import (
     CMAP,
     COLOURS,
     Rate,
@@ -22,7 +23,6 @@ from exactmines.pictures import (
     draw_analysis,
     plot_rates,
 )
-from exactmines.position import Board
 
 DATA = Path(__file__).parent / "data"
 COLOUR_MAP = colormaps[CMAP]  # colormaps[...] copies the map on every lookup

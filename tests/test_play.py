@@ -10,11 +10,9 @@ from itertools import combinations
 
 import pytest
 
-from exactmines.batch import read_rows
-from exactmines.cli import main
 from exactmines.errors import InputError
 from exactmines.game import Game, board_from_indices
-from exactmines.play import (
+from exactmines.play.games import (
     PlaySettings,
     _settings_from_meta,
     deal_game,
@@ -23,8 +21,10 @@ from exactmines.play import (
     play_one,
     run_play,
 )
+from exactmines.play.strategy import STRATEGIES, Player, strategy_named
 from exactmines.position import flood, neighbour_masks
-from exactmines.strategy import STRATEGIES, Player, strategy_named
+from exactmines.runner import read_rows
+from exactmines.ui.cli import main
 
 # -- first-click rules --------------------------------------------------------------------
 

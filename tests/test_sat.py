@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from exactmines import analyze, read_position
-from exactmines.backends import get_backend
-from exactmines.backends.auto import AutoBackend
-from exactmines.backends.dp import DPBackend
-from exactmines.backends.sat import _Session, _sorting_network
-from exactmines.frontier import Component, Constraint
+from exactmines.analysis.backends import get_backend
+from exactmines.analysis.backends.auto import AutoBackend
+from exactmines.analysis.backends.dp import DPBackend
+from exactmines.analysis.backends.sat import _Session, _sorting_network
+from exactmines.analysis.frontier import Component, Constraint
 
 ROOT = Path(__file__).resolve().parents[1]
 

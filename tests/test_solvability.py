@@ -15,14 +15,14 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
-from exactmines.batch import read_rows
-from exactmines.cli import main
 from exactmines.errors import InputError
-from exactmines.formats import board_from_text, position_from_text
 from exactmines.game import deal, random_board
+from exactmines.io.formats import board_from_text, position_from_text
 from exactmines.position import Board
-from exactmines.solvability import is_unique, solvable
-from exactmines.survey import SurveySettings, run_survey, survey_board
+from exactmines.runner import read_rows
+from exactmines.solvability.check import is_unique, solvable
+from exactmines.solvability.survey import SurveySettings, run_survey, survey_board
+from exactmines.ui.cli import main
 
 # -- the reference: whole-position analysis after every move ------------------------------
 
@@ -367,7 +367,7 @@ def test_survey_json_rows_and_resume(tmp_path, capsys):
 @pytest.mark.parametrize("settings_", [SurveySettings(8, 8, 13, "random-zero", None, 7),
                                        SurveySettings(9, 6, 10, "safe", (1, 4), 3, False)])
 def test_survey_settings_come_back_from_their_meta_line(settings_):
-    from exactmines.survey import _settings_from_meta
+    from exactmines.solvability.survey import _settings_from_meta
     assert _settings_from_meta(json.loads(json.dumps(settings_.as_meta()))) == settings_
 
 

@@ -19,15 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import positions
 
-import exactmines.endgame as endgame_module
-import exactmines.lookahead as lookahead_module
-import exactmines.strategy as strategy_module
-from exactmines.analysis import analyze
-from exactmines.endgame import Endgame, SearchBudgetExceeded
+import exactmines.play.endgame as endgame_module
+import exactmines.play.lookahead as lookahead_module
+import exactmines.play.strategy as strategy_module
+from exactmines.analysis.analyze import analyze
 from exactmines.errors import InputError
-from exactmines.lookahead import Cache
-from exactmines.position import Position, neighbour_masks
-from exactmines.strategy import (
+from exactmines.play.endgame import Endgame, SearchBudgetExceeded
+from exactmines.play.lookahead import Cache
+from exactmines.play.strategy import (
     PARTS,
     STRATEGIES,
     Player,
@@ -45,6 +44,7 @@ from exactmines.strategy import (
     strategy_named,
     value_chances,
 )
+from exactmines.position import Position, neighbour_masks
 
 # -- naive helpers (share nothing with the code under test but neighbour masks) ----------
 

@@ -1,0 +1,248 @@
+"""Interchangeable counting engines behind one protocol, and the registry that names them.
+
+A backend answers three questions about one :class:`~exactmines.analysis.frontier.Component`:
+
+``count``
+    exact layout counts by number of mines (may give up with ``TimeLimitExceeded``);
+``mine_numbers``
+    which numbers of mines the component can hold at all;
+``deduce``
+    for each box, whether some layout with an allowed number of mines puts a mine in it,
+    and whether some such layout leaves one of its cells clear.
+
+``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
+counting is too expensive. Both take an optional ``deadline`` (a ``time.monotonic()`` value).
+An engine whose verdict questions are bounded (DP, brute force, counting engines) may ignore
+it; one that can run long (SAT, MILP) stops at it, and then says so: ``mine_numbers`` raises
+``TimeLimitExceeded`` and ``deduce`` returns :class:`Deductions` with ``complete=False``, in
+which every fact not yet proved impossible is left possible -- an unproved cell is
+"unknown", never "safe" or "mine".
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import comb
+from typing import Protocol
+
+from exactmines.analysis.frontier import Component
+from exactmines.errors import BackendUnavailable, TimeLimitExceeded
+
+__all__ = [
+    "ComponentCounts",
+    "Deductions",
+    "Backend",
+    "CountingBackend",
+    "check_deadline",
+    "mine_number_runs",
+    "get_backend",
+    "backend_names",
+    "engine_names",
+    "deductions_from_counts",
+    "LayoutTally",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentCounts:
+    """Exact layout counts of one component.
+
+    Attributes
+    ----------
+    layouts:
+        ``layouts[k]``: the number of cell layouts with exactly ``k`` mines that satisfy every
+        constraint (boxes weighted by C(size, mines)).
+    box_mines:
+        ``box_mines[k][b]``: summed over those layouts, the mines in box ``b``. A cell of box
+        ``b`` is a mine in ``box_mines[k][b] / size[b]`` of the layouts with ``k`` mines.
+    """
+
+    layouts: tuple[int, ...]
+    box_mines: tuple[tuple[int, ...], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.layouts)
+
+    def mine_numbers(self) -> frozenset[int]:
+        return frozenset(k for k, n in enumerate(self.layouts) if n)
+
+
+@dataclass(frozen=True, slots=True)
+class Deductions:
+    """Per box: ``can_mine[b]`` some allowed layout puts a mine in box ``b``;
+    ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one.
+
+    ``complete`` is ``False`` when the engine stopped at its deadline: a ``False`` fact is
+    still proved, but a ``True`` one may only be unproved (reported as possible)."""
+
+    can_mine: tuple[bool, ...]
+    can_clear: tuple[bool, ...]
+    complete: bool = True
+
+    @classmethod
+    def unsettled(cls, boxes: int) -> Deductions:
+        """Nothing proved about any of ``boxes`` boxes: every fact possible, incomplete."""
+        return cls((True,) * boxes, (True,) * boxes, complete=False)
+
+
+class Backend(Protocol):
+    """What every engine provides; see the module docstring for the contract."""
+
+    name: str
+
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        ...
+
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        ...
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
+        ...
+
+
+class LayoutTally:
+    """Counts of box-count vectors found one by one (the enumerating engines), each weighing
+    prod C(size, j).
+
+    Rows are kept only for the mine numbers seen: a dense (cells + 1) x boxes table is
+    quadratic, 78 million entries on an 8,847-cell component.
+    """
+
+    def __init__(self, component: Component) -> None:
+        self.sizes = component.sizes
+        self.layouts = [0] * (component.cells + 1)
+        self.rows: dict[int, list[int]] = {}
+
+    def add(self, counts: Sequence[int]) -> None:
+        weight = 1
+        for size, j in zip(self.sizes, counts, strict=True):
+            weight *= comb(size, j)
+        k = sum(counts)
+        self.layouts[k] += weight
+        row = self.rows.setdefault(k, [0] * len(self.sizes))
+        for b, j in enumerate(counts):
+            row[b] += weight * j
+
+    def result(self) -> ComponentCounts:
+        zero = (0,) * len(self.sizes)
+        return ComponentCounts(tuple(self.layouts), tuple(
+            tuple(self.rows[k]) if k in self.rows else zero for k in range(len(self.layouts))))
+
+
+def check_deadline(deadline: float | None, doing: str = "counting layouts") -> None:
+    """Raise :class:`TimeLimitExceeded` once ``time.monotonic()`` passes ``deadline``."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeLimitExceeded(f"time limit reached while {doing}")
+
+
+def mine_number_runs(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:
+    """``allowed`` (clipped to ``0..top``) as maximal runs of consecutive numbers, in order:
+    the SAT and MILP engines encode each run as one pair of cardinality bounds."""
+    runs: list[tuple[int, int]] = []
+    for k in sorted(k for k in allowed if 0 <= k <= top):
+        if runs and runs[-1][1] == k - 1:
+            runs[-1] = (runs[-1][0], k)
+        else:
+            runs.append((k, k))
+    return runs
+
+
+def deductions_from_counts(component: Component, counts: ComponentCounts,
+                           allowed: frozenset[int]) -> Deductions:
+    """Read the verdict facts off exact counts, keeping only mine numbers in ``allowed``."""
+    ks = [k for k in allowed if k < len(counts.layouts) and counts.layouts[k]]
+    can_mine = tuple(any(counts.box_mines[k][b] > 0 for k in ks)
+                     for b in range(len(component.sizes)))
+    can_clear = tuple(any(counts.box_mines[k][b] < size * counts.layouts[k] for k in ks)
+                      for b, size in enumerate(component.sizes))
+    return Deductions(can_mine, can_clear)
+
+
+class CountingBackend(ABC):
+    """Base for engines whose counting is the cheapest way to answer everything."""
+
+    name = "counting"
+
+    @abstractmethod
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        """Exact counts; subclasses define how."""
+
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        return self.count(component).mine_numbers()  # bounded work: the deadline is moot
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
+        return deductions_from_counts(component, self.count(component), allowed)
+
+
+# name -> (module, class, what to install). Imported on first use, so a missing optional
+# package only matters to the user who asks for that backend.
+_REGISTRY: dict[str, tuple[str, str, str]] = {
+    "auto": ("exactmines.analysis.backends.auto", "AutoBackend", "python-sat"),
+    "dp": ("exactmines.analysis.backends.dp", "DPBackend", ""),
+    "sat": ("exactmines.analysis.backends.sat", "SatBackend", "python-sat"),
+    "brute": ("exactmines.analysis.backends.brute", "BruteForceBackend", ""),
+    "milp-highs": ("exactmines.analysis.backends.milp", "HighsMilpBackend", "highspy"),
+    "milp-cbc": ("exactmines.analysis.backends.milp", "CbcMilpBackend", "pulp"),
+}
+
+
+#: Import name -> the name pip installs it under, where they differ.
+_PIP_NAMES = {"pysat": "python-sat"}
+
+
+def _preferred_milp() -> str:
+    """HiGHS when installed: in-process, several times cheaper per solve than PuLP's CBC."""
+    return "milp-highs" if importlib.util.find_spec("highspy") else "milp-cbc"
+
+
+_ALIASES: dict[str, str] = {"milp": _preferred_milp()}
+_CACHE: dict[str, Backend] = {}
+
+
+def backend_names() -> list[str]:
+    """Names accepted by :func:`get_backend`, ``auto`` first."""
+    return list(dict.fromkeys([*_REGISTRY, *_ALIASES]))
+
+
+def engine_names() -> list[str]:
+    """Each registered engine once, aliases left out: what the tests run."""
+    return list(_REGISTRY)
+
+
+def get_backend(name: str) -> Backend:
+    """The backend called ``name`` (``auto`` is the recommended default).
+
+    Raises
+    ------
+    BackendUnavailable
+        For an unknown name, or when the backend's package is not installed.
+    """
+    key = _ALIASES.get(name, name)
+    if key in _CACHE:
+        return _CACHE[key]
+    if key not in _REGISTRY:
+        raise BackendUnavailable(
+            f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
+    module_name, class_name, package = _REGISTRY[key]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        # Name what is really missing: milp-highs also imports pulp, and a missing pulp
+        # must not be reported as a missing highspy.
+        missing = (exc.name or "").split(".")[0]
+        install = _PIP_NAMES.get(missing, missing) or package
+        raise BackendUnavailable(
+            f"backend {name!r} needs the package {install!r}: pip install {install}") from None
+    factory: Callable[[], Backend] = getattr(module, class_name)
+    _CACHE[key] = factory()
+    return _CACHE[key]

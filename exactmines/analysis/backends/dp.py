@@ -1,0 +1,703 @@
+"""Exact counting without enumeration: dynamic programming over the boxes of a component.
+
+The boxes are visited one at a time in a *sweep order* (:func:`sweep_order`). After the
+first ``i`` boxes, a partial layout matters to the rest only through the mines still needed
+by each *open* rule (a rule with boxes on both sides of the cut), so partial layouts that
+agree on those needs are merged: the state is the tuple of needs, the value the exact
+number of partial layouts by number of mines so far. A box of ``s`` cells holding ``j``
+mines multiplies a value by ``C(s, j) x^j``. A need is pruned as soon as it cannot be met
+(below 0, or above the cells the rule has left), so dead states never spread.
+
+Before any sweep, boxes that the rules force on their own (a rule needing 0, or all of its
+cells) are set aside: they cut a component into independent *parts*, often many (every
+covered mine inside a wide opened region is forced). Each part is swept three times
+(:func:`count_component`): plain totals from both ends to a meeting cut (which states can
+lie on a layout, and the exact number of layouts), then backward and forward with the
+mine-number polynomials, over live states only. Per-box mine sums are forward-backward
+products: at box ``b``, the forward table weighted by the mines put in ``b`` meets the kept
+backward table of the same cut, one product per state. Carrying per-box sums in every state
+would cost a vector per state instead, which is what a *small* part does (:func:`_carried`):
+with a few boxes and a few states, one sweep with short vectors is cheaper than three.
+
+Representation, chosen for speed in CPython:
+
+* a state is one ``int``: the need of each open rule in a fixed-width bit field, in a slot
+  that rule keeps from its first box to its last (interval colouring of the sweep), so a
+  box's effect is ``key + opened - j * mask`` and the forward and backward keys of a cut
+  are complements field by field;
+* a value is one ``int`` too, the polynomial packed at ``2**W`` (Kronecker substitution):
+  ``x^j`` is a shift, merging is ``+``, a forward-backward product is one big-integer
+  multiplication. ``W`` comes from the exact number of layouts (sweep 1), which bounds
+  every coefficient of a live state, and common powers of ``x`` are divided out as the
+  sweep goes, so values stay a few machine words on real fronts.
+
+Cost: O(sum over cuts of states x (box size + 1)) big-integer additions, where the states
+of a cut are at most the product of (need range + 1) over its open rules; linear in the
+length of a long thin front, exponential only in its width. A table past ``max_states``,
+more than ``max_kept`` states kept between sweeps, or a passed ``deadline`` raises
+:class:`~exactmines.errors.TimeLimitExceeded`, so a caller can fall back to deciding
+verdicts without counting.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import deque
+from collections.abc import Sized
+from functools import lru_cache
+from itertools import repeat
+from math import comb
+from operator import add, mul
+
+from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
+from exactmines.analysis.frontier import Component, Constraint
+from exactmines.errors import TimeLimitExceeded
+
+__all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEPT",
+           "forward_states"]
+
+#: Largest table of partial states before the counting is declared infeasible.
+MAX_STATES = 1 << 17
+#: Largest number of states kept between sweeps, all cuts together (memory).
+MAX_KEPT = 1 << 21
+#: Components of at most this many cells skip sweep 1 (see :func:`count_component`).
+_SMALL = 48
+#: Small parts of at most this many boxes carry their box sums in one sweep while their
+#: tables stay within this many states (see :func:`_carried`).
+_CARRIED_BOXES = 24
+_CARRIED_STATES = 64
+
+
+class DPBackend(CountingBackend):
+    """Exact counts by dynamic programming over a sweep of the boxes (see module notes).
+
+    ``mine_numbers`` and ``deduce`` are read off the counts, so on a component too wide to
+    count they give up as ``count`` does; the ``auto`` engine answers those through SAT.
+    """
+
+    name = "dp"
+
+    def __init__(self, max_states: int = MAX_STATES, max_kept: int = MAX_KEPT) -> None:
+        self.max_states = max_states
+        self.max_kept = max_kept
+
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        return count_component(component, deadline=deadline, max_states=self.max_states,
+                               max_kept=self.max_kept)
+
+
+# ---------------------------------------------------------------------------------------
+# Sweep order
+
+
+def sweep_order(component: Component) -> list[int]:
+    """An order of the boxes that keeps few rules open at every cut: Cuthill-McKee.
+
+    Breadth-first from a pseudo-peripheral box (one end of a long front), each box's new
+    neighbours taken by increasing degree, over the graph of boxes that share a rule. On the
+    long, thin fronts of real positions the sweep runs along the front, so a cut crosses
+    only the rules around one place of it. (Measured on 30x16 lattice fronts of ~220 cells:
+    fewer states than the reverse order or a greedy open-minus-closed rule, by 2-25x.)
+
+    Notes
+    -----
+    O(B + E log E) for B boxes and E pairs of boxes sharing a rule (on a board a box shares
+    rules with at most a few dozen others).
+    """
+    n = len(component.sizes)
+    if n <= 2:  # every order is as narrow
+        return list(range(n))
+    neighbours: list[set[int]] = [set() for _ in range(n)]
+    for rule in component.constraints:
+        for b in rule.boxes:
+            neighbours[b].update(rule.boxes)
+    for b in range(n):
+        neighbours[b].discard(b)
+    degree = [len(nb) for nb in neighbours]
+    seen = [False] * n
+    order: list[int] = []
+    for root in range(n):
+        if seen[root]:
+            continue
+        start = _pseudo_peripheral(root, neighbours, degree)
+        seen[start] = True
+        queue = deque((start,))
+        while queue:
+            b = queue.popleft()
+            order.append(b)
+            fresh = sorted((d for d in neighbours[b] if not seen[d]),
+                           key=lambda d: (degree[d], d))
+            for d in fresh:
+                seen[d] = True
+            queue.extend(fresh)
+    return order
+
+
+def _pseudo_peripheral(root: int, neighbours: list[set[int]], degree: list[int]) -> int:
+    """A box far from everything in its part of the graph (repeated breadth-first search)."""
+    v, reach = root, -1
+    while True:
+        depth = {v: 0}
+        frontier = [v]
+        level = 0
+        while frontier:
+            nxt = []
+            for b in frontier:
+                for d in neighbours[b]:
+                    if d not in depth:
+                        depth[d] = level + 1
+                        nxt.append(d)
+            if not nxt:
+                break
+            frontier = nxt
+            level += 1
+        if level <= reach:
+            return v
+        reach = level
+        v = min(frontier, key=lambda b: (degree[b], b))
+
+
+# ---------------------------------------------------------------------------------------
+# Counting
+
+
+class _Step:
+    """What one box does to a table, in one direction of the sweep."""
+
+    __slots__ = ("box", "size", "opened", "mask", "checks", "low", "high", "weights")
+
+    def __init__(self, box: int, size: int) -> None:
+        self.box = box
+        self.size = size
+        self.weights = _binomials(size)
+        self.opened = 0  # rules first met here: their full need enters their slot
+        self.mask = 0  # one unit in the slot of every open rule through this box
+        self.checks: list[tuple[int, int]] = []  # (slot shift, cells the rule has left after)
+        self.low = 0  # mines in the box allowed by the rules that lie wholly inside it
+        self.high = size
+
+
+@lru_cache(maxsize=64)
+def _binomials(size: int) -> list[int]:
+    """``[C(size, 0), ..., C(size, size)]``: a box of ``size`` cells holding j mines."""
+    return [comb(size, j) for j in range(size + 1)]
+
+
+def _plan(component: Component, order: list[int], backward_too: bool = True,
+          ) -> tuple[list[_Step], list[_Step], list[int], int, int]:
+    """Forward steps, backward steps (none unless ``backward_too``), the full key of each
+    cut, field width, field mask."""
+    sizes = component.sizes
+    n = len(order)
+    pos = [0] * len(sizes)
+    for i, b in enumerate(order):
+        pos[b] = i
+    rules = [r for r in component.constraints if r.boxes]
+    width = max(max((r.mines for r in rules), default=1), 1).bit_length()
+    fmask = (1 << width) - 1
+    forward = [_Step(b, sizes[b]) for b in order]
+    backward = [_Step(b, sizes[b]) for b in order] if backward_too else []
+    spans = []
+    for r in rules:
+        places = sorted(map(pos.__getitem__, r.boxes))
+        first, last = places[0], places[-1]
+        if first == last:  # the rule covers one box only: it fixes that box's mines
+            for step in (forward[first], backward[first]) if backward_too else (forward[first],):
+                step.low = max(step.low, r.mines)
+                step.high = min(step.high, r.mines)
+            continue
+        spans.append((first, last, r, places))
+    # Interval colouring: a rule keeps its slot from its first box to its last.
+    spans.sort(key=lambda span: span[0])
+    free: list[int] = []
+    busy: list[tuple[int, int]] = []  # (last, slot)
+    slots = 0
+    cut_keys = [0] * (n + 1)
+    for first, last, r, places in spans:
+        while busy and busy[0][0] < first:
+            heapq.heappush(free, heapq.heappop(busy)[1])
+        if free:
+            slot = heapq.heappop(free)
+        else:
+            slot = slots
+            slots += 1
+        heapq.heappush(busy, (last, slot))
+        shift = slot * width
+        unit = 1 << shift
+        forward[first].opened += r.mines << shift
+        cut_keys[first + 1] += r.mines << shift  # differences: summed below
+        cut_keys[last + 1] -= r.mines << shift
+        # Cells the rule has left after each of its boxes, in each direction.
+        total = sum(map(sizes.__getitem__, r.boxes))
+        before = 0
+        for i in places:
+            size = forward[i].size
+            forward[i].mask += unit
+            forward[i].checks.append((shift, total - before - size))
+            if backward_too:
+                backward[i].mask += unit
+                backward[i].checks.append((shift, before))
+            before += size
+        if backward_too:
+            backward[last].opened += r.mines << shift
+    for t in range(1, n + 1):
+        cut_keys[t] += cut_keys[t - 1]
+    return forward, backward, cut_keys, width, fmask
+
+
+def _moves(key: int, step: _Step, fmask: int) -> tuple[int, range]:
+    """Where packed state ``key`` goes through ``step``: the new state for the fewest mines
+    in the box (each further mine is ``step.mask`` less) and the mine numbers it can take.
+
+    Each open rule through the box bounds it: no more than the mines the rule still needs,
+    no fewer than what the rule's cells after this box cannot hold (an empty range: none).
+    """
+    k = key + step.opened
+    low, high = step.low, step.high
+    for field, left in step.checks:
+        need = (k >> field) & fmask
+        if need < high:
+            high = need
+        if need - left > low:
+            low = need - left
+    return k - low * step.mask, range(low, high + 1)
+
+
+def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
+           weighted: bool) -> tuple[dict[int, int], dict[int, int] | None]:
+    """One box: the next table and, if ``weighted``, the same table with values times ``j``.
+
+    ``shift`` is the packing width (0: values are plain totals, no mine number).
+    """
+    out: dict[int, int] = {}
+    extra: dict[int, int] | None = {} if weighted else None
+    opened, mask, weights = step.opened, step.mask, step.weights
+    get = out.get
+    if not step.checks:  # no open rule through this box: every state takes the same j range
+        terms = [(j, weights[j], j * shift) for j in range(step.low, step.high + 1)]
+        for key, value in table.items():
+            k = key + opened
+            for j, w, s in terms:
+                v = value << s
+                if w != 1:
+                    v *= w
+                out[k] = get(k, 0) + v
+                if extra is not None and j:
+                    extra[k] = extra.get(k, 0) + v * j
+        return out, extra
+    for key, value in table.items():
+        k, numbers = _moves(key, step, fmask)
+        for j in numbers:
+            w = weights[j]
+            v = value << (j * shift)
+            if w != 1:
+                v *= w
+            out[k] = get(k, 0) + v
+            if extra is not None and j:
+                extra[k] = extra.get(k, 0) + v * j
+            k -= mask
+    return out, extra
+
+
+def _lower(table: dict[int, int], shift: int) -> tuple[dict[int, int], int]:
+    """Divide every value by the largest ``x^d`` dividing them all; return the table and d.
+
+    Partial layouts of a long prefix all hold many mines: without this the packed values
+    would carry ever more zero coefficients below the ones that matter.
+    """
+    if not table:
+        return table, 0
+    low = min((v & -v).bit_length() for v in table.values()) - 1
+    drop = low // shift
+    if drop:
+        bits = drop * shift
+        table = {k: v >> bits for k, v in table.items()}
+    return table, drop
+
+
+def _unpack(packed: int, shift: int, offset: int, low: int, high: int) -> list[int]:
+    """Coefficients ``low..high`` of ``x^offset`` times a polynomial packed at ``2**shift``."""
+    width = shift // 8
+    count = high + 1 - offset
+    if count <= 0:
+        return [0] * (high + 1 - low)
+    raw = packed.to_bytes(count * width, "little")
+    out = [int.from_bytes(raw[i:i + width], "little") for i in range(0, count * width, width)]
+    if offset > low:
+        return [0] * (offset - low) + out
+    return out[low - offset:]
+
+
+def _too_wide(states: int, kept: int, component: Component) -> TimeLimitExceeded:
+    return TimeLimitExceeded(
+        f"too wide to count exactly: {states} partial states in one table, {kept} kept "
+        f"({component.cells} cells, {len(component.sizes)} boxes)")
+
+
+def _propagate(component: Component) -> tuple[list[int], list[list[int]]] | None:
+    """Mines of every box that the rules force on their own (-1: not forced), and the rules
+    through each box (indices into ``component.constraints``).
+
+    A rule that needs no more mines clears its other boxes; one that needs all its free
+    cells fills them; repeat. ``None`` when some rule cannot be met. Forced boxes take no
+    part in the counting: they often cut a component into independent parts (on a wide
+    opened region, every covered mine inside it is forced and links nothing).
+
+    Cost: O(rule-box incidences). A rule is queued only when it forces something (at the
+    start, or when a fixed box makes it do so), not every time a box of it is fixed: in
+    mid-game positions most rules sit around covered mines and are met many times over.
+    Without a contradiction the forced boxes do not depend on the order (each is implied by
+    the rules); with one, every order either finds it or counts zero layouts.
+    """
+    sizes = component.sizes
+    constraints = component.constraints
+    rules_of: list[list[int]] = [[] for _ in sizes]
+    need: list[int] = []
+    free: list[int] = []
+    queue = []
+    for c, rule in enumerate(constraints):
+        n = rule.mines
+        f = 0
+        for b in rule.boxes:
+            rules_of[b].append(c)
+            f += sizes[b]
+        if n < 0 or n > f:
+            return None
+        if f and (n == 0 or n == f):
+            queue.append(c)
+        need.append(n)
+        free.append(f)
+    fixed = [-1] * len(sizes)
+    while queue:
+        c = queue.pop()
+        if not free[c]:
+            continue  # met before: every box of it was fixed since it was queued
+        j_full = need[c] == free[c]
+        for b in constraints[c].boxes:
+            if fixed[b] < 0:
+                size = sizes[b]
+                j = size if j_full else 0
+                fixed[b] = j
+                for d in rules_of[b]:
+                    n = need[d] - j
+                    f = free[d] - size
+                    need[d], free[d] = n, f
+                    if n < 0 or n > f:
+                        return None
+                    if f and (n == 0 or n == f):
+                        queue.append(d)
+    return fixed, rules_of
+
+
+def _parts(component: Component, fixed: list[int],
+           rules_of: list[list[int]]) -> list[tuple[list[int], Component]]:
+    """The unforced boxes in connected parts: (their indices, the part as a component).
+
+    Only the rules through some unforced box are visited (``rules_of``): on mid-game
+    positions most rules sit around forced boxes only.
+    """
+    sizes = component.sizes
+    constraints = component.constraints
+    parent = list(range(len(sizes)))
+
+    def root(b: int) -> int:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    free_boxes = [b for b, j in enumerate(fixed) if j < 0]
+    touching = sorted({c for b in free_boxes for c in rules_of[b]})
+    rules = []
+    for c in touching:
+        r = constraints[c]
+        boxes = [b for b in r.boxes if fixed[b] < 0]
+        rules.append((boxes, r.mines - sum(fixed[b] for b in r.boxes if fixed[b] >= 0)))
+        top = root(boxes[0])
+        for b in boxes[1:]:
+            other = root(b)
+            if other != top:
+                parent[other] = top
+    members: dict[int, list[int]] = {}
+    for b in free_boxes:
+        members.setdefault(root(b), []).append(b)
+    local = {}
+    for boxes in members.values():
+        for i, b in enumerate(boxes):
+            local[b] = i
+    part_rules: dict[int, list[Constraint]] = {top: [] for top in members}
+    for boxes, mines in rules:
+        part_rules[root(boxes[0])].append(Constraint(tuple(local[b] for b in boxes), mines))
+    return [(boxes, Component(tuple(sizes[b] for b in boxes), tuple(part_rules[top])))
+            for top, boxes in members.items()]
+
+
+class _Watch:
+    """The limits of one count: states per table, states kept, the deadline."""
+
+    def __init__(self, component: Component, deadline: float | None, max_states: int,
+                 max_kept: int) -> None:
+        self.component = component
+        self.deadline = deadline
+        self.max_states = max_states
+        self.max_kept = max_kept
+        self.kept = 0
+
+    def __call__(self, table: Sized, keep: bool = False) -> None:
+        """Check a new table (any mapping from states: only its size is read)."""
+        if keep:
+            self.kept += len(table)
+        if len(table) > self.max_states or self.kept > self.max_kept:
+            raise _too_wide(len(table), self.kept, self.component)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise TimeLimitExceeded("time limit reached while counting layouts")
+
+
+class _Part:
+    """The sweeps over one connected part of a component (see :func:`count_component`)."""
+
+    def __init__(self, component: Component) -> None:
+        self.component = component
+        self.cells = component.cells
+        self.order = sweep_order(component)
+        self.forward, self.backward, self.cut_keys, _, self.fmask = _plan(component,
+                                                                           self.order)
+        self.ahead: list[dict[int, int]] = []
+
+    def total(self, watch: _Watch) -> int:
+        """Sweep 1: the reachable states and the exact number of layouts.
+
+        Forward from the first box and backward from the last, always extending the smaller
+        table, until the two meet. Far from its start a sweep piles up states that lie on
+        no layout; meeting halfway avoids most of them.
+        """
+        forward, backward, fmask, n = self.forward, self.backward, self.fmask, len(self.order)
+        ahead: list[dict[int, int]] = [{0: 1}]  # forward tables of cuts 0, 1, ...
+        behind: list[dict[int, int]] = [{0: 1}]  # backward tables of cuts n, n - 1, ...
+        while len(ahead) + len(behind) < n + 2:
+            if len(ahead[-1]) <= len(behind[-1]):
+                table, _ = _sweep(ahead[-1], forward[len(ahead) - 1], 0, fmask, False)
+                ahead.append(table)
+            else:
+                table, _ = _sweep(behind[-1], backward[n - len(behind)], 0, fmask, False)
+                behind.append(table)
+            watch(table, keep=True)
+        self.ahead = ahead
+        full, other = self.cut_keys[len(ahead) - 1], behind[-1]
+        return sum(v * other.get(full - k, 0) for k, v in ahead[-1].items())
+
+    def polynomials(self, shift: int, watch: _Watch) -> tuple[tuple[int, int],
+                                                              list[tuple[int, int]]]:
+        """Sweeps 2 and 3: the layouts and each box's mine sum, packed at ``2**shift``, as
+        ``(packed, offset)`` pairs (the polynomial is ``x^offset`` times the packed one)."""
+        forward, backward, fmask = self.forward, self.backward, self.fmask
+        cut_keys, ahead, n = self.cut_keys, self.ahead, len(self.order)
+        meet = len(ahead) - 1
+        # 2. Backward; up to the meeting cut, only states that meet a reachable forward one.
+        back: list[dict[int, int]] = [{}] * n + [{0: 1}]
+        back_offset = [0] * (n + 1)
+        table, offset = {0: 1}, 0
+        for i in range(n - 1, -1, -1):
+            table, _ = _sweep(table, backward[i], shift, fmask, False)
+            if i <= meet:
+                full, reachable = cut_keys[i], ahead[i]
+                table = {k: v for k, v in table.items() if full - k in reachable}
+                ahead[i] = {}
+            table, drop = _lower(table, shift)
+            offset += drop
+            back[i], back_offset[i] = table, offset
+            watch(table)
+        # 3. Forward, live states only; at each box the forward table weighted by the box's
+        # mines meets the kept backward table of the same cut.
+        sums: list[tuple[int, int]] = [(0, 0)] * len(self.component.sizes)
+        table, offset = {0: 1}, 0
+        for i, step in enumerate(forward):
+            table, extra = _sweep(table, step, shift, fmask, True)
+            assert extra is not None
+            full, later = cut_keys[i + 1], back[i + 1]
+            live: dict[int, int] = {}
+            acc = 0
+            for k, v in table.items():
+                other = later.get(full - k)
+                if other is not None:
+                    live[k] = v
+                    e = extra.get(k)
+                    if e:
+                        acc += e * other
+            sums[step.box] = (acc, offset + back_offset[i + 1])
+            back[i + 1] = {}
+            table, drop = _lower(live, shift)
+            offset += drop
+            watch(table)
+        return (table.get(0, 0), offset), sums
+
+
+def _carried(component: Component, shift: int,
+             watch: _Watch) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
+    """One forward sweep carrying every box's mine sum in each state, for a small part.
+
+    Returns what :meth:`_Part.polynomials` does (offsets 0), or ``None`` as soon as a table
+    passes :data:`_CARRIED_STATES` states: a state then holds a vector of packed sums, one
+    per box swept so far, and many states of long vectors cost more than the two sweeps
+    and the forward-backward products they replace.
+
+    Notes
+    -----
+    The usual small part (mid-game, a stretch of front between forced cells: a handful of
+    boxes, a few states) pays mostly per box and per sweep, not per state: one sweep over
+    forward steps alone plans and runs in about half the work of two. Cost:
+    O(sum over cuts of states x boxes swept) big-integer operations, at C speed.
+    """
+    if len(component.sizes) > _CARRIED_BOXES:
+        return None
+    forward, _, _, _, fmask = _plan(component, sweep_order(component), backward_too=False)
+    table: dict[int, tuple[int, tuple[int, ...]]] = {0: (1, ())}
+    for step in forward:
+        out: dict[int, tuple[int, tuple[int, ...]]] = {}
+        mask, weights = step.mask, step.weights
+        for key, (value, sums) in table.items():
+            k, numbers = _moves(key, step, fmask)
+            for j in numbers:
+                term = weights[j] << (j * shift)  # C(size, j) x^j, packed
+                if term == 1:
+                    v, carried = value, (*sums, 0)
+                else:
+                    v = value * term
+                    carried = (*map(mul, sums, repeat(term)), v * j)
+                old = out.get(k)
+                out[k] = (v, carried) if old is None else (old[0] + v,
+                                                           tuple(map(add, old[1], carried)))
+                k -= mask
+        if len(out) > _CARRIED_STATES:
+            return None
+        watch(out)
+        table = out
+    value, sums = table.get(0, (0, ()))
+    by_box: list[tuple[int, int]] = [(0, 0)] * len(component.sizes)
+    for step, box_sum in zip(forward, sums, strict=False):  # no sums when no layout
+        by_box[step.box] = (box_sum, 0)
+    return (value, 0), by_box
+
+
+def count_component(component: Component, *, deadline: float | None = None,
+                    max_states: int = MAX_STATES,
+                    max_kept: int = MAX_KEPT) -> ComponentCounts:
+    """Exact :class:`ComponentCounts` of ``component``.
+
+    Boxes forced by the rules alone are set aside (:func:`_propagate`); the rest falls into
+    connected parts, each counted in three sweeps (two on parts of at most ``_SMALL``
+    cells, where ``2**cells`` bounds every coefficient and sweep 2 keeps every reachable
+    state; a component fully forced is one layout, counted without any sweep):
+
+    1. values plain totals, forward and backward to a meeting cut: which states each cut
+       can reach, and the exact number of layouts, which bounds every coefficient that
+       matters (so, with the small parts' bounds, fixes the packing width, one for the
+       whole component);
+    2. backward, values packed polynomials, keeping only the states that meet a reachable
+       forward state (the others lie on no layout); the tables are kept;
+    3. forward again, packed, live states only; at each box the forward table weighted by
+       the box's mines meets the kept backward table of that cut.
+
+    A dead state may overflow its packing width: harmless, it is dropped before it merges
+    with anything live (every kept coefficient is at most the layouts times the box size).
+    The parts' polynomials multiply into the component's; a box's mine sum is its part's
+    times the other parts' layouts.
+
+    Raises
+    ------
+    TimeLimitExceeded
+        When ``time.monotonic()`` passes ``deadline``, or the DP is infeasible: a table
+        grows past ``max_states`` states, or the tables kept between sweeps past
+        ``max_kept`` states in all.
+    """
+    check_deadline(deadline)
+    sizes = component.sizes
+    cells = sum(sizes)
+    zero_row = (0,) * len(sizes)
+    propagated = _propagate(component)
+    if propagated is None:
+        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+    fixed, rules_of = propagated
+    forced = sum(j for j in fixed if j > 0)
+    if -1 not in fixed:
+        # Every box forced (most components of a mid-game position): one layout.
+        return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
+                               (zero_row,) * forced + (tuple(fixed),)
+                               + (zero_row,) * (cells - forced))
+    watch = _Watch(component, deadline, max_states, max_kept)
+    if max(fixed) < 0:  # nothing forced: the component is its own (connected) part
+        parts = [(list(range(len(sizes))), component)]
+    else:
+        parts = _parts(component, fixed, rules_of)
+    # A bound on the layouts, which bounds every coefficient that matters (times a box's
+    # size): a small part has at most 2**cells layouts, so it skips sweep 1, whose pruning
+    # saves it less than the sweep costs; a big one gets its exact number from sweep 1.
+    grand = 1
+    swept: dict[int, _Part] = {}
+    for p, (_, part) in enumerate(parts):
+        if part.cells <= _SMALL:
+            grand <<= part.cells
+        else:
+            swept[p] = _Part(part)
+            grand *= swept[p].total(watch)
+    if not grand:
+        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+    shift = ((grand * max(sizes)).bit_length() + 8) // 8 * 8
+    results = []
+    for p, (_, part) in enumerate(parts):
+        result = None if p in swept else _carried(part, shift, watch)
+        if result is None:
+            result = (swept[p] if p in swept else _Part(part)).polynomials(shift, watch)
+        results.append(result)
+    if any(not layouts[0] for layouts, _ in results):
+        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+
+    # Products of the other parts' layouts: prefix times suffix.
+    def times(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+        return (a[0] * b[0], a[1] + b[1])
+
+    prefix = [(1, forced)]
+    for layouts, _ in results:
+        prefix.append(times(prefix[-1], layouts))
+    suffix = [(1, 0)]
+    for layouts, _ in reversed(results):
+        suffix.append(times(suffix[-1], layouts))
+    suffix.reverse()
+    total = prefix[-1]
+    sums: list[tuple[int, int]] = [(0, 0)] * len(sizes)
+    for p, ((boxes, _), (_, part_sums)) in enumerate(zip(parts, results, strict=True)):
+        rest = times(prefix[p], suffix[p + 1])
+        for b, box_sum in zip(boxes, part_sums, strict=True):
+            sums[b] = times(box_sum, rest) if rest[0] != 1 else (box_sum[0], box_sum[1] + rest[1])
+    packed, offset = total
+    low = offset + ((packed & -packed).bit_length() - 1) // shift
+    high = offset + (packed.bit_length() - 1) // shift
+    coefficients = _unpack(packed, shift, offset, low, high)
+    # A forced box's column is the layouts times its mines: no unpacking (most boxes).
+    zeros = [0] * (high + 1 - low)
+    scaled = {0: zeros}
+    columns = []
+    for (acc, off), j in zip(sums, fixed, strict=True):
+        if j >= 0:
+            if j not in scaled:
+                scaled[j] = [j * n for n in coefficients]
+            columns.append(scaled[j])
+        else:
+            columns.append(_unpack(acc, shift, off, low, high) if acc else zeros)
+    rows = list(zip(*columns, strict=True)) if columns else [()] * len(coefficients)
+    return ComponentCounts(
+        (0,) * low + tuple(coefficients) + (0,) * (cells - high),
+        (zero_row,) * low + tuple(rows) + (zero_row,) * (cells - high),
+    )
+
+
+def forward_states(component: Component) -> list[int]:
+    """Reachable states at each cut of a plain forward sweep (how wide the DP is)."""
+    forward, _, _, _, fmask = _plan(component, sweep_order(component))
+    table: dict[int, int] = {0: 1}
+    sizes = []
+    for step in forward:
+        table, _ = _sweep(table, step, 0, fmask, False)
+        sizes.append(len(table))
+    return sizes

@@ -1,0 +1,292 @@
+"""PySAT engine: clues as cardinality clauses, counts by projected model enumeration,
+verdicts by assumption-based tests.
+
+Encoding. Each box of ``n`` cells gets ``n`` variables with the symmetry-breaking chain
+``x[i+1] -> x[i]``, so a box holding ``j`` mines has exactly one model (its first ``j``
+variables true) and a model *is* a box-count vector; its weight is prod C(n, j). A clue
+"exactly t of these m cells" (m <= 8) is written without auxiliary variables: every
+(t+1)-subset is not all mines, every (m-t+1)-subset is not all clear. Small, and unit
+propagation on it is complete.
+
+Counting blocks each model on the box counts only (never on auxiliaries: PySAT's
+``enum_models`` would block whole models and repeat layouts). Totals of mines are
+constrained through a sorting network over the cells (built only when a question bounds
+the total), whose outputs are switched on by assumptions, so one solver answers every
+question; its size is O(n log^2 n), where a totalizer's is O(n^2).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+from pysat.solvers import Solver
+
+from exactmines.analysis.backends import (
+    ComponentCounts,
+    Deductions,
+    LayoutTally,
+    check_deadline,
+    mine_number_runs,
+)
+from exactmines.analysis.frontier import Component
+from exactmines.errors import TimeLimitExceeded
+
+__all__ = ["SatBackend", "encode"]
+
+# CaDiCaL 1.5.3: as fast as minisat on play positions, 100x faster on compiled formulas
+# (2 s against 321 s on a 194,361-cell one). Models are read before any clause is added.
+_SOLVER = "cd153"
+
+
+def encode(component: Component) -> tuple[list[list[int]], list[list[int]]]:
+    """Variables per box and the clauses of the component, as plain int lists."""
+    box_vars: list[list[int]] = []
+    top = 0
+    clauses: list[list[int]] = []
+    for size in component.sizes:
+        box_vars.append(list(range(top + 1, top + size + 1)))
+        top += size
+        chain = box_vars[-1]
+        clauses.extend([-chain[i + 1], chain[i]] for i in range(size - 1))
+    for rule in component.constraints:
+        cells = [v for b in rule.boxes for v in box_vars[b]]
+        t = rule.mines
+        if t < 0 or t > len(cells):
+            clauses.append([])
+            continue
+        clauses.extend([-v for v in subset] for subset in combinations(cells, t + 1))
+        clauses.extend(list(subset) for subset in combinations(cells, len(cells) - t + 1))
+    return box_vars, clauses
+
+
+class _Session:
+    """One solver over one component, with totalizers for the total mine number."""
+
+    def __init__(self, component: Component) -> None:
+        self.component = component
+        self.box_vars, clauses = encode(component)
+        self.cells = [v for chain in self.box_vars for v in chain]
+        self.solver = Solver(name=_SOLVER, bootstrap_with=clauses)
+        self._sorted: list[int] | None = None
+
+    def __enter__(self) -> _Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.solver.delete()
+
+    def box_counts(self) -> list[int]:
+        model = self.solver.get_model()
+        assert model is not None
+        return [sum(model[v - 1] > 0 for v in chain) for chain in self.box_vars]
+
+    def between(self, low: int, high: int) -> list[int]:
+        """Assumptions that hold the number of mines in ``[low, high]`` (none when the
+        interval is every number: no counter is built for that)."""
+        n = len(self.cells)
+        assumptions = []
+        if low > 0 or high < n:
+            if self._sorted is None:
+                self._sorted = _sorting_network(self.cells, self.solver, n + 1)
+            # _sorted[i] is true exactly when at least i + 1 cells hold mines.
+            if low > 0:
+                assumptions.append(self._sorted[low - 1])
+            if high < n:
+                assumptions.append(-self._sorted[high])
+        return assumptions
+
+
+def _sorting_network(inputs: list[int], solver: Solver, top: int) -> list[int]:
+    """Batcher's odd-even merge sort over ``inputs`` (Knuth's form, any length), its
+    comparators encoded in both directions; returns the outputs, true ones first.
+
+    ``n log^2 n / 4`` comparators of 6 clauses each: a totalizer over ``n`` cells has
+    ``n^2 / 4`` clauses at its root alone (15 GB at n = 8847, where this takes 2.3 million
+    clauses).
+    """
+    wires = list(inputs)
+    n = len(wires)
+    clauses: list[list[int]] = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            j = k % p
+            while j <= n - 1 - k:
+                for i in range(min(k - 1, n - j - k - 1) + 1):
+                    a, b = i + j, i + j + k
+                    if a // (2 * p) == b // (2 * p):
+                        x, y = wires[a], wires[b]
+                        high, low = top, top + 1
+                        top += 2
+                        # high = x or y, low = x and y.
+                        clauses += ([-x, high], [-y, high], [-high, x, y],
+                                    [-x, -y, low], [-low, x], [-low, y])
+                        wires[a], wires[b] = high, low
+                j += 2 * k
+            k //= 2
+        p *= 2
+    solver.append_formula(clauses)
+    return wires
+
+
+class SatBackend:
+    """Exact counts and verdicts with a SAT solver (PySAT, CaDiCaL 1.5.3)."""
+
+    name = "sat"
+
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        check_deadline(deadline)
+        tally = LayoutTally(component)
+        with _Session(component) as session:
+            solver = session.solver
+            step = 0
+            while solver.solve():
+                counts = session.box_counts()
+                tally.add(counts)
+                block = _blocking_clause(session.box_vars, counts)
+                if not block:
+                    break
+                solver.add_clause(block)
+                step += 1
+                if step & 0xFF == 0:
+                    check_deadline(deadline)
+        return tally.result()
+
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        """Every feasible number, with two solves per number found plus one: a model in
+        ``[low, high]`` with ``k`` mines splits the interval at ``k``. The deadline is
+        checked before each solve."""
+        found: set[int] = set()
+        with _Session(component) as session:
+            todo = [(0, component.cells)]
+            while todo:
+                low, high = todo.pop()
+                if low > high:
+                    continue
+                check_deadline(deadline, "finding the possible numbers of mines")
+                if not session.solver.solve(assumptions=session.between(low, high)):
+                    continue
+                k = sum(session.box_counts())
+                found.add(k)
+                todo += [(low, k - 1), (k + 1, high)]
+        return frozenset(found)
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
+        """Two passes. Without a bound on the total first (no counter: fast), recording
+        every model and, when its mine number is allowed, what it shows about the allowed
+        layouts; then, under the bound, only the boxes the first pass left open. A box no
+        layout can mine is safe under any bound, so the slow bounded solves are few, often
+        none.
+
+        The deadline is checked before each solve. Past it, what is proved stands: a fact
+        the first pass found impossible in every layout, or one the finished second pass
+        did not find; every other open fact is reported possible (``complete=False``)."""
+        sizes = component.sizes
+        n = len(sizes)
+        free_mine, free_clear = [False] * n, [False] * n
+        can_mine, can_clear = [False] * n, [False] * n
+        # Facts the first pass proved impossible in every layout (allowed or not).
+        never_mine, never_clear = [False] * n, [False] * n
+        with _Session(component) as session:
+            solver = session.solver
+
+            def solve(assumptions: list[int]) -> bool:
+                check_deadline(deadline, "proving safe cells and mines")
+                return bool(solver.solve(assumptions=assumptions))
+
+            def record() -> None:
+                counts = session.box_counts()
+                inside = sum(counts) in allowed
+                for b, j in enumerate(counts):
+                    free_mine[b] = free_mine[b] or j > 0
+                    free_clear[b] = free_clear[b] or j < sizes[b]
+                    if inside:
+                        can_mine[b] = can_mine[b] or j > 0
+                        can_clear[b] = can_clear[b] or j < sizes[b]
+
+            try:
+                if not solve([]):
+                    return Deductions((False,) * n, (False,) * n)
+                record()
+                for b, chain in enumerate(session.box_vars):
+                    if not free_mine[b]:
+                        if solve([chain[0]]):
+                            record()
+                        else:
+                            never_mine[b] = True
+                    if not free_clear[b]:
+                        if solve([-chain[-1]]):
+                            record()
+                        else:
+                            never_clear[b] = True
+                for low, high in mine_number_runs(allowed, component.cells):
+                    open_boxes = [b for b in range(n) if (free_mine[b] and not can_mine[b])
+                                  or (free_clear[b] and not can_clear[b])]
+                    if not open_boxes:
+                        break
+                    bounds = session.between(low, high)
+                    if not bounds:
+                        break  # every number allowed: the first pass was the answer
+                    if not solve(bounds):
+                        continue
+                    record()
+                    for b in open_boxes:
+                        chain = session.box_vars[b]
+                        if free_mine[b] and not can_mine[b] and solve([*bounds, chain[0]]):
+                            record()
+                        if free_clear[b] and not can_clear[b] and solve([*bounds, -chain[-1]]):
+                            record()
+            except TimeLimitExceeded:
+                return Deductions(
+                    tuple(m or not never for m, never in zip(can_mine, never_mine, strict=True)),
+                    tuple(c or not never for c, never in zip(can_clear, never_clear,
+                                                             strict=True)),
+                    complete=False)
+        return Deductions(tuple(can_mine), tuple(can_clear))
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None) -> tuple[int, frozenset[int]]:
+        """Layouts (with a mine number in ``allowed``), counted only up to ``limit``, and
+        the mine numbers of the layouts seen.
+
+        ``layouts_up_to(c, 2)[0] == 1`` answers "exactly one layout?" with two solves: a
+        model, then a blocking clause over its box counts.
+        """
+        found = 0
+        seen: set[int] = set()
+        runs = ([(0, component.cells)] if allowed is None
+                else mine_number_runs(allowed, component.cells))
+        with _Session(component) as session:
+            for low, high in runs:
+                # No bound, no totalizer: it has O(cells^2) clauses on a big component.
+                unbounded = low == 0 and high == component.cells
+                bounds = [] if unbounded else session.between(low, high)
+                while found < limit and session.solver.solve(assumptions=bounds):
+                    counts = session.box_counts()
+                    seen.add(sum(counts))
+                    weight = 1
+                    for size, j in zip(component.sizes, counts, strict=True):
+                        weight *= comb(size, j)
+                    found += weight
+                    block = _blocking_clause(session.box_vars, counts)
+                    if not block:
+                        break
+                    session.solver.add_clause(block)
+        return min(found, limit), frozenset(seen)
+
+
+def _blocking_clause(box_vars: list[list[int]], counts: list[int]) -> list[int]:
+    """"Some box does not hold exactly its count": the chain encoding makes "box b holds
+    j" the same as "variable j+1 off and variable j on", so this blocks one model."""
+    block = []
+    for chain, j in zip(box_vars, counts, strict=True):
+        if j < len(chain):
+            block.append(chain[j])
+        if j > 0:
+            block.append(-chain[j - 1])
+    return block
+

@@ -1,0 +1,303 @@
+"""Position -> constraints -> boxes -> independent components.
+
+Every revealed number says "exactly k of these covered cells are mines". Covered cells
+that sit under exactly the same set of numbers are interchangeable: they form a *box*, one
+variable counted with a binomial weight C(size, mines). Boxes linked through shared numbers
+form a *component*; components are independent except through the total mine count.
+
+Backends see only :class:`Component` (box sizes and "exactly k of these boxes" rules): no
+grid, no cells. The cells behind each box stay here, in :class:`Frontier`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain, compress, pairwise, repeat
+from operator import itemgetter
+
+import networkx as nx
+
+from exactmines.position import COVERED, FLAG, Cell, Position
+
+__all__ = ["Constraint", "Component", "Frontier", "build_frontier", "Rule", "group_rules"]
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """Exactly ``mines`` of the cells in ``boxes`` (indices into the component) are mines."""
+
+    boxes: tuple[int, ...]
+    mines: int
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A connected set of boxes and the rules over them: all a backend ever sees.
+
+    Attributes
+    ----------
+    sizes:
+        Number of cells in each box.
+    constraints:
+        One rule per revealed number that touches the component.
+    """
+
+    sizes: tuple[int, ...]
+    constraints: tuple[Constraint, ...]
+
+    @property
+    def cells(self) -> int:
+        return sum(self.sizes)
+
+
+@dataclass(frozen=True, slots=True)
+class Frontier:
+    """A position cut into independent pieces.
+
+    Attributes
+    ----------
+    components:
+        Independent components, ordered by their smallest cell.
+    box_cells:
+        ``box_cells[i][b]``: the cells of box ``b`` of component ``i``, row-major.
+    clue_cells:
+        ``clue_cells[i][j]``: the revealed cell behind constraint ``j`` of component ``i``.
+    outside:
+        Covered, unflagged cells next to no number, row-major.
+    mines_left:
+        Total mines minus flags, or ``None`` when the total is unknown.
+    contradiction:
+        Why the position is inconsistent on its face (a number with too many flags around it,
+        say), or ``None``.
+    """
+
+    components: tuple[Component, ...]
+    box_cells: tuple[tuple[tuple[Cell, ...], ...], ...]
+    clue_cells: tuple[tuple[Cell, ...], ...]
+    outside: tuple[Cell, ...]
+    mines_left: int | None
+    contradiction: str | None
+
+    @property
+    def frontier_cells(self) -> int:
+        return sum(c.cells for c in self.components)
+
+
+def _mask(text: str, chars: str) -> int:
+    """Bit ``i`` set where ``text[i]`` is one of ``chars`` (one C-speed pass).
+
+    ASCII text (every real position) goes through a 256-byte table: a byte translation
+    costs a few machine instructions a character, a mapping from a dict many more.
+    """
+    if text.isascii():
+        return int(text.encode().translate(_byte_table(chars))[::-1] or b"0", 2)
+    table = str.maketrans({ch: "1" if ch in chars else "0" for ch in set(text)})
+    return int(text.translate(table)[::-1] or "0", 2)
+
+
+@lru_cache(maxsize=32)
+def _byte_table(chars: str) -> bytes:
+    """``bytes.translate`` table: ``'1'`` for the bytes of ``chars``, ``'0'`` for the rest."""
+    return bytes(49 if chr(i) in chars else 48 for i in range(256))
+
+
+def _count_around(mask: int, stride: int) -> tuple[int, int, int, int]:
+    """How many of each cell's 8 neighbours are in ``mask``, as bit planes (1, 2, 4, 8).
+
+    Bit-sliced addition of the 8 shifted masks: a few dozen big-integer operations for the
+    whole board instead of a loop over cells.
+    """
+    planes = [0, 0, 0, 0]
+    for d in (1, stride - 1, stride, stride + 1):
+        for shifted in (mask << d, mask >> d):
+            carry = shifted
+            for k in range(4):
+                planes[k], carry = planes[k] ^ carry, planes[k] & carry
+                if not carry:
+                    break
+    return planes[0], planes[1], planes[2], planes[3]
+
+
+def _greater(a: Sequence[int], b: Sequence[int]) -> int:
+    """Bits where the number with bit planes ``a`` exceeds the one with planes ``b``."""
+    above, same = 0, -1
+    for x, y in zip(reversed(a), reversed(b), strict=True):
+        above |= same & x & ~y
+        same &= ~(x ^ y)
+    return above
+
+
+#: The digits whose value has bit 1, 2, 4, 8 set.
+_DIGIT_PLANES = ("1357", "2367", "4567", "8")
+_DIGIT_VALUE = {str(d): d for d in range(9)}
+
+
+_ZERO_BYTE = str.maketrans({"0": "\x00"})
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending (C-speed passes, not a loop per bit)."""
+    flags = format(mask, "b")[::-1].translate(_ZERO_BYTE).encode()
+    return list(compress(range(len(flags)), flags))
+
+
+def _cells(mask: int, width: int, height: int) -> list[Cell]:
+    """The cells of a mask over the padded grid (``width + 2`` to a row), row-major."""
+    stride = width + 2
+    text = format(mask, "b")[::-1].ljust((height + 2) * stride, "0")
+    inner = "".join(text[r * stride + 1:r * stride + 1 + width] for r in range(1, height + 1))
+    flags = inner.translate(_ZERO_BYTE).encode()
+    return list(map(divmod, compress(range(len(flags)), flags), repeat(width)))
+
+
+def build_frontier(position: Position) -> Frontier:
+    """Cut ``position`` into boxes and independent components.
+
+    Notes
+    -----
+    The grid is one string with a border of blanks, ``W = width + 2`` to a row, so every
+    cell has its 8 neighbours at fixed offsets. Whole-board questions (which covered cells
+    touch a number, which numbers touch a covered cell) are big-integer bitmask shifts,
+    linear in the cells but at C speed; the Python loops run only over the covered cells
+    that touch a number, the numbers they touch and the flags. Then networkx's connected
+    components over the boxes, each number linking its boxes as a path, the pairs shared by
+    several numbers given once (mid-game, about half of them): linear in the size of that
+    graph. The rules are then dealt to their components in one row-major pass.
+    """
+    width, height = position.width, position.height
+    stride = width + 2
+    blank = " " * stride
+    grid = blank + "".join(f" {row} " for row in position.rows) + blank
+    digits = "012345678"
+    covered_mask = _mask(grid, COVERED)
+    flag_mask = _mask(grid, FLAG)
+    number_mask = _mask(grid, digits)
+
+    def around(mask: int) -> int:
+        row = mask | mask << 1 | mask >> 1
+        return row | row << stride | row >> stride
+
+    # Covered cells next to a number, and the numbers next to them (the clues), row-major
+    # (a padded index orders cells exactly as (row, col) does).
+    offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1)
+    touched_mask = covered_mask & around(number_mask)
+    clue_mask = number_mask & around(covered_mask)
+    clue_list = _bits(clue_mask)
+    is_clue = frozenset(clue_list).__contains__
+    up, down = stride + 1, stride - 1
+    # Each cell's clues, as padded indices in increasing order (a C-speed filter per cell).
+    keys = [tuple(filter(is_clue, (p - up, p - stride, p - down, p - 1, p + 1, p + down,
+                                   p + stride, p + up))) for p in _bits(touched_mask)]
+    boxes: dict[tuple[int, ...], list[Cell]] = {}
+    for key, cell in zip(keys, _cells(touched_mask, width, height), strict=True):
+        boxes.setdefault(key, []).append(cell)
+    flagged: dict[int, int] = {}
+    for f in _bits(flag_mask):
+        for d in offsets:
+            q = f + d
+            if grid[q] in digits:
+                flagged[q] = flagged.get(q, 0) + 1
+    clue_needs = list(map(_DIGIT_VALUE.__getitem__, map(grid.__getitem__, clue_list)))
+    if flagged:
+        clue_needs = [need - flagged.get(q, 0) for q, need in zip(clue_list, clue_needs,
+                                                                    strict=True)]
+
+    # Numbers that cannot be met on their face: with F flags and C covered cells around it,
+    # a number D needs F <= D <= F + C. Compared for all numbers at once (bit planes); the
+    # first failing one, row-major, is reported.
+    contradiction: str | None = None
+    value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
+    bad = _greater(value, _count_around(covered_mask | flag_mask, stride))
+    if flag_mask:
+        bad |= _greater(_count_around(flag_mask, stride), value)
+    bad &= number_mask
+    if bad:
+        q = (bad & -bad).bit_length() - 1
+        near = [grid[q + d] for d in offsets]
+        contradiction = (f"the {grid[q]} at row {q // stride - 1}, col {q % stride - 1} has "
+                         f"{near.count(FLAG)} flags and {near.count(COVERED)} covered cells "
+                         f"around it")
+    covered_total = covered_mask.bit_count()
+    flags_total = flag_mask.bit_count()
+    mines_left = None if position.mines is None else position.mines - flags_total
+    if mines_left is not None and contradiction is None:
+        if mines_left < 0:
+            contradiction = f"{flags_total} flags but only {position.mines} mines"
+        elif mines_left > covered_total:
+            contradiction = f"{mines_left} mines left for {covered_total} covered cells"
+
+    # Components: boxes are the nodes (in order of first cell), and the boxes under one
+    # number a path (as connected as a star through a number node, with fewer nodes and
+    # edges for networkx to build).
+    box_cells = list(boxes.values())
+    boxes_of: dict[int, list[int]] = {q: [] for q in clue_list}
+    for b, key in enumerate(boxes):
+        for q in key:
+            boxes_of[q].append(b)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(box_cells)))
+    graph.add_edges_from(set(chain.from_iterable(map(pairwise, boxes_of.values()))))
+    members = sorted((sorted(nodes) for nodes in nx.connected_components(graph)),
+                     key=itemgetter(0))  # by smallest box, so by smallest cell
+    component_of = [0] * len(box_cells)
+    local = [0] * len(box_cells)
+    for i, nodes in enumerate(members):
+        for b, node in enumerate(nodes):
+            component_of[node] = i
+            local[node] = b
+    # Every number's boxes lie in one component: deal the rules out in row-major order.
+    rules: list[list[Constraint]] = [[] for _ in members]
+    clues: list[list[Cell]] = [[] for _ in members]
+    to_local = local.__getitem__
+    for q, need, cell in zip(clue_list, clue_needs, _cells(clue_mask, width, height),
+                             strict=True):
+        under = boxes_of[q]
+        i = component_of[under[0]]
+        rules[i].append(Constraint(tuple(map(to_local, under)), need))
+        clues[i].append(cell)
+
+    outside = tuple(_cells(covered_mask & ~around(number_mask), width, height))
+    return Frontier(
+        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))
+                         for nodes, r in zip(members, rules, strict=True)),
+        box_cells=tuple(tuple(tuple(box_cells[b]) for b in nodes) for nodes in members),
+        clue_cells=tuple(map(tuple, clues)),
+        outside=outside,
+        mines_left=mines_left,
+        contradiction=contradiction,
+    )
+
+
+# -- the same split on bitmasks, for the player and the no-guess check ----------------------
+
+Rule = tuple[int, int]  # (covered cells as a bitmask over flat indices, mines among them)
+
+
+def group_rules(rules: Sequence[Rule]) -> list[tuple[int, tuple[Rule, ...]]]:
+    """Rules linked by shared cells, as ``(cells, sorted rules)`` (duplicates dropped).
+
+    The bitmask form of the components of :func:`build_frontier`, for callers that keep
+    their own view of the board as integers (the player, the no-guess check): no boxes, no
+    graph. Components come in the order their last rule arrives (a merged component moves
+    to the end). Cost: O(rules x components) mask operations.
+
+    Examples
+    --------
+    >>> group_rules([(0b0011, 1), (0b1000, 0), (0b0110, 1)])
+    [(8, ((8, 0),)), (7, ((3, 1), (6, 1)))]
+    """
+    groups: list[tuple[int, list[Rule]]] = []
+    for rule in rules:
+        cells, members = rule[0], [rule]
+        kept = []
+        for group in groups:
+            if group[0] & cells:
+                cells |= group[0]
+                members.extend(group[1])
+            else:
+                kept.append(group)
+        kept.append((cells, members))
+        groups = kept
+    return [(cells, tuple(sorted(set(members)))) for cells, members in groups]

@@ -1,0 +1,74 @@
+"""Work that :func:`exactmines.runner.run_batch` sends to processes or a Dask cluster.
+
+Work functions live at module level so workers can import them; tasks and rows are small
+JSON-able dicts (inputs travel, never solvers). A worker needs only ``exactmines``
+installed, the same version as the client, and the files at the same paths.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+from typing import Any
+
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.errors import ExactminesError, InputError
+from exactmines.io.files import read_position
+from exactmines.runner import Row, Task
+
+__all__ = ["position_files", "analysis_tasks", "analyze_files"]
+
+
+def position_files(sources: list[str]) -> list[str]:
+    """The ``.mine`` files named by ``sources``: files as given, every ``*.mine`` directly in a
+    directory (sorted), and the matches of glob patterns (``**`` reaches into subfolders).
+
+    Each file is listed once, in the order first named. A source that names nothing is an
+    :class:`InputError`: a typo must not silently shrink a run.
+    """
+    found: dict[str, None] = {}
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            matches = sorted(str(p) for p in path.glob("*.mine") if p.is_file())
+            if not matches:
+                raise InputError("directory has no .mine files", source=source)
+        elif path.is_file():
+            matches = [source]
+        elif glob.has_magic(source):
+            matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
+            if not matches:
+                raise InputError("no file matches this pattern", source=source)
+        else:
+            raise InputError("no such file or directory", source=source)
+        found.update(dict.fromkeys(matches))
+    return list(found)
+
+
+def analysis_tasks(files: list[str], backend: str, time_limit: float | None) -> list[Task]:
+    """One task per file; its id is the path as given (resume matches on it)."""
+    return [{"id": name, "file": name, "backend": backend, "time_limit": time_limit}
+            for name in files]
+
+
+def analyze_files(chunk: list[Task]) -> list[Row]:
+    """Read and analyse each task's file: the ``analyze --format json`` object plus ``"id"``.
+
+    A file that cannot be read or parsed gives ``{"id", "file", "error"}`` with the same
+    one-line message ``analyze`` prints, and the run goes on. Anything else propagates:
+    it is a bug, and the rows written so far stay on disk for ``--resume``.
+    """
+    rows: list[Row] = []
+    for task in chunk:
+        row: dict[str, Any]
+        try:
+            position = read_position(task["file"])
+        except ExactminesError as exc:
+            row = {"file": task["file"], "error": str(exc)}
+        else:
+            result = analyze(position, backend=task["backend"], time_limit=task["time_limit"])
+            row = analysis_to_dict(result, task["file"])
+        rows.append({"id": task["id"], **row})
+    return rows

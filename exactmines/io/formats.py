@@ -1,0 +1,317 @@
+"""Text and bytes <-> Position / Board: the ``.mine`` format, x/o board text, MBF.
+
+No file is opened here (see ``files``); every parser takes the text or bytes and a
+``source`` name used in error messages, and raises :class:`InputError` naming the line and
+column of the first problem.
+
+``.mine`` (JSMinesweeper-compatible)::
+
+    # optional comment lines
+    WIDTHxHEIGHTxMINES        (or WIDTHxHEIGHT: total mine count unknown)
+    HHH1F2...                 HEIGHT rows of WIDTH characters
+
+``0``-``8`` revealed, ``H`` covered, ``F`` flagged, ``M``/``?`` covered cell holding a mine.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from exactmines.errors import InputError
+from exactmines.position import COVERED, FLAG, Board, Cell, Position
+
+__all__ = [
+    "MAX_CELLS",
+    "ParsedGrid",
+    "parse_mine_text",
+    "position_from_text",
+    "board_from_text",
+    "board_from_xo",
+    "board_from_mbf",
+    "board_to_mbf",
+    "position_to_mine",
+    "board_to_mine",
+    "board_to_xo",
+    "decode_text",
+    "looks_like_mine_text",
+]
+
+#: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
+#: against the rows actually present before anything of that size is allocated.
+MAX_CELLS = 100_000_000
+
+_HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?", re.IGNORECASE)
+_MINE_MARKS = "M?"
+_ALLOWED = "012345678" + COVERED + FLAG + _MINE_MARKS
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedGrid:
+    """A ``.mine`` file as read: size, header count, rows with the marks kept."""
+
+    width: int
+    height: int
+    mines: int | None
+    rows: tuple[str, ...]
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """UTF-8 text (a BOM is dropped), or an :class:`InputError` pointing at the bad byte."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x})", source=source, line=line,
+            column=column,
+        ) from None
+    if "\x00" in text:
+        at = text.index("\x00")
+        line = text[:at].count("\n") + 1
+        raise InputError("binary data (NUL byte) where text was expected", source=source,
+                         line=line, column=at - (text.rfind("\n", 0, at) + 1) + 1)
+    return text
+
+
+def looks_like_mine_text(text: str) -> bool:
+    """True when the first line that is not a comment or blank is a ``.mine`` header."""
+    for raw in text.splitlines():
+        line = raw.rstrip(" \t\r")
+        if not line or line.startswith("#"):
+            continue
+        return _HEADER.fullmatch(line.strip()) is not None
+    return False
+
+
+def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
+    """Parse ``.mine`` text, checking shape and characters (not the numbers' meaning)."""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines) and (
+        lines[index].startswith("#") or not lines[index].rstrip(" \t\r")
+    ):
+        index += 1
+    if index == len(lines):
+        raise InputError("empty file: expected a header WIDTHxHEIGHT[xMINES]", source=source,
+                         line=1, column=1)
+    header_line = index + 1
+    header = lines[index].rstrip(" \t\r").strip()
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    match = _HEADER.fullmatch(header)
+    if match is None:
+        shown = header if len(header) <= 40 else header[:40] + "..."
+        raise InputError(f"bad header {shown!r}: expected WIDTHxHEIGHT or WIDTHxHEIGHTxMINES",
+                         source=source, line=header_line, column=1)
+    width, height = int(match.group(1)), int(match.group(2))
+    mines = None if match.group(3) is None else int(match.group(3))
+    if width < 1 or height < 1:
+        raise InputError(f"board size {width}x{height}: width and height must be at least 1",
+                         source=source, line=header_line, column=1)
+    if width * height > MAX_CELLS:
+        raise InputError(f"board size {width}x{height} is larger than {MAX_CELLS} cells",
+                         source=source, line=header_line, column=1)
+    if mines is not None and mines < 0:
+        raise InputError(f"mine count {mines} is negative", source=source, line=header_line,
+                         column=indent + match.start(3) + 1)
+
+    body = [line.rstrip(" \t\r") for line in lines[index + 1:]]
+    while body and not body[-1]:
+        body.pop()
+    # Check the row count before touching the rows: a 10000x10000 header over three
+    # lines is refused here, without building anything of that size.
+    if len(body) < height:
+        raise InputError(f"missing row {len(body) + 1}: the header promises {height} rows, "
+                         f"found {len(body)}", source=source, line=header_line + len(body) + 1,
+                         column=1)
+    if len(body) > height:
+        raise InputError(f"extra line after the {height} rows of the board", source=source,
+                         line=header_line + height + 1, column=1)
+    rows = []
+    for r, row in enumerate(body):
+        line_no = header_line + r + 1
+        for c, ch in enumerate(row[:width]):
+            if ch not in _ALLOWED:
+                what = ("9 is not a Minesweeper number" if ch == "9"
+                        else f"unknown character {ch!r} (expected 0-8, H, F, M or ?)")
+                raise InputError(what, source=source, line=line_no, column=c + 1)
+        if len(row) != width:
+            raise InputError(f"row {r + 1} has {len(row)} cells, expected {width}",
+                             source=source, line=line_no,
+                             column=min(len(row), width) + 1)
+        rows.append(row)
+    grid = ParsedGrid(width, height, mines, tuple(rows))
+    _check_grid(grid, source, header_line,
+                1 if mines is None else indent + match.start(3) + 1)
+    return grid
+
+
+def _check_grid(grid: ParsedGrid, source: str, header_line: int, count_column: int) -> None:
+    """Numbers that cannot be (more than the cell's neighbours) and impossible counts
+    (reported at the header's mine count, ``count_column``)."""
+    marked = 0
+    unrevealed = 0
+    for r, row in enumerate(grid.rows):
+        for c, ch in enumerate(row):
+            if ch in "012345678":
+                # The cells of the 3x3 block that lie on the board, less the cell itself.
+                room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
+                    min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
+                if int(ch) > room:
+                    raise InputError(f"number {ch} but the cell has only {room} neighbours",
+                                     source=source, line=header_line + r + 1, column=c + 1)
+            else:
+                unrevealed += 1
+                if ch != COVERED:
+                    marked += 1
+    if grid.mines is not None:
+        if grid.mines > unrevealed:
+            raise InputError(f"{grid.mines} mines but only {unrevealed} unrevealed cells",
+                             source=source, line=header_line, column=count_column)
+        if marked > grid.mines:
+            raise InputError(f"{marked} cells are flagged or marked as mines but the header "
+                             f"says {grid.mines} mines", source=source, line=header_line,
+                             column=count_column)
+
+
+def _as_position(grid: ParsedGrid) -> Position:
+    """Marks of hidden mines (``M``, ``?``) become plain covered cells."""
+    rows = tuple(row.replace("M", COVERED).replace("?", COVERED) for row in grid.rows)
+    return Position(grid.width, grid.height, grid.mines, rows)
+
+
+def position_from_text(text: str, source: str = "<input>") -> Position:
+    """A position from ``.mine`` text (``M``/``?`` are read as covered cells)."""
+    return _as_position(parse_mine_text(text, source))
+
+
+def board_from_text(text: str, source: str = "<input>") -> Board:
+    """A hidden board from ``.mine`` text (mines marked ``M``/``?``/``F``) or x/o text."""
+    if not looks_like_mine_text(text):
+        return board_from_xo(text, source)
+    grid = parse_mine_text(text, source)
+    mine_cells = frozenset(
+        (r, c) for r, row in enumerate(grid.rows) for c, ch in enumerate(row) if ch in "M?F"
+    )
+    if grid.mines is not None and grid.mines != len(mine_cells):
+        header = text.split("\n")[_row_line(text, -1) - 1]
+        raise InputError(f"a board must mark every mine: the header says {grid.mines} but "
+                         f"{len(mine_cells)} cells are marked M, ? or F", source=source,
+                         line=_row_line(text, -1), column=header.lower().rfind("x") + 2)
+    board = Board(grid.width, grid.height, mine_cells)
+    numbers = board.numbers()
+    for r, row in enumerate(grid.rows):
+        for c, ch in enumerate(row):
+            if ch in "012345678" and int(ch) != numbers[r * grid.width + c]:
+                raise InputError(f"shows {ch} but its neighbours hold "
+                                 f"{numbers[r * grid.width + c]} marked mines", source=source,
+                                 line=_row_line(text, r), column=c + 1)
+    return board
+
+
+def _row_line(text: str, row: int) -> int:
+    """1-based line of board row ``row`` in ``.mine`` text (after comments and header)."""
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip(" \t\r")
+        if line and not line.startswith("#"):
+            return number + 1 + row
+    return row + 2
+
+
+def board_from_xo(text: str, source: str = "<input>") -> Board:
+    """The petersohn solver's board text: ``x`` mine, ``o`` safe, anything else ignored."""
+    rows: list[tuple[int, str]] = []
+    places: list[list[int]] = []  # 1-based columns of each row's x/o characters
+    for number, raw in enumerate(text.split("\n"), start=1):
+        columns = [i + 1 for i, ch in enumerate(raw) if ch in "xo"]
+        if columns:
+            rows.append((number, "".join(raw[i - 1] for i in columns)))
+            places.append(columns)
+    if not rows:
+        raise InputError("no board: expected a .mine header or rows of x (mine) and o (safe)",
+                         source=source, line=1, column=1)
+    width = len(rows[0][1])
+    for (number, cells), columns in zip(rows, places, strict=True):
+        if len(cells) != width:
+            # The first cell too many, or just after the last cell of a short row.
+            column = columns[width] if len(cells) > width else columns[-1] + 1
+            raise InputError(f"row has {len(cells)} cells, expected {width} like the first",
+                             source=source, line=number, column=column)
+    mine_cells = frozenset(
+        (r, c) for r, (_, cells) in enumerate(rows) for c, ch in enumerate(cells) if ch == "x"
+    )
+    return Board(width, len(rows), mine_cells)
+
+
+def board_from_mbf(data: bytes, source: str = "<input>") -> Board:
+    """An MBF board: u8 width, u8 height, u16 big-endian mines, then (u8 x, u8 y) per mine."""
+    if len(data) < 4:
+        raise InputError(f"MBF file too short ({len(data)} bytes, need at least 4)",
+                         source=source)
+    width, height, mines = struct.unpack(">BBH", data[:4])
+    if width < 1 or height < 1:
+        raise InputError(f"MBF board size {width}x{height}: must be at least 1x1",
+                         source=source)
+    if len(data) != 4 + 2 * mines:
+        raise InputError(f"MBF header says {mines} mines ({4 + 2 * mines} bytes) but the "
+                         f"file has {len(data)} bytes", source=source)
+    mine_cells: set[Cell] = set()
+    for i in range(mines):
+        x, y = data[4 + 2 * i], data[5 + 2 * i]
+        if x >= width or y >= height:
+            raise InputError(f"MBF mine {i + 1} at x={x}, y={y} is off the {width}x{height} "
+                             "board", source=source)
+        if (y, x) in mine_cells:
+            raise InputError(f"MBF mine {i + 1} at x={x}, y={y} is listed twice", source=source)
+        mine_cells.add((y, x))
+    return Board(width, height, frozenset(mine_cells))
+
+
+def board_to_mbf(board: Board) -> bytes:
+    """MBF bytes; refuses boards MBF cannot hold (over 255 wide/high or 65535 mines)."""
+    if board.width > 255 or board.height > 255 or board.mines > 65535:
+        raise ValueError("MBF holds boards up to 255x255 with at most 65535 mines")
+    out = bytearray(struct.pack(">BBH", board.width, board.height, board.mines))
+    for r, c in sorted(board.mine_cells):
+        out += bytes((c, r))
+    return bytes(out)
+
+
+def position_to_mine(position: Position, comments: Iterable[str] = ()) -> str:
+    """``.mine`` text for a position (header without count when it is unknown)."""
+    header = f"{position.width}x{position.height}"
+    if position.mines is not None:
+        header += f"x{position.mines}"
+    lines = [f"# {c}" for c in comments] + [header, *position.rows]
+    return "\n".join(lines) + "\n"
+
+
+def board_to_mine(board: Board, revealed: Iterable[Cell] = (),
+                  comments: Iterable[str] = ()) -> str:
+    """``.mine`` text for a board: mines as ``M``, ``revealed`` cells as numbers, rest ``H``."""
+    shown = set(revealed)
+    numbers = board.numbers()
+    rows = []
+    for r in range(board.height):
+        row = []
+        for c in range(board.width):
+            if (r, c) in board.mine_cells:
+                row.append("M")
+            elif (r, c) in shown:
+                row.append(str(numbers[r * board.width + c]))
+            else:
+                row.append(COVERED)
+        rows.append("".join(row))
+    lines = [f"# {c}" for c in comments] + [f"{board.width}x{board.height}x{board.mines}", *rows]
+    return "\n".join(lines) + "\n"
+
+
+def board_to_xo(board: Board) -> str:
+    """The petersohn solver's board text: one line per row, ``x`` mine, ``o`` safe."""
+    return "".join(
+        "".join("x" if (r, c) in board.mine_cells else "o" for c in range(board.width)) + "\n"
+        for r in range(board.height)
+    )

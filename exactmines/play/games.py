@@ -1,0 +1,301 @@
+"""Whole games: deal a board, let the player (:mod:`exactmines.play.strategy`) clear it or lose,
+and run many games with :func:`~exactmines.runner.run_batch` (``exactmines play``).
+
+Each game has its own seed, derived from the run's seed and the game's index, so any row of
+a results file can be replayed on its own (:func:`play_one`), runs can be split, resumed
+and extended, and the outcome does not depend on the number of workers. The player itself
+uses no randomness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from exactmines.errors import InputError
+from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
+from exactmines.play.strategy import GUESS_KINDS, PARTS, TUNABLE, Player, Strategy, strategy_named
+from exactmines.position import Cell
+from exactmines.runner import run_batch
+from exactmines.stats import rate_summary
+
+__all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
+           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate", "RISK_KINDS",
+           "mean_risk"]
+
+#: Kinds of risk a game's record sums: the first click (``start``: only the rule
+#: ``unprotected`` risks it) and the player's guesses by how they were chosen.
+RISK_KINDS = ("start", *GUESS_KINDS)
+
+#: The strongest published player under the same rules (REFERENCE.md: JSMinesweeper),
+#: keyed by (width, height, mines, start rule, first click): (win rate, who, sample).
+PUBLISHED: dict[tuple[int, int, int, str, tuple[int, int]], tuple[float, str]] = {
+    (30, 16, 99, "safe", (0, 0)): (0.4113, "JSMinesweeper (Java), 10M games"),
+    (30, 16, 99, "opening", (3, 3)): (0.5447, "JSMinesweeper, 10k games"),
+    (16, 16, 40, "safe", (0, 0)): (0.7820, "JSMinesweeper, 10k games"),
+    (16, 16, 40, "opening", (3, 3)): (0.8893, "JSMinesweeper, 40k games"),
+    (9, 9, 10, "safe", (0, 0)): (0.9172, "JSMinesweeper, 200k games"),
+    (9, 9, 10, "opening", (3, 3)): (0.9685, "JSMinesweeper, 200k games"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """What defines a run of games (everything but how many)."""
+
+    width: int
+    height: int
+    mines: int
+    start: str
+    at: Cell
+    seed: int
+    strategy: str = "best"
+    without: tuple[str, ...] = ()
+    tuning: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.start not in START_RULES:
+            raise InputError(f"unknown first-click rule {self.start!r}: choose one of "
+                             f"{', '.join(START_RULES)}", source="--start")
+        if self.width < 1 or self.height < 1:
+            raise InputError(f"board size {self.width}x{self.height}: must be at least 1x1",
+                             source="command line")
+        r, c = self.at
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise InputError(f"--at {r},{c} is off the {self.width}x{self.height} board",
+                             source="command line")
+        free_indices(self.width, self.height, self.mines,
+                     protected_cells(self.width, self.height, self.start, self.at))
+        self.player_strategy()  # unknown names fail here, before any work
+
+    def player_strategy(self) -> Strategy:
+        return strategy_named(self.strategy, self.without, self.tuning)
+
+    def as_meta(self) -> dict[str, Any]:
+        """The JSON that heads a results file (``resume`` refuses a file with other meta).
+
+        It records the strategy's parameters too, so that a run is never resumed by a
+        player tuned differently.
+        """
+        meta = asdict(self)
+        meta["at"] = list(self.at)
+        meta["without"] = list(self.without)
+        del meta["tuning"]
+        if self.tuning:  # untuned runs write the meta they always did: older files resume
+            meta["tuning"] = list(self.tuning)
+        strategy = self.player_strategy()
+        meta["parameters"] = {name: str(getattr(strategy, name)) for name in TUNABLE}
+        return {"run": "play", **meta}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game's outcome.
+
+    ``guesses`` counts clicks that were not certainly safe (the first click included);
+    ``revealed`` the safe cells open at the end; ``endgame`` the guesses chosen by the exact
+    endgame search; ``cpu_ms`` the player's and the game's CPU time; ``risk``, per kind of
+    click (:data:`RISK_KINDS`, only those taken), the sum of the exact mine probabilities of
+    the cells clicked, printed as floats: their total is the chance of losing along this
+    game's path, and its mean over games estimates the loss rate.
+    """
+
+    won: bool
+    guesses: int
+    clicks: int
+    revealed: int
+    safe_cells: int
+    endgame: int
+    cpu_ms: float
+    risk: dict[str, float]
+
+
+def published_rate(settings: PlaySettings) -> tuple[float, str] | None:
+    """The published win rate for these rules (for reading only: a float), if any."""
+    return PUBLISHED.get((settings.width, settings.height, settings.mines, settings.start,
+                          settings.at))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (64 bits of SHA-256: stable
+    across Python versions and platforms, unlike ``hash``)."""
+    digest = hashlib.sha256(f"exactmines-play:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def deal_game(settings: PlaySettings, index: int) -> list[int]:
+    """The mines of game ``index`` (flat indices ``r * width + c``, in the order dealt)."""
+    free = free_indices(settings.width, settings.height, settings.mines,
+                        protected_cells(settings.width, settings.height, settings.start,
+                                        settings.at))
+    return random.Random(game_seed(settings.seed, index)).sample(free, settings.mines)
+
+
+def click(game: Game, player: Player, index: int) -> bool:
+    """Click cell ``index`` (flat) of ``game`` and show the player every cell it reveals;
+    ``False`` if it was a mine."""
+    before = game.revealed
+    game.reveal(divmod(index, game.width))
+    if game.lost:
+        return False
+    new, numbers = game.revealed & ~before, game.numbers
+    shown = []
+    while new:
+        low = new & -new
+        i = low.bit_length() - 1
+        shown.append((i, numbers[i]))
+        new ^= low
+    player.show(shown)
+    return True
+
+
+def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
+              strategy: Strategy, rule: str = "safe",
+              log: list[tuple[int, str, Fraction]] | None = None) -> GameRecord:
+    """Play one game on the board with mines at ``mine_indices`` from a first click at
+    ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
+    strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
+    the first click's risk). Cost: dominated by the exact analyses when the local rules
+    are stuck. ``log``, if given, receives the player's guesses in order (``(cell, kind,
+    mine probability)``, :attr:`Player.guesses`).
+    """
+    started = time.process_time()
+    game = Game(board_from_indices(width, height, mine_indices))
+    player = Player(width, height, len(mine_indices), strategy)
+    # The first click's risk: a mine may be there only if the rule protects nothing.
+    start = (Fraction(len(mine_indices), width * height)
+             if not protected_cells(width, height, rule, at) else Fraction(0))
+    guesses = clicks = 0
+    todo, guess = [at[0] * width + at[1]], True
+    while True:
+        guesses += guess
+        for index in todo:
+            if not game.revealed >> index & 1:
+                clicks += 1
+                if not click(game, player, index):
+                    break
+        if game.over:
+            break
+        todo, guess = player.next_clicks()
+        if not todo:
+            raise AssertionError("the player found nothing to click in a game not over")
+    if log is not None:
+        log.extend(player.guesses)
+    return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
+                      revealed=game.revealed.bit_count(), safe_cells=game.safe_mask.bit_count(),
+                      endgame=player.endgame_searches,
+                      cpu_ms=round(1000 * (time.process_time() - started), 3),
+                      risk={kind: round(float(r), 6) for kind, r in
+                            (("start", start), *player.risks.items()) if r})
+
+
+def play_one(settings: PlaySettings, index: int) -> GameRecord:
+    """Game ``index`` of the run, dealt and played again on its own."""
+    return play_game(settings.width, settings.height, deal_game(settings, index), settings.at,
+                     settings.player_strategy(), settings.start)
+
+
+def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
+    """The settings a results file's meta describes (its parameters are checked on
+    resume, by comparing the whole meta)."""
+    return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
+                        (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
+                        tuple(meta["without"]), tuple(meta.get("tuning", ())))
+
+
+def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Batch work: deal and play the games of ``tasks`` (``{"id": index}``) -> rows."""
+    settings = _settings_from_meta(meta)
+    strategy = settings.player_strategy()
+    free = free_indices(settings.width, settings.height, settings.mines,
+                        protected_cells(settings.width, settings.height, settings.start,
+                                        settings.at))
+    rows = []
+    for task in tasks:
+        seed = game_seed(settings.seed, task["id"])
+        mines = random.Random(seed).sample(free, settings.mines)
+        record = play_game(settings.width, settings.height, mines, settings.at, strategy,
+                           settings.start)
+        rows.append({"id": task["id"], "seed": seed, **asdict(record)})
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    settings: PlaySettings
+    games: int
+    wins: int
+    guesses: int
+    endgame: int
+    cpu_ms: float
+    seconds: float
+    #: Mean risk per game by kind (:func:`mean_risk`; empty when no row records it).
+    risk: dict[str, float] = field(default_factory=dict)
+
+    def risk_per_game(self) -> dict[str, float]:
+        """Mean risk per game by kind (:data:`RISK_KINDS`, every kind), for reading."""
+        return {kind: round(value, 4) for kind, value in self.risk.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The SPEC §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
+        s = self.settings
+        summary = rate_summary(self.wins, self.games)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": summary["rate"],
+            "ci95": summary["ci95"],
+            "fraction": summary["fraction"],
+            "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
+            "at": list(s.at), "seed": s.seed, "strategy": s.player_strategy().name,
+            "parts": {p: getattr(s.player_strategy(), p) for p in PARTS},
+            "guesses_per_game": round(self.guesses / self.games, 4) if self.games else 0.0,
+            "endgame_searches": self.endgame,
+            "cpu_ms_per_game": round(self.cpu_ms / self.games, 3) if self.games else 0.0,
+            "risk_per_game": self.risk_per_game(),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
+             resume: bool = False, workers: int = 1, chunk_size: int | None = None,
+             progress: bool = True, scheduler: str | None = None) -> PlayResult:
+    """Play games ``0..games-1`` with :func:`~exactmines.runner.run_batch`.
+
+    With ``out``, one JSONL row per game is written as each chunk finishes; ``resume``
+    skips the games already there (and refuses a file from other settings).
+    """
+    if games < 1:
+        raise InputError(f"--games {games}: must be at least 1", source="command line")
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    meta = settings.as_meta()
+    if chunk_size is None:
+        # Small chunks: an interrupted run loses at most a chunk in flight per worker.
+        chunk_size = max(1, min(50, games // (4 * workers)))
+    started = time.perf_counter()
+    rows = run_batch([{"id": i} for i in range(games)], partial(play_games, meta), out=out,
+                     meta=meta, resume=resume, workers=workers, chunk_size=chunk_size,
+                     scheduler=scheduler, progress=progress,
+                     description=f"{settings.width}x{settings.height}/{settings.mines} "
+                                 f"{settings.start}")
+    return PlayResult(settings, games, sum(r["won"] for r in rows),
+                      sum(r["guesses"] for r in rows), sum(r["endgame"] for r in rows),
+                      sum(r["cpu_ms"] for r in rows), time.perf_counter() - started,
+                      mean_risk(rows)[0])
+
+
+def mean_risk(rows: list[dict[str, Any]]) -> tuple[dict[str, float], int]:
+    """Mean risk per game by kind (every kind of :data:`RISK_KINDS`) over the results rows
+    that record it, and how many do (rows written before the risk was recorded lack it);
+    ``({}, 0)`` when none does. For reading: floats."""
+    recorded = [r["risk"] for r in rows if "risk" in r]
+    if not recorded:
+        return {}, 0
+    return ({kind: sum(r.get(kind, 0.0) for r in recorded) / len(recorded)
+             for kind in RISK_KINDS}, len(recorded))

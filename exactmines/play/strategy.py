@@ -1,0 +1,951 @@
+"""The player: which cell to click next, from exact probabilities.
+
+A move is either every cell proved safe (revealed at once, never a risk) or, when there is
+none, one guess. Certain cells come from cheap local rules first and, when those are stuck,
+from the exact analysis (:func:`estimate`, counted incrementally and cached by
+:mod:`exactmines.play.lookahead`), which is complete: a guess is made only when no covered cell
+is safe in every layout consistent with the numbers and the mine count.
+
+A guess is chosen by named parts, each switchable (:class:`Strategy`) so that its gain can
+be measured:
+
+``endgame`` (:func:`endgame_guess`)
+    with at most ``endgame_layouts`` layouts left, every layout is listed and the game tree
+    searched exactly (:mod:`exactmines.play.endgame`): the click with the highest probability of
+    winning the whole game. Before that, the same search runs on any isolated region (a
+    component that touches no other unknown cell and whose mine number is fixed).
+``fifty`` (:func:`forced_fifty_fifty`)
+    a pair of cells of which exactly one is a mine and that no other cell can ever tell
+    apart must be guessed sooner or later at 1/2: guess it now, before any avoidable risk.
+``secondary`` (:func:`secondary_safety`, :func:`progress_chance`)
+    among the near-safest cells, the one that maximises P(it is safe and the best next click
+    is safe too) -- for each value it could show, the safety of the best cell after it,
+    weighted by the exact probability of that value -- plus ``progress`` times the chance
+    that it leaves a certainly safe cell.
+``dead`` (:func:`value_chances`)
+    a cell whose value can be only one thing when safe tells nothing: click it last.
+``openings``
+    when scores tie exactly, prefer the cell most likely to show 0 (it opens an area).
+``risk`` (:mod:`exactmines.play.fifty_patterns`)
+    long-term risk: a candidate that could otherwise end up in a 50/50 no click resolves
+    (a pair or a 2x2 block walled by mines) is worth settling now; its score is multiplied
+    by ``1 + risk_weight * influence / safe layouts``, the influence an exact count of the
+    layouts in which such a pattern forms around it.
+
+With every part off, the player clicks the safest cell (the first in row-major order among
+equals): the baseline of the ablation table.
+
+All decisions are made on Python ``int`` and :class:`~fractions.Fraction`; there is no
+float anywhere in this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from exactmines.analysis.combine import allowed_mine_numbers
+from exactmines.analysis.frontier import Rule
+from exactmines.errors import InputError
+from exactmines.play.endgame import Endgame, SearchBudgetExceeded
+from exactmines.play.fifty_patterns import Risk
+from exactmines.play.lookahead import After, Cache, Kept, Part, TooBig, Values, box_search, counted
+from exactmines.position import dilate, neighbour_masks
+from exactmines.position import indices_of as _bits
+
+__all__ = [
+    "PARTS",
+    "GUESS_KINDS",
+    "TUNABLE",
+    "Strategy",
+    "STRATEGIES",
+    "strategy_named",
+    "View",
+    "local_deductions",
+    "Estimate",
+    "estimate",
+    "value_chances",
+    "secondary_safety",
+    "progress_chance",
+    "forced_fifty_fifty",
+    "list_layouts",
+    "endgame_guess",
+    "choose_guess",
+    "dominating_cell",
+    "Player",
+]
+
+#: The switchable parts of the guessing strategy, in the order the ablation table lists them.
+PARTS = ("secondary", "dead", "fifty", "openings", "endgame", "risk")
+
+#: How a guess was chosen, for the risk accounting of :class:`Player`: by the exact endgame
+#: search, as a forced 50/50, or by the scores, next to a number (``frontier``) or not.
+GUESS_KINDS = ("frontier", "off_frontier", "fifty", "endgame")
+
+#: The strategy's numeric parameters, which :meth:`Strategy.tuned` may set: each one's type
+#: (fraction or whole number) and largest value (none: unbounded; all are at least 0).
+TUNABLE: dict[str, tuple[type, int | None]] = {
+    "candidate_ratio": (Fraction, 1),  # a share of the best safety
+    "progress": (Fraction, None), "risk_weight": (Fraction, None),
+    "endgame_layouts": (int, None), "endgame_nodes": (int, None)}
+
+
+@dataclass(frozen=True, slots=True)
+class Strategy:
+    """Which parts of the guessing strategy are on, and their exact parameters.
+
+    Attributes
+    ----------
+    name:
+        For reports and results files.
+    secondary, dead, fifty, openings, endgame, risk:
+        The parts (see the module notes).
+    candidate_ratio:
+        Cells whose safety is at least this fraction of the best safety are scored by the
+        secondary safety; the others are never chosen (JSMinesweeper's cutoff too). 4/5
+        instead, paired on the same 20,000 expert SFAR boards (seed 11): -0.10 points (+-
+        0.15, 95 %; 234 boards differ), 2 ms more per game; 19/20: -0.21 and -0.19 (+- 0.25,
+        0.26; seeds 11 and 12, 627 and 690 boards differ).
+    endgame_layouts:
+        Search the game tree when at most this many layouts are left. The search is an
+        exact optimum, so a larger limit can only win more often; it costs time. Paired on
+        the same 20,000 expert SFAR boards (seed 11) against 1000 (JSMinesweeper's limit):
+        2000 +0.05 points (+- 0.05, 95 %) for 9 ms more per game, 4000 +0.10 (+- 0.07) for
+        33 ms more (a search past its node budget costs about 2.5 s), 3000 +0.04 and +0.00
+        (+- 0.04, seeds 11 and 12) for 6-8 ms more; on 9x9/10 (100,000 boards) even 20,000
+        layouts changed nothing. Since the search splits independent regions, 4000 costs
+        16 ms more (39.8 against 23.7 ms per game) for +0.05 (+- 0.05) against 2000 (seed
+        11): a search of 3000-4000 layouts still takes 1-3 s. Elsewhere the limit matters
+        less: 4000 on expert SNR +0.02 (+- 0.06; 34 boards of 20,000 differ, seed 2026)
+        for 22 ms more per game (48.4 against 26.7), 8000 on 16x16/40 +0.01 (+- 0.02; 5
+        boards differ). 2000 is the default.
+    endgame_nodes:
+        Positions the endgame search may visit before it gives up (then the other parts
+        decide). A count, not a time: the player stays deterministic.
+    progress:
+        Weight, in the secondary part's score, of the chance that the click leaves a
+        certainly safe cell (*progress*): a revealed 0 opens an area and a number often
+        settles its neighbours, which one click of look-ahead values at most as a safe next
+        click. With it the first guess after a corner that shows a number goes to a far
+        corner (likely to open an area) instead of next to the number. Paired on the same
+        20,000 expert SFAR boards (seed 11) against 1/10: 0 +0.15, 1/40 +0.11, 1/5 -0.16
+        points (95 % half-widths 0.55, 0.54, 0.17); seed 12 (with ``risk``): 0 -0.04
+        (+- 0.29); seeds 13 and 14: 0 -0.03 and -0.03 (+- 0.56; a sixth of the boards play
+        differently from the first guess on). No weight measurably better; 1/10 is kept.
+    risk_weight:
+        The ``risk`` part's multiplier per unit of influence (JSMinesweeper's 0.9). Paired
+        on the same 20,000 expert SFAR boards (seed 11) against 9/10: 1/2 -0.10, 3/2 +0.07,
+        2 -0.02, 3 -0.20 points (95 % half-widths 0.15, 0.19, 0.23, 0.28): none measurably
+        better.
+    """
+
+    name: str = "best"
+    secondary: bool = True
+    dead: bool = True
+    fifty: bool = True
+    openings: bool = True
+    endgame: bool = True
+    candidate_ratio: Fraction = Fraction(9, 10)
+    endgame_layouts: int = 2000
+    endgame_nodes: int = 200_000
+    progress: Fraction = Fraction(1, 10)
+    risk: bool = True
+    risk_weight: Fraction = Fraction(9, 10)
+
+    def without(self, *parts: str) -> Strategy:
+        """This strategy with ``parts`` switched off (named after them)."""
+        for part in parts:
+            if part not in PARTS:
+                raise InputError(f"unknown strategy part {part!r}: choose from "
+                                 f"{', '.join(PARTS)}", source="--without")
+        if not parts:
+            return self
+        off: dict[str, Any] = {p: False for p in parts}
+        return replace(self, name=f"{self.name}-without-{'-'.join(parts)}", **off)
+
+    def tuned(self, *assignments: str) -> Strategy:
+        """This strategy with parameters set by ``"name=value"`` assignments (a name of
+        :data:`TUNABLE`; a fraction such as ``9/10`` or a whole number), named after them:
+        how a parameter's effect is measured, on the same boards as the default.
+
+        Examples
+        --------
+        >>> Strategy().tuned("risk_weight=3/2", "endgame_layouts=4000").name
+        'best-risk_weight=3/2-endgame_layouts=4000'
+        """
+        values: dict[str, Any] = {}
+        for assignment in assignments:
+            name, sep, text = (part.strip() for part in assignment.partition("="))
+            if not sep or name not in TUNABLE:
+                raise InputError(f"cannot set {assignment!r}: write NAME=VALUE with NAME one "
+                                 f"of {', '.join(TUNABLE)}", source="--set")
+            kind, most = TUNABLE[name]
+            try:
+                value = kind(text)
+            except (ValueError, ZeroDivisionError):
+                raise InputError(f"cannot set {assignment!r}: {text!r} is not "
+                                 f"{'a fraction' if kind is Fraction else 'a whole number'}",
+                                 source="--set") from None
+            if value < 0 or (most is not None and value > most):
+                raise InputError(f"cannot set {assignment!r}: it must be at least 0"
+                                 + ("" if most is None else f" and at most {most}"),
+                                 source="--set")
+            values[name] = value
+        if not values:
+            return self
+        label = "-".join(f"{k}={v}" for k, v in values.items())
+        return replace(self, name=f"{self.name}-{label}", **values)
+
+
+#: Named strategies: ``best`` (every part) and ``safest`` (the safest cell, nothing else).
+STRATEGIES: dict[str, Strategy] = {
+    "best": Strategy(),
+    "safest": Strategy(name="safest", secondary=False, dead=False, fifty=False,
+                       openings=False, endgame=False, risk=False),
+}
+
+
+def strategy_named(name: str, without: tuple[str, ...] | list[str] = (),
+                   tuning: tuple[str, ...] | list[str] = ()) -> Strategy:
+    """The strategy called ``name`` with the parts in ``without`` switched off and the
+    parameters set by ``tuning`` (:meth:`Strategy.tuned`)."""
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}",
+                         source="--strategy")
+    return STRATEGIES[name].without(*without).tuned(*tuning)
+
+
+# -- what the player knows -------------------------------------------------------------
+
+
+class View:
+    """What the player knows, as bitmasks over flat indices ``r * width + c``.
+
+    Attributes
+    ----------
+    revealed:
+        Revealed cells; ``numbers[i]`` is what cell ``i`` shows (meaningless elsewhere).
+    mines:
+        Cells proved to be mines (the player's flags).
+    total:
+        Mines on the board.
+    dirty, pair_dirty:
+        Revealed cells near a change since the single-clue / the pair rules last looked at
+        them: only those can yield a new local deduction.
+    """
+
+    __slots__ = ("width", "height", "total", "masks", "everything", "numbers", "revealed",
+                 "mines", "dirty", "pair_dirty", "pairs")
+
+    def __init__(self, width: int, height: int, total: int) -> None:
+        self.width, self.height, self.total = width, height, total
+        self.masks = neighbour_masks(width, height)
+        self.pairs = _pair_masks(width, height)
+        self.everything = (1 << (width * height)) - 1
+        self.numbers = [0] * (width * height)
+        self.revealed = 0
+        self.mines = 0
+        self.dirty = 0
+        self.pair_dirty = 0
+
+    @property
+    def unknown(self) -> int:
+        """Covered cells not proved to be mines."""
+        return self.everything & ~(self.revealed | self.mines)
+
+    @property
+    def mines_left(self) -> int:
+        return self.total - self.mines.bit_count()
+
+    def show(self, shown: list[tuple[int, int]]) -> None:
+        """Cells newly revealed, as ``(index, number)``."""
+        changed = 0
+        for index, number in shown:
+            self.numbers[index] = number
+            changed |= 1 << index
+        self.revealed |= changed
+        self._touch(changed)
+
+    def mark_mines(self, mask: int) -> None:
+        """Cells proved to be mines."""
+        mask &= ~self.mines
+        if mask:
+            self.mines |= mask
+            self._touch(mask)
+
+    def _touch(self, changed: int) -> None:
+        near = dilate(changed, self.width, self.height) & self.revealed
+        self.dirty |= near
+        self.pair_dirty |= near
+
+
+@lru_cache(maxsize=64)
+def _pair_masks(width: int, height: int) -> tuple[int, ...]:
+    """Per cell, the cells within two steps (their neighbourhoods can overlap)."""
+    out = []
+    for r in range(height):
+        for c in range(width):
+            mask = 0
+            for rr in range(max(r - 2, 0), min(r + 3, height)):
+                for cc in range(max(c - 2, 0), min(c + 3, width)):
+                    if (rr, cc) != (r, c):
+                        mask |= 1 << (rr * width + cc)
+            out.append(mask)
+    return tuple(out)
+
+
+def local_deductions(view: View) -> tuple[int, int]:
+    """Cells proved safe and proved mines by one clue, else by two overlapping clues.
+
+    Only clues near a change since the last call are examined (``view.dirty``), so a call
+    costs a few bitmask operations per such clue. Sound but incomplete: :func:`estimate`
+    finds the rest.
+    """
+    unknown = view.unknown
+    active = view.revealed & dilate(unknown, view.width, view.height)
+    masks, numbers, known = view.masks, view.numbers, view.mines
+    safe = mines = 0
+    dirty = view.dirty & active
+    view.dirty = 0
+    while dirty:
+        low = dirty & -dirty
+        dirty ^= low
+        i = low.bit_length() - 1
+        around = masks[i]
+        free = around & unknown
+        need = numbers[i] - (around & known).bit_count()
+        if need == 0:
+            safe |= free
+        elif need == free.bit_count():
+            mines |= free
+    if safe or mines:
+        return safe, mines
+    # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
+    # side is full and the other empty.
+    clue: dict[int, tuple[int, int, int]] = {}
+
+    def facts(i: int) -> tuple[int, int, int]:
+        found = clue.get(i)
+        if found is None:
+            around = masks[i]
+            free = around & unknown
+            found = (free, numbers[i] - (around & known).bit_count(), free.bit_count())
+            clue[i] = found
+        return found
+
+    dirty = view.pair_dirty & active
+    view.pair_dirty = 0
+    done = 0
+    while dirty:
+        low = dirty & -dirty
+        dirty ^= low
+        done |= low
+        i = low.bit_length() - 1
+        free_i, need_i, size_i = facts(i)
+        others = view.pairs[i] & active & ~done
+        while others:
+            low = others & -others
+            others ^= low
+            free_j, need_j, size_j = facts(low.bit_length() - 1)
+            shared = (free_i & free_j).bit_count()
+            if not shared:
+                continue
+            diff = need_j - need_i
+            if diff == size_j - shared:
+                mines |= free_j & ~free_i
+                safe |= free_i & ~free_j
+            elif -diff == size_i - shared:
+                mines |= free_i & ~free_j
+                safe |= free_j & ~free_i
+    return safe, mines
+
+
+# -- exact analysis on bitmasks ----------------------------------------------------------
+
+def _rules(view: View) -> list[Rule]:
+    """One rule per revealed number that still touches an unknown cell."""
+    unknown = view.unknown
+    masks, numbers, known = view.masks, view.numbers, view.mines
+    out = []
+    for i in _bits(view.revealed & dilate(unknown, view.width, view.height)):
+        around = masks[i]
+        out.append((around & unknown, numbers[i] - (around & known).bit_count()))
+    return out
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The exact analysis of a view.
+
+    Attributes
+    ----------
+    layouts:
+        Consistent layouts of the remaining mines over the unknown cells (0: inconsistent).
+    unknown, outside:
+        Unknown cells; those of them next to no number.
+    groups, parts:
+        The frontier's components: ``(cells, rules)`` and their counted boxes.
+    boxes:
+        ``(cells, probability)`` for every box of every component and, last, the outside
+        cells (when there are any): each cell's exact mine probability.
+    safe, mines:
+        Unknown cells with probability 0 / 1.
+    least:
+        The smallest mine probability of any unknown cell.
+    mines_left:
+        Mines not yet proved.
+    extra:
+        What the guessing parts found out (the endgame's exact win probability).
+    kept:
+        Combination products of its components without those a hypothetical reveal merges
+        (built on demand by :func:`value_chances`, keyed by the merged components).
+    """
+
+    layouts: int
+    unknown: int
+    outside: int
+    groups: tuple[tuple[int, tuple[Rule, ...]], ...]
+    parts: tuple[Part, ...]
+    boxes: tuple[tuple[int, Fraction], ...]
+    safe: int
+    mines: int
+    least: Fraction
+    mines_left: int
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
+    kept: dict[tuple[int, ...], Kept] = field(default_factory=dict, compare=False,
+                                               repr=False)
+
+    def probability(self, index: int) -> Fraction:
+        bit = 1 << index
+        for cells, p in self.boxes:
+            if cells & bit:
+                return p
+        raise KeyError(f"cell {index} is not unknown")
+
+
+def estimate(view: View, cache: Cache) -> Estimate:
+    """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
+
+    Cost: grouping the rules (linear in the active clues times the components), counting
+    the components not in the cache, and one combination
+    (:class:`~exactmines.play.lookahead.Kept`).
+    """
+    unknown, left = view.unknown, view.mines_left
+    groups, parts, outside, weighed = counted(_rules(view), unknown, left, cache)
+    layouts = weighed.layouts
+    boxes: list[tuple[int, Fraction]] = []
+    if layouts:
+        for part, nums in zip(parts, weighed.numerators, strict=True):
+            for mask, num, size in zip(part.box_masks, nums, part.sizes, strict=True):
+                boxes.append((mask, Fraction(num, size * layouts)))
+        if outside:
+            boxes.append((outside, Fraction(weighed.hits, layouts)))
+    safe = mines = 0
+    for mask, p in boxes:
+        if p == 0:
+            safe |= mask
+        elif p == 1:
+            mines |= mask
+    least = min((p for _, p in boxes), default=Fraction(0))
+    return Estimate(layouts, unknown, outside, groups, tuple(parts), tuple(boxes), safe, mines,
+                    least, left)
+
+
+def value_chances(view: View, base: Estimate, index: int, cache: Cache
+                  ) -> list[tuple[int, After]]:
+    """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
+    increasing value.
+
+    ``After.layouts / base.layouts`` is the probability that the cell is safe and shows
+    that value; over the values they add up to the layouts in which the cell is safe. A
+    single value means the cell is *dead*: revealing it tells nothing but that it was safe.
+    """
+    values = _values(view, base, index, cache)
+    return [(v, values.after(i)) for i, v in enumerate(values.values)]
+
+
+def _values(view: View, base: Estimate, index: int, cache: Cache) -> Values:
+    """:meth:`Values.of <exactmines.play.lookahead.Values.of>` for unknown cell ``index`` of
+    ``view``, analysed as ``base``."""
+    return Values.of(index, around=view.masks[index], flagged=view.mines,
+                     unknown=base.unknown, outside=base.outside, mines_left=base.mines_left,
+                     groups=base.groups, parts=base.parts, kept_by_merged=base.kept,
+                     cache=cache)
+
+
+# -- the parts of the guessing strategy ---------------------------------------------------
+
+
+def secondary_safety(base: Estimate, chances: list[tuple[int, After]]) -> Fraction:
+    """P(the cell is safe, and so is the safest cell of the position it leaves).
+
+    ``sum over values v of P(v) * (1 - least mine probability after v)``: a certain safe
+    cell after ``v`` counts as safety 1 (the next click is free), and so does a position
+    where every unknown cell left is a mine (the game is won).
+
+    Also tried: when every certain safe cell after ``v`` is dead (its other covered
+    neighbours all certain, so its number is known before the click), counting the safest
+    uncertain cell instead, as JSMinesweeper's "best living safety" does: it changed 36-59
+    of 20,000 expert SFAR boards and +0.03, +0.03, -0.01, +0.01 points (95 % half-widths
+    0.06-0.08; seeds 2026, 11, 12, 13), +0.02 over the 80,000 paired boards: not kept.
+    """
+    total = Fraction(0)
+    for _, after in chances:
+        after_safety = Fraction(1) if after.least == 1 else 1 - after.least
+        total += Fraction(after.layouts, base.layouts) * after_safety
+    return total
+
+
+def progress_chance(base: Estimate, chances: list[tuple[int, After]]) -> Fraction:
+    """P(the cell is safe and the position it leaves has a certainly safe cell, or is won
+    (nothing but mines left))."""
+    ahead = sum(after.layouts for _, after in chances if after.least in (0, 1))
+    return Fraction(ahead, base.layouts)
+
+
+def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
+    """Two cells that must be guessed between at 1/2 sooner or later, or ``None``.
+
+    Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
+    (they are its only unknown neighbours) and every cell next to one of them but not the
+    other is a proved mine (flagged, or found so by ``base``). Then swapping the mine
+    between them keeps every number and the count, and no cell that could ever be revealed
+    sees the difference: each is a mine with probability exactly 1/2, now and after any
+    other click. A winning game must guess the
+    pair at 1/2 whenever it does, so guessing it first costs nothing and may inform the
+    rest. The pair with the smallest indices is returned, smaller index first.
+    """
+    masks = view.masks
+    found: list[tuple[int, int]] = []
+    for _, rules in base.groups:
+        for free, need in rules:
+            if need != 1 or free.bit_count() != 2:
+                continue
+            a, b = _bits(free)
+            differ = (masks[a] ^ masks[b]) & ~free
+            if differ & ~(view.mines | base.mines):
+                continue
+            found.append((a, b))
+    return min(found) if found else None
+
+
+def _part_layouts(part: Part, allowed: frozenset[int], limit: int
+                  ) -> list[tuple[int, int]] | None:
+    """Every cell layout of a component with a mine number in ``allowed``, as ``(mines,
+    bitmask)``, or ``None`` past ``limit`` layouts (or a search of ``50 * limit`` nodes)."""
+    found: list[tuple[int, int]] = []
+    cells_of = [_bits(m) for m in part.box_masks]
+
+    def leaf(chosen: list[int], weight: int, k: int) -> None:
+        if k not in allowed:
+            return
+        if len(found) + weight > limit:
+            raise TooBig
+        masks = [0]
+        for b, m in enumerate(chosen):
+            if m:
+                masks = [x | sum(1 << i for i in pick) for x in masks
+                         for pick in combinations(cells_of[b], m)]
+        found.extend((k, mask) for mask in masks)
+
+    try:
+        box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
+    except TooBig:
+        return None
+    return found
+
+
+def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
+    """Every layout of the remaining mines over the unknown cells, as bitmasks (row-major
+    by component, then outside cells), or ``None`` past ``limit`` layouts.
+
+    Each component's layouts come from its boxes
+    (:func:`~exactmines.play.lookahead.box_search`, then every choice of cells inside each box),
+    keeping only the mine numbers that fit the count
+    (:func:`~exactmines.analysis.combine.allowed_mine_numbers`); the outside cells take the rest.
+    """
+    numbers = [p.counts.mine_numbers() for p in base.parts]
+    outside_cells = _bits(base.outside)
+    allowed = allowed_mine_numbers(numbers, len(outside_cells), base.mines_left)
+    per_part: list[list[tuple[int, int]]] = []
+    for part, ok in zip(base.parts, allowed, strict=True):
+        found = _part_layouts(part, ok, limit)
+        if found is None:
+            return None
+        per_part.append(found)
+    layouts: list[int] = []
+    left = base.mines_left
+
+    def extend(g: int, mask: int, k: int) -> None:
+        if g == len(per_part):
+            rest = left - k
+            if 0 <= rest <= len(outside_cells):
+                for pick in combinations(outside_cells, rest):
+                    layouts.append(mask | sum(1 << i for i in pick))
+                    if len(layouts) > limit:
+                        raise TooBig
+            return
+        for mines, part_mask in per_part[g]:
+            if mines <= left - k:
+                extend(g + 1, mask | part_mask, k + mines)
+
+    try:
+        extend(0, 0, 0)
+    except TooBig:
+        return None
+    return layouts
+
+
+def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
+    """The click that maximises the probability of winning, found by exact search, or
+    ``None`` when there are too many layouts or the search runs out of nodes.
+
+    The whole position is searched when it has at most ``endgame_layouts`` layouts
+    (:func:`list_layouts`); otherwise each *isolated region* is tried: a component whose
+    cells touch no other unknown cell and whose number of mines the count fixes. Its layouts
+    are then independent of everything else (no click elsewhere can inform it, nor it
+    anything else), so the game is won with probability (win probability of the region) x
+    (of the rest) whatever the order of play, and the region's best click is the one that
+    maximises the former. Both are exact optima, by :class:`~exactmines.play.endgame.Endgame`.
+    """
+    if base.layouts <= strategy.endgame_layouts:
+        layouts = list_layouts(view, base, strategy.endgame_layouts)
+        if layouts is not None:
+            found = _search(layouts, base.unknown, view, strategy.endgame_nodes)
+            if found is not None:
+                base.extra["endgame_win"] = Fraction(found[1], len(layouts))
+                return found[0]
+    numbers = [p.counts.mine_numbers() for p in base.parts]
+    allowed = allowed_mine_numbers(numbers, base.outside.bit_count(), base.mines_left)
+    known = view.mines | base.mines  # proved mines, flagged or found by this estimate
+    for (cells, _), part, ok in zip(base.groups, base.parts, allowed, strict=True):
+        region = cells & ~known
+        if not region or len(ok) != 1 or (dilate(region, view.width, view.height)
+                                          & base.unknown & ~region & ~known):
+            continue
+        region_layouts = _part_layouts(part, ok, strategy.endgame_layouts)
+        if region_layouts is None:
+            continue
+        found = _search([mask & ~known for _, mask in region_layouts], region, view,
+                        strategy.endgame_nodes, known)
+        if found is not None:
+            base.extra["endgame_win"] = Fraction(found[1], len(region_layouts))
+            return found[0]
+    return None
+
+
+def _search(layouts: list[int], cells: int, view: View, budget: int,
+            known: int | None = None) -> tuple[int, int] | None:
+    """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
+    them, the view's by default), ``None`` past the budget."""
+    known = view.mines if known is None else known
+    try:
+        return Endgame(layouts, _bits(cells), view.masks, known, budget).best_move()
+    except SearchBudgetExceeded:
+        return None
+
+
+def _outside_candidates(view: View, base: Estimate) -> list[int]:
+    """Cells off the frontier worth scoring, one per class of equivalent cells.
+
+    A cell whose unknown neighbours are all off the frontier leaves, when revealed, a new
+    separate component of those neighbours: the position after it depends only on how many
+    they are and how many proved mines touch it, so one cell per such class is scored (the
+    first in row-major order; the last instead, paired on 80,000 expert SFAR boards, seeds
+    11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are scored one by one.
+    """
+    masks, outside, unknown = view.masks, base.outside, base.unknown
+    width, height = view.width, view.height
+    near = outside & dilate(unknown & ~outside, width, height)
+    out = _bits(near)
+    # The others touch only outside cells and flags (a revealed neighbour would put them on
+    # the frontier): a cell with n neighbours and f flags among them has the class
+    # (n - f, f). Those with a flag are classed one by one, the others by n in bulk.
+    far = outside & ~near
+    flagged = far & dilate(view.mines, width, height)
+    seen: set[tuple[int, int]] = set()
+    for i in _bits(flagged):
+        key = ((masks[i] & unknown).bit_count(), (masks[i] & view.mines).bit_count())
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    free = far & ~flagged
+    for cells in _by_neighbour_count(width, height):
+        first = free & cells
+        if first:
+            out.append((first & -first).bit_length() - 1)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _by_neighbour_count(width: int, height: int) -> tuple[int, ...]:
+    """The cells of the board grouped by their number of neighbours, as bitmasks."""
+    groups: dict[int, int] = {}
+    for i, mask in enumerate(neighbour_masks(width, height)):
+        n = mask.bit_count()
+        groups[n] = groups.get(n, 0) | (1 << i)
+    return tuple(groups[n] for n in sorted(groups))
+
+
+def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+    """The cell to click when no cell is certainly safe (see the module notes).
+
+    The parts are tried in order: the endgame search; a forced 50/50; then each candidate
+    (safety within ``candidate_ratio`` of the best) gets the key (living, secondary safety
+    plus progress, chance of a 0, safety), each entry present only when its part is on, and
+    the highest key wins (ties: the first cell in row-major order).
+    """
+    if strategy.endgame:
+        move = endgame_guess(view, base, strategy)
+        if move is not None:
+            return move
+    if strategy.fifty:
+        pair = forced_fifty_fifty(view, base)
+        if pair is not None:
+            base.extra["fifty"] = pair
+            return pair[0]
+    best_safety = 1 - base.least
+    threshold = strategy.candidate_ratio * best_safety
+    candidates: list[tuple[Fraction, int]] = []
+    for mask, p in base.boxes:
+        safety = 1 - p
+        if safety < threshold or p == 1:
+            continue
+        cells = _outside_candidates(view, base) if mask == base.outside else _bits(mask)
+        candidates.extend((safety, i) for i in cells)
+    risk = _risk(view, base, cache) if strategy.risk else None
+    if risk is not None:
+        # A cell a pattern may trap is a candidate when its safe layouts and its patterns'
+        # together reach the threshold.
+        chosen = {i for _, i in candidates}
+        for cell in set(risk.inside) | set(risk.enablers):  # unknown cells, never mines
+            if cell in chosen:
+                continue
+            safety = 1 - base.probability(cell)
+            if safety * base.layouts + risk.scanned(cell) >= threshold * base.layouts:
+                candidates.append((safety, cell))
+    if not (strategy.secondary or strategy.dead or strategy.openings):
+        return min(candidates, key=lambda c: (-c[0], c[1]))[1]
+    # Safest first, so that bounds prune the rest early.
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    best_key: tuple | None = None
+    best_cell = candidates[0][1]
+    best_chances: list[tuple[int, After]] = []
+    for safety, index in candidates:
+        gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
+        if best_key is not None and not _may_beat(best_key, safety, strategy, gain):
+            continue
+        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best_key, gain)
+        if chances is None:
+            continue
+        key = _score(base, safety, index, chances, strategy, gain)
+        if best_key is None or key > best_key:
+            best_key, best_cell, best_chances = key, index, chances
+    if strategy.secondary and best_chances:
+        return dominating_cell(base, best_cell, best_chances)
+    return best_cell
+
+
+def _risk(view: View, base: Estimate, cache: Cache) -> Risk:
+    """The 50/50 patterns of ``base`` (:mod:`exactmines.play.fifty_patterns`), counted exactly."""
+    known = view.mines | base.mines
+    hidden = base.unknown & ~base.mines
+    left = view.mines_left - (base.mines & ~view.mines).bit_count()
+    return Risk(view.width, view.height, hidden, view.revealed, known, left,
+                lambda mines, safe: _layouts_with(base, cache, mines, safe))
+
+
+def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
+               strategy: Strategy) -> Fraction:
+    """``1 + risk_weight * influence / safe layouts``: what the candidate's score is
+    multiplied by for the 50/50s it can settle now (1 when it is in no pattern)."""
+    safe_layouts = safety * base.layouts  # an integer: a cell's safe layouts
+    assert safe_layouts.denominator == 1
+    influence = risk.influence(index, base.layouts - int(safe_layouts), base.layouts)
+    return 1 + strategy.risk_weight * Fraction(influence, int(safe_layouts))
+
+
+def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
+    """Layouts of ``base`` in which every cell of ``mines`` is a mine and every cell of
+    ``safe`` is safe (both unknown cells), exactly: the rules lose those cells (and the
+    mines among them), the components they split or change are counted again (cached)."""
+    unknown = base.unknown & ~mines & ~safe
+    rules: list[Rule] = []
+    for _, group in base.groups:
+        for free, need in group:
+            need -= (free & mines).bit_count()
+            free &= unknown
+            if need < 0 or need > free.bit_count():
+                return 0
+            if free:
+                rules.append((free, need))
+    return counted(rules, unknown, base.mines_left - mines.bit_count(), cache)[3].layouts
+
+
+def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
+    """A strictly safer cell that is safe whenever ``cell`` is, if there is one (the safest,
+    first in row-major order), else ``cell``.
+
+    Such a cell ``b`` dominates: clicking ``b`` first survives as often as clicking ``cell``
+    and then ``b`` (``cell`` safe implies ``b`` safe), and shows ``b``'s number before
+    ``cell`` is risked, which can only help. ``chances`` are ``cell``'s value chances: ``b``
+    must be certainly safe after every value.
+    """
+    if not chances:  # a certain mine: nothing is implied
+        return cell
+    common = base.unknown & ~(1 << cell)
+    for _, after in chances:
+        common &= after.safe
+    best, best_p = cell, base.probability(cell)
+    for i in _bits(common):
+        p = base.probability(i)
+        if p < best_p:
+            best, best_p = i, p
+    return best
+
+
+def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],
+           strategy: Strategy, gain: Fraction = Fraction(1)) -> tuple:
+    """The ranking key of a candidate; higher is better, ``-index`` breaks exact ties."""
+    key: list = []
+    if strategy.dead:
+        key.append(len(chances) > 1)
+    if strategy.secondary:
+        score = secondary_safety(base, chances)
+        if strategy.progress:
+            score += strategy.progress * progress_chance(base, chances)
+        key.append(score * gain)
+    else:
+        key.append(safety)
+    if strategy.openings:
+        zero = next((after.layouts for value, after in chances if value == 0), 0)
+        key.append(Fraction(zero, base.layouts))
+    key.append(safety)
+    key.append(-index)
+    return tuple(key)
+
+
+def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
+                     strategy: Strategy, safety: Fraction, best_key: tuple | None,
+                     gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
+    """The value chances of a candidate, or ``None`` as soon as the values seen so far
+    prove its key below ``best_key`` (the rest are then never combined).
+
+    In layouts, the secondary score with progress is at most ``(1 + progress) * safety``
+    times the layouts, and exactly that less, for each value whose least mine probability
+    is neither 0 nor 1, ``layouts * (least + progress)`` (0 and 1 count as a free next
+    click); the values' layouts add up to the candidate's safe layouts. Once these deficits
+    exceed the room above the best score the candidate loses, whatever the other values.
+    As in :func:`_may_beat`, this prunes only against a living best, or when dead cells
+    are not told apart.
+    """
+    values = _values(view, base, index, cache)
+    if best_key is None or not strategy.secondary or (strategy.dead and not best_key[0]):
+        return [(v, values.after(i)) for i, v in enumerate(values.values)]
+    position = 1 if strategy.dead else 0
+    room = ((1 + strategy.progress) * safety - best_key[position] / gain) * base.layouts
+    deficit: Fraction | int = 0
+    # Likeliest values first (their deficits weigh most); no mine in the probe last (its
+    # neighbours are then certainly safe: no deficit).
+    order = sorted(range(len(values.values)),
+                   key=lambda i: (values.mines[i] == 0, -values.layouts[i], i))
+    afters: dict[int, After] = {}
+    for i in order:
+        after = afters[i] = values.after(i)
+        if after.least != 0 and after.least != 1:
+            deficit += after.layouts * (after.least + strategy.progress)
+            if deficit > room:
+                return None
+    return [(values.values[i], afters[i]) for i in range(len(values.values))]
+
+
+def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy,
+              gain: Fraction = Fraction(1)) -> bool:
+    """Can a candidate of this safety still reach a key above ``best_key``?
+
+    Secondary safety never exceeds safety, and a living cell beats a dead one whatever its
+    score, so a bound on the score prunes only against a best that is living (or when dead
+    cells are not told apart).
+    """
+    position = 1 if strategy.dead else 0
+    if strategy.dead and not best_key[0]:
+        return True
+    bound = safety * (1 + strategy.progress) * gain if strategy.secondary else safety
+    return bound >= best_key[position]
+
+
+# -- the player ---------------------------------------------------------------------------
+
+
+class Player:
+    """Plays one game: feed it what the board shows, ask it what to click.
+
+    Examples
+    --------
+    >>> player = Player(3, 1, 1, STRATEGIES["best"])
+    >>> player.show([(1, 1)])        # the middle cell shows 1
+    >>> player.next_clicks()          # one mine in cells 0 and 2: a guess
+    ([0], True)
+    >>> player.show([(0, 1)])        # cell 0 was safe and shows 1
+    >>> player.next_clicks()          # cell 2 is the mine: nothing left to click but it
+    ([], False)
+    """
+
+    def __init__(self, width: int, height: int, mines: int, strategy: Strategy) -> None:
+        self.view = View(width, height, mines)
+        self.strategy = strategy
+        self.cache = Cache()
+        self.analyses = 0
+        self.endgame_searches = 0
+        #: Per kind of guess (:data:`GUESS_KINDS`), the sum of the mine probabilities of
+        #: the cells guessed: the risk taken there. Its total over a game is the chance of
+        #: losing along the game's path, so its mean over games estimates the loss rate.
+        self.risks: dict[str, Fraction] = {}
+        #: Every guess in order: ``(cell, kind, its mine probability)``.
+        self.guesses: list[tuple[int, str, Fraction]] = []
+
+    def show(self, shown: list[tuple[int, int]]) -> None:
+        """Cells newly revealed by the game, as ``(index, number)``."""
+        self.view.show(shown)
+
+    def next_clicks(self) -> tuple[list[int], bool]:
+        """The cells to click next and whether that is a guess.
+
+        Either every cell found certainly safe (a list, in row-major order) or one guess.
+        Certain mines found on the way are recorded in the view (flagged).
+        """
+        view = self.view
+        safe, mines = local_deductions(view)
+        view.mark_mines(mines)
+        if safe:
+            return _bits(safe), False
+        if mines:
+            safe, mines = local_deductions(view)
+            view.mark_mines(mines)
+            if safe:
+                return _bits(safe), False
+        base = estimate(view, self.cache)
+        self.analyses += 1
+        if base.layouts == 0:
+            raise AssertionError("the player's view is inconsistent: a bug in the game or "
+                                 "the deductions")
+        if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
+            view.mark_mines(base.mines)
+            return _bits(base.safe), False
+        # The guessing parts read ``base`` against the view it came from: flag afterwards.
+        guess = choose_guess(view, base, self.strategy, self.cache)
+        view.mark_mines(base.mines)
+        if "endgame_win" in base.extra:
+            self.endgame_searches += 1
+            kind = "endgame"
+        elif "fifty" in base.extra:
+            kind = "fifty"
+        else:
+            kind = "off_frontier" if base.outside >> guess & 1 else "frontier"
+        risk = base.probability(guess)
+        self.risks[kind] = self.risks.get(kind, Fraction(0)) + risk
+        self.guesses.append((guess, kind, risk))
+        return [guess], True

@@ -1,0 +1,290 @@
+"""Many independent jobs: chunks to local processes (default) or a Dask cluster, results
+streamed to a JSONL file as they finish, so an interrupted run loses nothing and resumes.
+
+A run is a list of *tasks* (small JSON-able dicts, each with a unique ``"id"``) and a
+*work* function, importable at module level, that turns a chunk of tasks into result rows
+(dicts that carry the task's ``"id"``). Send inputs, never solvers: PySAT solvers cannot be
+pickled. Chunks amortise the per-task overhead (about 2 ms per Dask task, a pickle round
+trip per process task).
+
+File layout: the first line is ``{"meta": {...}}`` describing the run (so ``resume`` can
+refuse a file written by a different run), then one row per finished task.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import socket
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from exactmines.errors import InputError
+
+__all__ = ["run_batch", "read_rows", "chunked", "Task", "Row"]
+
+Task = dict[str, Any]
+Row = dict[str, Any]
+Work = Callable[[list[Task]], list[Row]]
+
+
+def chunked(items: Sequence[Task], size: int) -> list[list[Task]]:
+    """``items`` cut into lists of at most ``size``, in order."""
+    size = max(1, size)
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list[Row]]:
+    """The meta line and the rows of a results file.
+
+    A last line cut short by an interruption is dropped (it is redone on resume); any other
+    malformed line is an :class:`InputError` naming it.
+    """
+    meta: dict[str, Any] | None = None
+    rows: list[Row] = []
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    complete = lines[:-1]  # text after the last newline was never finished
+    for number, line in enumerate(complete, start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not a JSON line ({exc.msg})", source=str(path), line=number,
+                             column=exc.colno) from None
+        if not isinstance(value, dict):
+            raise InputError("expected a JSON object", source=str(path), line=number)
+        if "meta" in value and number == 1:
+            meta = value["meta"]
+        elif "id" in value:
+            rows.append(value)
+        else:
+            raise InputError("row without an \"id\"", source=str(path), line=number)
+    return meta, rows
+
+
+@contextmanager
+def _progress(total: int, done: int, description: str,
+              enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (only when stderr is a terminal and enabled)."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task(description, total=total, completed=done)
+        yield lambda n: bar.advance(task, n)
+
+
+def _open_output(out: Path, meta: dict[str, Any], resume: bool,
+                 retry: Callable[[Row], bool] | None = None) -> tuple[TextIO, list[Row]]:
+    if out.exists() and out.stat().st_size > 0:
+        if not resume:
+            raise InputError("results file exists: pass --resume to continue it, or remove it",
+                             source=str(out))
+        old_meta, rows = read_rows(out)
+        if retry is not None:
+            rows = [r for r in rows if not retry(r)]
+        if old_meta != meta:
+            raise InputError("results file was written by a run with other settings "
+                             f"({old_meta}); cannot resume it with {meta}", source=str(out))
+        # Rewrite without a torn last line (nor rows to retry), then append.
+        text = "\n".join([json.dumps({"meta": meta})] + [json.dumps(r) for r in rows]) + "\n"
+        tmp = out.with_name(f".{out.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out)
+        return open(out, "a", encoding="utf-8"), rows
+    out.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(out, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    handle.write(json.dumps({"meta": meta}) + "\n")
+    handle.flush()
+    return handle, []
+
+
+def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] | None = None,
+              meta: dict[str, Any] | None = None, resume: bool = False, workers: int = 1,
+              chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
+              description: str = "working",
+              retry: Callable[[Row], bool] | None = None) -> list[Row]:
+    """Run ``work`` over ``tasks`` and return one row per task, in task order.
+
+    Parameters
+    ----------
+    tasks:
+        JSON-able dicts with unique ``"id"`` values.
+    work:
+        Module-level function: a chunk of tasks -> their rows (each with the task's id).
+    out:
+        JSONL file to stream rows to (flushed after every chunk). With ``resume``, tasks
+        that already have a row there are not run again.
+    meta:
+        What defines the run (sizes, seeds, rules): written first, checked on resume.
+    workers:
+        Local processes (1 runs in this process: easiest to debug and profile).
+    scheduler:
+        Address of an existing Dask scheduler (``tcp://host:port``); overrides ``workers``.
+    retry:
+        On resume, rows of ``out`` for which this is true (e.g. error rows) are dropped from
+        the file and their tasks run again.
+
+    Notes
+    -----
+    On KeyboardInterrupt, pending chunks are cancelled and the exception propagates; every
+    row already written stays in ``out``.
+    """
+    ids = [t["id"] for t in tasks]
+    if len(set(ids)) != len(ids):
+        raise ValueError("task ids must be unique")
+    meta = dict(meta or {})
+    handle: TextIO | None = None
+    finished: dict[Any, Row] = {}
+    if out is not None:
+        handle, old_rows = _open_output(Path(out), meta, resume, retry)
+        wanted = set(ids)
+        finished = {r["id"]: r for r in old_rows if r["id"] in wanted}
+    todo = [t for t in tasks if t["id"] not in finished]
+    chunks = chunked(todo, chunk_size)
+
+    def record(rows: list[Row]) -> None:
+        for row in rows:
+            finished[row["id"]] = row
+        if handle is not None:
+            handle.write("".join(json.dumps(r) + "\n" for r in rows))
+            handle.flush()
+
+    try:
+        with _progress(len(tasks), len(tasks) - len(todo), description, progress) as advance:
+            if scheduler is not None:
+                _run_dask(chunks, work, scheduler, record, advance)
+            elif workers <= 1 or len(chunks) <= 1:
+                for chunk in chunks:
+                    record(work(chunk))
+                    advance(len(chunk))
+            else:
+                _run_processes(chunks, work, workers, record, advance)
+    finally:
+        if handle is not None:
+            handle.close()
+    return [finished[i] for i in ids]
+
+
+def _run_processes(chunks: list[list[Task]], work: Work, workers: int,
+                   record: Callable[[list[Row]], None], advance: Callable[[int], None]) -> None:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        pending: dict[Future[list[Row]], int] = {}
+        queue = iter(chunks)
+        # Keep a couple of chunks in flight per worker: memory stays bounded on huge runs.
+        for chunk in queue:
+            pending[pool.submit(work, chunk)] = len(chunk)
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                size = pending.pop(future)
+                record(future.result())
+                advance(size)
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending[pool.submit(work, nxt)] = len(nxt)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _dask_client(scheduler: str) -> Any:
+    """A connected ``dask.distributed.Client``, or an :class:`InputError` saying why not.
+
+    A plain TCP probe comes first: Dask's own connect retries until its timeout and then
+    leaves a half-built client whose destructor stalls the exit and prints a traceback.
+    """
+    try:
+        from dask.distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'exactmines[dask]'",
+                         source="command line") from None
+    try:
+        protocol, location = parse_address(scheduler)
+        host, port = parse_host_port(location)
+    except ValueError as exc:
+        raise InputError(f"--scheduler {scheduler}: {exc} (expected tcp://HOST:PORT)",
+                         source="command line") from None
+    if protocol in ("tcp", "tls"):
+        try:
+            socket.create_connection((host, port), timeout=10).close()
+        except OSError as exc:
+            raise InputError(f"cannot reach the Dask scheduler {scheduler}: "
+                             f"{exc.strerror or exc}", source="command line") from None
+    try:
+        return Client(scheduler, timeout=30, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"cannot connect to the Dask scheduler {scheduler}: {exc}",
+                         source="command line") from None
+
+
+def _check_workers(client: Any, work: Work, scheduler: str) -> None:
+    """Every worker can import ``work`` (and runs this exactmines version).
+
+    Without this, a worker that cannot unpickle a task fails inside Dask's comm layer and
+    the task is never finished: the run would hang. ``pkgutil.resolve_name`` is standard
+    library, so the check itself unpickles anywhere. Workers that join later are not checked.
+    """
+    from exactmines.version import __version__
+
+    name = f"{work.__module__}:{work.__qualname__}"
+    found = client.run(pkgutil.resolve_name, name, on_error="return")
+    broken = {w: e for w, e in found.items() if isinstance(e, BaseException)}
+    if broken:
+        worker, error = sorted(broken.items())[0]
+        raise InputError(f"{len(broken)} of {len(found)} Dask workers cannot load {name} "
+                         f"(first, {worker}: {error!r}); install exactmines on every worker",
+                         source=scheduler)
+    if work.__module__.split(".")[0] == "exactmines":
+        versions = client.run(pkgutil.resolve_name, "exactmines:__version__")
+        other = sorted({v for v in versions.values() if v != __version__})
+        if other:
+            raise InputError(f"Dask workers run exactmines {', '.join(other)}, this client "
+                             f"{__version__}: install the same version everywhere",
+                             source=scheduler)
+
+
+def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
+              record: Callable[[list[Row]], None], advance: Callable[[int], None]) -> None:
+    if not chunks:
+        return  # all done already (resume): no need for the cluster
+    client = _dask_client(scheduler)
+    from dask.distributed import as_completed
+
+    try:
+        _check_workers(client, work, scheduler)
+        futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
+        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
+        try:
+            for future in as_completed(futures, loop=client.loop):
+                record(future.result())
+                advance(sizes[future.key])
+        except BaseException:
+            client.cancel(futures)
+            raise
+    finally:
+        client.close()

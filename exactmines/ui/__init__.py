@@ -1,0 +1,2 @@
+"""What people and scripts touch: the command line (``cli``), text reports (``report``) and
+pictures (``pictures``)."""

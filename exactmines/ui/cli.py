@@ -1,0 +1,759 @@
+"""The ``exactmines`` command line: parse options, call one library function, render.
+
+One error boundary (:func:`main`): an :class:`ExactminesError` becomes one line on stderr
+and exit code 2; nothing else here knows about exit codes but ``analyze``'s 3 for an
+inconsistent position.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends import backend_names, get_backend
+from exactmines.errors import ExactminesError, InputError
+from exactmines.io.files import read_position
+from exactmines.position import Position
+from exactmines.version import __version__
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="exactmines",
+    help="Exact analysis of Minesweeper positions: probabilities as fractions, certain "
+         "safe cells and mines, layout counts.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_INCONSISTENT = 3
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"exactmines {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Exact Minesweeper analysis."""
+
+
+def _emit_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+@app.command("analyze")
+def analyze_command(
+    files: Annotated[list[Path], typer.Argument(help="Position files (.mine).",
+                                                show_default=False)],
+    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    mines: Annotated[Optional[int], typer.Option(
+        help="Total mine count (flags included); overrides the file's header.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds for counting layouts per position; past it, "
+                             "probabilities are reported as not computed and the safe/mine "
+                             "verdicts get as long again (no limit with 0: verdicts only); "
+                             "a cell not proved by then is unknown, and the output says "
+                             "so.")] = 30.0,
+    output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
+    = OutputFormat.text,
+    unique: Annotated[bool, typer.Option(
+        "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
+                         "layout, never counts): fast on big positions.")] = False,
+    image: Annotated[Optional[Path], typer.Option(
+        "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
+                        ".pdf (one position file; needs the plot extra).")] = None,
+) -> None:
+    """Exact probabilities, safe cells and mines of positions.
+
+    Example: exactmines analyze instances/reference-9x9.mine --backend sat --format json
+
+    Example: exactmines analyze position.mine --image position.png
+    """
+    engine = get_backend(backend)
+    if mines is not None and mines < 0:
+        raise InputError(f"--mines {mines}: must be at least 0", source="command line")
+    if time_limit < 0:  # 0 is allowed: verdicts only, no counting
+        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    if image is not None:
+        from exactmines.ui.pictures import check_image_path
+
+        if len(files) != 1 or unique:
+            raise InputError("--image draws one position: give one file and no --unique",
+                             source="command line")
+        check_image_path(image)  # before the work: a bad name or missing matplotlib fails fast
+    # Read everything first: a bad file stops the run before anything is printed.
+    positions = []
+    for path in files:
+        position = read_position(path)
+        if mines is not None:
+            position = position.with_mines(mines)
+            unrevealed = sum(ch in "HF" for row in position.rows for ch in row)
+            flags = sum(row.count("F") for row in position.rows)
+            if not flags <= mines <= unrevealed:
+                raise InputError(f"--mines {mines}: this position needs between {flags} and "
+                                 f"{unrevealed} mines", source=str(path))
+        positions.append((str(path), position))
+    if unique:
+        _unique_report(positions, output)
+        return
+
+    from exactmines.analysis.serialize import analysis_to_dict
+    from exactmines.ui.report import analysis_to_text
+
+    results = []
+    console = _console()
+    for name, position in positions:
+        result = analyze(position, backend=engine, time_limit=time_limit)
+        results.append(result)
+        if output is OutputFormat.jsonl:
+            _emit_json(analysis_to_dict(result, name))
+            sys.stdout.flush()
+        elif output is OutputFormat.text:
+            console.print(analysis_to_text(result, name))
+            if len(positions) > 1:
+                console.print()
+    if output is OutputFormat.json:
+        dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions, strict=True)]
+        _emit_json(dicts[0] if len(dicts) == 1 else dicts)
+    if image is not None:
+        from exactmines.ui.pictures import draw_analysis
+
+        draw_analysis(results[0], image, file=positions[0][0])
+        if output is OutputFormat.text:
+            console.print(f"picture written to {image}")
+    if any(r.consistent is False for r in results):
+        raise typer.Exit(EXIT_INCONSISTENT)
+
+
+def _unique_report(positions: list[tuple[str, Position]], output: OutputFormat) -> None:
+    """``analyze --unique``: one answer per position; exit 3 if any is inconsistent."""
+    from exactmines.solvability.check import is_unique
+
+    answers = []
+    for name, position in positions:
+        answer = {"file": name, "width": position.width, "height": position.height,
+                  "mines": position.mines, **is_unique(position).to_dict()}
+        answers.append(answer)
+        if output is OutputFormat.jsonl:
+            _emit_json(answer)
+            sys.stdout.flush()
+        elif output is OutputFormat.text:
+            verdict = ("unique" if answer["unique"] else
+                       "not unique" if answer["consistent"] else "inconsistent")
+            reason = f" ({answer['reason']})" if answer["reason"] else ""
+            typer.echo(f"{name}: {verdict}{reason}")
+    if output is OutputFormat.json:
+        _emit_json(answers[0] if len(answers) == 1 else answers)
+    if any(not a["consistent"] for a in answers):
+        raise typer.Exit(EXIT_INCONSISTENT)
+
+
+class TextOrJson(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
+    """``"ROW,COL"`` -> ``(row, col)``; anything else is an :class:`InputError`."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        row, col = (int(p.strip()) for p in parts)
+    except ValueError:
+        raise InputError(f"{option} {text!r}: expected ROW,COL (0-based, e.g. 3,3)",
+                         source="command line") from None
+    return row, col
+
+
+@app.command("solvable")
+def solvable_command(
+    board: Annotated[Path, typer.Argument(
+        help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
+        show_default=False)],
+    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
+                                    show_default=False)],
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="Deduce without the total mine count.")] = False,
+    stuck: Annotated[Optional[Path], typer.Option(
+        "--stuck", help="When not solvable, write the position where deduction stops "
+                        "(.mine).")] = None,
+    backend: Annotated[str, typer.Option(
+        help=f"Engine for components too big to enumerate: "
+             f"{', '.join(backend_names())}.")] = "auto",
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Can the board be cleared from a first click by certain deductions alone?
+
+    Complete: it fails only where no sound reasoning (numbers and, unless --no-count, the
+    total mine count) proves any covered cell safe or a mine.
+
+    Example: exactmines solvable board.mine --at 3,3 --format json
+    """
+    from exactmines.io.files import read_board, write_position
+    from exactmines.solvability.check import solvable
+
+    cell = _parse_cell(at)
+    engine = get_backend(backend)
+    hidden = read_board(board)
+    result = solvable(hidden, cell, use_count=not no_count, backend=engine)
+    if stuck is not None and result.stuck is not None:
+        write_position(stuck, result.stuck,
+                       comments=(f"stuck: {board} from first click {cell[0]},{cell[1]}",))
+    if output is TextOrJson.json:
+        _emit_json({"file": str(board), "width": hidden.width, "height": hidden.height,
+                    "mines": hidden.mines, "use_count": not no_count, **result.to_dict()})
+        return
+    head = (f"{board}: {hidden.width}x{hidden.height}, {hidden.mines} mines, first click "
+            f"{cell[0]},{cell[1]}{'' if not no_count else ', without the mine count'}")
+    typer.echo(head)
+    if result.solvable:
+        typer.echo(f"solvable: all {result.safe_cells} safe cells revealed in {result.steps} "
+                   f"rounds ({result.exact_steps} exact steps, {result.count_deductions} cells "
+                   "proved by the count)")
+        return
+    assert result.stuck is not None
+    typer.echo(f"not solvable: stuck after revealing {result.revealed} of {result.safe_cells} "
+               f"safe cells ({result.mines_found} mines proved)")
+    typer.echo("\n".join(result.stuck.rows))
+    if stuck is not None:
+        typer.echo(f"stuck position written to {stuck}")
+
+
+@app.command("survey")
+def survey_command(
+    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
+    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
+    mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
+    boards: Annotated[int, typer.Option(help="How many boards.", show_default=False)],
+    start: Annotated[str, typer.Option(
+        help="First-click rule: random-zero, safe or opening.", show_default=False)],
+    seed: Annotated[int, typer.Option(help="Run seed (board i gets its own seed from it).",
+                                      show_default=False)],
+    at: Annotated[Optional[str], typer.Option(
+        "--at", help="First click ROW,COL for safe and opening.")] = None,
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="Deduce without the total mine count.")] = False,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    out: Annotated[Optional[Path], typer.Option(
+        help="JSONL file: one row per board (seed, mines, first click, verdict), written as "
+             "it goes.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out, skipping boards already there.")] = False,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    plot: Annotated[Optional[Path], typer.Option(
+        "--plot", help="Also draw the solvable share with its 95 % interval: .png, .svg or "
+                       ".pdf (needs the plot extra).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """What share of random boards can be cleared without guessing?
+
+    Example: exactmines survey --width 8 --height 8 --mines 13 --boards 10000
+    --start random-zero --seed 1 --workers 2
+    """
+    from exactmines.solvability.survey import SurveySettings, run_survey
+    from exactmines.stats import wilson_interval
+
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE", source="command line")
+    if plot is not None:
+        from exactmines.ui.pictures import check_image_path
+
+        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
+    settings = SurveySettings(width, height, mines, start,
+                              None if at is None else _parse_cell(at), seed, not no_count)
+    try:
+        result = run_survey(settings, boards, out=None if out is None else str(out),
+                            resume=resume, workers=workers, scheduler=scheduler,
+                            progress=not quiet)
+    except KeyboardInterrupt:
+        kept = f"; finished boards are kept in {out}, --resume continues" if out else ""
+        sys.stderr.write(f"exactmines: interrupted{kept}\n")
+        raise typer.Exit(130) from None
+    summary = result.to_dict()
+    if out is not None:
+        summary["out"] = str(out)
+    rule = start + ("" if at is None else f" at {at}")
+    if plot is not None:
+        from exactmines.ui.pictures import plot_rates
+
+        rows = [{"label": f"{rule}, seed {seed}", "successes": result.solvable,
+                 "trials": result.boards}]
+        plot_rates(rows, plot, title=f"{width}x{height}/{mines}: solvable without guessing"
+                   + (", without the mine count" if no_count else ""),
+                   xlabel="boards solvable", option="--plot")
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    low, high = wilson_interval(result.solvable, result.boards)
+    typer.echo(f"{width}x{height}/{mines}, {rule}, seed {seed}"
+               f"{', without the mine count' if no_count else ''}: "
+               f"{result.solvable} of {result.boards} boards solvable = "
+               f"{100 * result.solvable / result.boards:.2f} % "
+               f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
+    if result.without_zero:
+        typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
+    typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.boards:.3f} ms per "
+               "board")
+    if plot is not None:
+        typer.echo(f"picture written to {plot}")
+
+
+@app.command("play")
+def play_command(
+    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
+    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
+    mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
+    games: Annotated[int, typer.Option(help="How many games.", show_default=False)],
+    start: Annotated[str, typer.Option(
+        help="First-click rule: safe (SFAR), opening (SNR: no mine around it) or "
+             "unprotected.", show_default=False)],
+    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
+                                    show_default=False)],
+    seed: Annotated[int, typer.Option(help="Run seed (game i gets its own board seed from "
+                                           "it).", show_default=False)],
+    strategy: Annotated[str, typer.Option(
+        help="best (every part) or safest (the safest cell, nothing else).")] = "best",
+    without: Annotated[Optional[list[str]], typer.Option(
+        "--without", metavar="PART", help="Switch a part of the strategy off (repeatable): "
+                                          "secondary, dead, fifty, openings, endgame, risk.",
+        show_default=False)] = None,
+    tune: Annotated[Optional[list[str]], typer.Option(
+        "--set", metavar="NAME=VALUE", help="Set a parameter of the strategy (repeatable): "
+        "candidate_ratio, progress, risk_weight (fractions such as 9/10), endgame_layouts, "
+        "endgame_nodes (whole numbers).", show_default=False)] = None,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    out: Annotated[Optional[Path], typer.Option(
+        help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
+             "it goes.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out, skipping games already there.")] = False,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    plot: Annotated[Optional[Path], typer.Option(
+        "--plot", help="Also draw the win rate with its 95 % interval next to the published "
+                       "figure for these rules: .png, .svg or .pdf (needs the plot extra).")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Play whole games with the exact strategy and report the win rate.
+
+    Deterministic: the same seed deals the same boards and the player uses no randomness,
+    whatever --workers is.
+
+    Example: exactmines play --width 30 --height 16 --mines 99 --games 1000 --start safe
+    --at 0,0 --seed 1 --workers 2 --out expert.jsonl
+    """
+    from exactmines.play.games import PlaySettings, published_rate, run_play
+    from exactmines.stats import wilson_interval
+
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE", source="command line")
+    if plot is not None:
+        from exactmines.ui.pictures import check_image_path
+
+        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
+    settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
+                            tuple(without or ()), tuple(tune or ()))
+    try:
+        result = run_play(settings, games, out=None if out is None else str(out),
+                          resume=resume, workers=workers, scheduler=scheduler,
+                          progress=not quiet)
+    except KeyboardInterrupt:
+        kept = f"; finished games are kept in {out}, --resume continues" if out else ""
+        sys.stderr.write(f"exactmines: interrupted{kept}\n")
+        raise typer.Exit(130) from None
+    summary = result.to_dict()
+    published = published_rate(settings)
+    summary["published"] = (None if published is None else
+                            {"win_rate": published[0], "source": published[1]})
+    if out is not None:
+        summary["out"] = str(out)
+    if plot is not None:
+        from exactmines.ui.pictures import plot_rates
+
+        rows = [{"label": f"{summary['strategy']}, seed {seed}", "successes": result.wins,
+                 "trials": result.games,
+                 "reference": None if published is None else published[0]}]
+        plot_rates(rows, plot, title=f"{width}x{height}/{mines}, {start} at {at}: win rate"
+                   + ("" if published is None else f" (diamond: {published[1]})"),
+                   xlabel="games won", option="--plot")
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    low, high = wilson_interval(result.wins, result.games)
+    typer.echo(f"{width}x{height}/{mines}, {start} at {at}, seed {seed}, strategy "
+               f"{summary['strategy']}: {result.wins} of {result.games} games won = "
+               f"{100 * result.wins / result.games:.2f} % (95 % CI {100 * low:.2f}-"
+               f"{100 * high:.2f} %)")
+    if published is not None:
+        typer.echo(f"published: {100 * published[0]:.2f} % ({published[1]})")
+    typer.echo(f"{summary['guesses_per_game']:.2f} guesses per game, "
+               f"{summary['cpu_ms_per_game']:.1f} CPU ms per game, {result.seconds:.1f} s")
+    risk = summary["risk_per_game"]
+    if risk:
+        typer.echo("risk taken per game (sum of the mine probabilities clicked): "
+                   + ", ".join(f"{kind.replace('_', '-')} {value:.4f}"
+                               for kind, value in risk.items() if value)
+                   + f"; in all {sum(risk.values()):.4f} (expected losses)")
+    if plot is not None:
+        typer.echo(f"picture written to {plot}")
+
+
+@app.command("batch")
+def batch_command(
+    sources: Annotated[list[str], typer.Argument(
+        metavar="DIR_OR_GLOB", help="Position files, directories (their *.mine files) or "
+                                       "quoted glob patterns ('runs/**/*.mine').",
+        show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="JSONL results: a meta line, then one analyze JSON object per file (with "
+             "\"id\" = the path), written as each chunk finishes.", show_default=False)],
+    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds for counting layouts per position (as in analyze).")]
+    = 30.0,
+    workers: Annotated[Optional[int], typer.Option(
+        help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes; workers "
+             "need exactmines installed and the files at the same paths.")] = None,
+    chunk_size: Annotated[Optional[int], typer.Option(
+        "--chunk-size", help="Positions per task [default: up to 32, fewer when there are "
+                             "few files].", show_default=False)] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out: files already analysed there are "
+                         "skipped, files that failed are tried again.")]
+    = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar and no text summary.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json (summary).")]
+    = TextOrJson.text,
+) -> None:
+    """Analyse many positions on local processes or a Dask cluster, streaming to JSONL.
+
+    A file that cannot be read becomes a row with an "error" key naming it, and the run goes
+    on; the command then exits 2. Inconsistent positions are answers (rows with
+    "consistent": false), not errors. Interrupted runs keep every finished row: run again
+    with --resume (which also retries the files that failed).
+
+    Example: exactmines batch positions/ --out results.jsonl --workers 2
+
+    Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
+    """
+    from exactmines.analysis.jobs import analysis_tasks, analyze_files, position_files
+    from exactmines.runner import run_batch
+
+    get_backend(backend)  # an unknown or uninstalled engine fails before any work
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"--chunk-size {chunk_size}: must be at least 1",
+                         source="command line")
+    if time_limit <= 0:
+        raise InputError(f"--time-limit {time_limit}: must be positive", source="command line")
+    files = position_files(sources)
+    processes = workers if workers is not None else (os.cpu_count() or 1)
+    if chunk_size is None:
+        # About four chunks per worker keeps everyone busy to the end; 32 amortises the
+        # ~2 ms a Dask task costs.
+        chunk_size = max(1, min(32, len(files) // (4 * (processes if scheduler is None else 8))))
+    tasks = analysis_tasks(files, backend, time_limit)
+    meta = {"command": "batch", "backend": backend, "time_limit": time_limit}
+    try:
+        rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
+                         workers=processes, chunk_size=chunk_size, scheduler=scheduler,
+                         progress=not quiet, description="analysing",
+                         retry=lambda row: "error" in row)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"exactmines: interrupted; finished files are kept in {out}, "
+                         "--resume continues\n")
+        raise typer.Exit(130) from None
+    failed = [r for r in rows if "error" in r]
+    answered = [r for r in rows if "error" not in r]
+    summary = {
+        "files": len(rows), "out": str(out), "errors": len(failed),
+        "consistent": sum(r["consistent"] is True for r in answered),
+        "inconsistent": sum(r["consistent"] is False for r in answered),
+        "undecided": sum(r["consistent"] is None for r in answered),
+        "verdicts_incomplete": sum(not r.get("verdicts_complete", True) for r in answered),
+        "unique": sum(r["unique"] for r in answered),
+        "not_counted": sum(not r["probabilities_computed"] for r in answered),
+        "seconds": round(sum(r["seconds"] for r in answered), 6),
+    }
+    if output is TextOrJson.json:
+        _emit_json(summary)
+    elif not quiet:
+        typer.echo(f"{summary['files']} positions -> {out}: {summary['consistent']} consistent "
+                   f"({summary['unique']} unique), {summary['inconsistent']} inconsistent, "
+                   f"{summary['errors']} unreadable; {summary['seconds']:.2f} s of analysis")
+        if summary["not_counted"]:
+            typer.echo(f"{summary['not_counted']} positions went past --time-limit: "
+                       "probabilities not computed")
+        if summary["verdicts_incomplete"]:
+            typer.echo(f"{summary['verdicts_incomplete']} positions went past it again while "
+                       f"proving verdicts ({summary['undecided']} with consistency undecided): "
+                       "their unproved cells are unknown")
+    if failed:
+        first = failed[0]["error"]
+        raise ExactminesError(f"{len(failed)} of {len(rows)} files could not be analysed "
+                              f"(rows with \"error\" in {out}); first: {first}")
+
+
+@app.command("convert")
+def convert_command(
+    source: Annotated[str, typer.Argument(
+        metavar="IN", help="A board: .mine with every mine marked M, .mbf, x/o text, or a "
+                           "JSMinesweeper link (...?b=...&m=..., quote it).",
+        show_default=False)],
+    target: Annotated[Optional[Path], typer.Argument(
+        metavar="OUT", help="Where to write: .mine, .mbf or .txt (x/o text), chosen by the "
+                              "extension. Without it, only the summary and link are printed.",
+        show_default=False)] = None,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Convert a hidden board between .mine, .mbf, x/o text and JSMinesweeper links.
+
+    Also prints the board's JSMinesweeper link (b= size, m= mines), which opens it in
+    JSMinesweeper.
+
+    Example: exactmines convert board.mbf board.mine
+
+    Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
+    """
+    from exactmines.io.files import read_board, write_atomic
+    from exactmines.io.formats import board_to_mbf, board_to_mine, board_to_xo
+    from exactmines.io.urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
+
+    writers = {".mine": "mine", ".mbf": "mbf", ".txt": "xo"}
+    kind = None
+    if target is not None:
+        kind = writers.get(target.suffix.lower())
+        if kind is None:
+            raise InputError(f"OUT {target}: the file name must end in .mine, .mbf or .txt",
+                             source="command line")
+    if looks_like_jsm_url(source) and not Path(source).exists():
+        board = board_from_jsm_url(source, source="IN")
+    else:
+        board = read_board(source)
+    if kind == "mbf" and (board.width > 255 or board.height > 255 or board.mines > 65535):
+        raise InputError(f"{board.width}x{board.height} with {board.mines} mines does not fit "
+                         "MBF (at most 255x255 and 65535 mines): write .mine instead",
+                         source=str(target))
+    if target is not None:
+        data: str | bytes = (board_to_mbf(board) if kind == "mbf" else board_to_xo(board)
+                             if kind == "xo" else
+                             board_to_mine(board, comments=[f"converted from {source}"]))
+        write_atomic(target, data)
+    link = board_to_jsm_url(board)
+    summary = {"in": source, "out": None if target is None else str(target),
+               "width": board.width, "height": board.height, "mines": board.mines,
+               "jsminesweeper": link}
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    written = f" -> {target}" if target is not None else ""
+    typer.echo(f"{source}{written}: {board.width}x{board.height}, {board.mines} mines")
+    typer.echo(f"JSMinesweeper: {link}")
+
+
+class GenerateKind(StrEnum):
+    sat = "sat"
+    position = "position"
+    noguess = "noguess"
+
+
+@app.command("generate")
+def generate_command(
+    kind: Annotated[GenerateKind, typer.Argument(
+        help="sat (a CNF compiled to a position: layouts = models), position (a random "
+             "mid-game position) or noguess (a board solvable without guessing).",
+        show_default=False)],
+    out: Annotated[Path, typer.Option(help="Directory for the .mine and .json files.",
+                                      show_default=False)],
+    cnf: Annotated[Optional[Path], typer.Option(help="sat: a DIMACS CNF file.")] = None,
+    variables: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT variables.")]
+    = None,
+    clauses: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT clauses.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Run seed (instance i gets its own seed from it).")] = None,
+    width: Annotated[Optional[int], typer.Option(help="position/noguess: board width.")]
+    = None,
+    height: Annotated[Optional[int], typer.Option(help="position/noguess: board height.")]
+    = None,
+    mines: Annotated[Optional[int], typer.Option(help="position/noguess: mines.")] = None,
+    count: Annotated[int, typer.Option(help="How many instances.")] = 1,
+    start: Annotated[str, typer.Option(
+        help="position/noguess: first-click rule (safe, opening; position also "
+             "unprotected).")] = "opening",
+    at: Annotated[Optional[str], typer.Option(
+        "--at", help="position/noguess: first click ROW,COL (default: the centre).")] = None,
+    progress: Annotated[float, typer.Option(
+        help="position: share of the safe cells revealed.")] = 0.5,
+    method: Annotated[str, typer.Option(
+        help="noguess: rejection (uniform), repair (biased, for dense boards) or auto.")]
+    = "auto",
+    attempts: Annotated[int, typer.Option(
+        help="noguess: boards dealt by rejection before giving up (rejection) or "
+             "repairing (auto).")] = 2000,
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="noguess: deduce without the total mine count.")] = False,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Write instances with their ground truth: NAME.mine and NAME.json in --out.
+
+    Example: exactmines generate sat --variables 20 --clauses 85 --seed 1 --out instances
+
+    Example: exactmines generate sat --cnf formula.cnf --out instances
+
+    Example: exactmines generate position --width 30 --height 16 --mines 99 --seed 1
+    --count 5 --out instances
+    """
+    from exactmines.generate.hardness import parse_dimacs
+    from exactmines.generate.positions import (
+        midgame_positions,
+        noguess_boards,
+        random_sat_instances,
+        sat_instance,
+    )
+    from exactmines.io.files import read_text, write_atomic
+
+    def need(**given: Any) -> None:
+        missing = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is None]
+        if missing:
+            raise InputError(f"generate {kind.value} needs {' '.join(missing)}",
+                             source="command line")
+
+    if kind is GenerateKind.sat:
+        if cnf is not None:
+            if variables is not None or clauses is not None or count != 1:
+                raise InputError("give --cnf FILE or --variables/--clauses/--seed [--count], "
+                                 "not both", source="command line")
+            formula = parse_dimacs(read_text(cnf), str(cnf))
+            instances = [sat_instance(formula, cnf.stem, generator={"cnf": str(cnf)})]
+        else:
+            need(variables=variables, clauses=clauses, seed=seed)
+            assert variables is not None and clauses is not None and seed is not None
+            instances = random_sat_instances(variables, clauses, seed, count)
+    else:
+        need(width=width, height=height, mines=mines, seed=seed)
+        assert width is not None and height is not None and mines is not None
+        assert seed is not None
+        cell = None if at is None else _parse_cell(at)
+        if kind is GenerateKind.position:
+            instances = midgame_positions(width, height, mines, seed, count, start=start,
+                                          at=cell, progress=progress)
+        else:
+            instances = noguess_boards(width, height, mines, seed, count, start=start,
+                                       at=cell, method=method, use_count=not no_count,
+                                       attempts=attempts)
+    if out.exists() and not out.is_dir():
+        raise InputError("exists and is not a directory", source=str(out))
+    written: list[dict[str, Any]] = []
+    for instance in instances:
+        mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
+        write_atomic(mine_path, instance.text)
+        write_atomic(json_path, instance.json_text())
+        row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
+        row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
+                   if k in instance.metadata)
+        written.append(row)
+    if output is TextOrJson.json:
+        _emit_json(written)
+        return
+    for row in written:
+        detail = ""
+        if "size" in row:
+            size = row["size"]
+            models = "unknown" if row["model_count"] is None else row["model_count"]
+            detail = (f": {size['width']}x{size['height']}, {size['covered']} covered cells, "
+                      f"{size['mines']} mines; layouts = models = {models}")
+        elif "method" in row:
+            detail = f": {row['method']}"
+        typer.echo(f"{row['mine']}{detail}")
+
+
+def _click_error_names(exc: BaseException) -> set[str]:
+    """Class names of a click exception: typer vendors its own click, whose classes are
+    not importable by a public name, so they are recognised by name."""
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning domain errors, usage errors and refused paths into
+    one line on stderr and exit code 2 (SPEC: one clear line, no traceback).
+
+    ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 or, at a prompt,
+    1 after "Aborted!".
+    """
+    try:
+        code = app(args=argv, prog_name="exactmines", standalone_mode=False)
+    except ExactminesError as exc:
+        sys.stderr.write(f"exactmines: error: {exc}\n")
+        return exc.exit_code
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except OSError as exc:
+        # A path the system refuses that no check above caught (say, a name too long):
+        # still bad input, said in one line.
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"exactmines: error: {where}{exc.strerror or exc}\n")
+        return 2
+    except Exception as exc:
+        names = _click_error_names(exc)
+        if "NoArgsIsHelpError" in names:
+            exc.show()  # type: ignore[attr-defined]
+            return 2
+        if "UsageError" in names:
+            ctx = getattr(exc, "ctx", None)
+            where = f"{ctx.command_path}: " if ctx is not None else ""
+            hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+            message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+            sys.stderr.write(f"exactmines: error: {where}{message}{hint}\n")
+            return 2
+        if "Abort" in names:
+            sys.stderr.write("Aborted!\n")
+            return 1
+        raise
+    return code if isinstance(code, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
