@@ -7,6 +7,9 @@ __all__ = [
     "InputError",
     "BackendUnavailable",
     "TimeLimitExceeded",
+    "BudgetExceeded",
+    "OutOfTime",
+    "TooLarge",
     "SolverError",
 ]
 
@@ -50,6 +53,21 @@ class BackendUnavailable(ExactminesError):
 
 class TimeLimitExceeded(ExactminesError):
     """The work went past its ``--time-limit``; callers degrade or report it."""
+
+
+class BudgetExceeded(ExactminesError):
+    """Work stopped at a limit it was given. Not an answer and never read as one: callers
+    report "not computed" or try another method. Catch this to handle every kind of limit."""
+
+
+class OutOfTime(BudgetExceeded):
+    """The deadline passed (``--time-limit``, a request's time limit, a player's search time)."""
+
+
+class TooLarge(BudgetExceeded):
+    """The problem is larger than this method accepts (a counting table too wide, more
+    layouts than a listing may hold, more search nodes than allowed); another method, or the
+    same one with a larger budget, may still answer it."""
 
 
 class SolverError(ExactminesError):
