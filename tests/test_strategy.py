@@ -27,8 +27,10 @@ from exactmines.errors import InputError
 from exactmines.play.endgame import Endgame, SearchBudgetExceeded
 from exactmines.play.lookahead import Cache
 from exactmines.play.strategy import (
+    GUESS_KINDS,
     PARTS,
     STRATEGIES,
+    Guess,
     Player,
     Strategy,
     View,
@@ -247,9 +249,19 @@ def test_no_strategy_clicks_a_certain_mine(position, name, without):
     base = estimate(view, Cache())
     if base.safe or base.mines == base.unknown:
         return
-    cell = choose_guess(view, base, strategy_named(name, without), Cache())
-    assert (base.unknown >> cell) & 1
-    assert base.probability(cell) != 1
+    strategy = strategy_named(name, without)
+    guess = choose_guess(view, base, strategy, Cache())
+    assert (base.unknown >> guess.cell) & 1
+    assert guess.probability == base.probability(guess.cell) != 1
+    # The kind says how it was chosen; only the endgame search states a win probability.
+    assert guess.kind in GUESS_KINDS
+    assert (guess.win is not None) == (guess.kind == "endgame")
+    if guess.kind == "endgame":
+        assert strategy.endgame and 0 < guess.win <= 1
+    elif guess.kind == "fifty":
+        assert strategy.fifty and guess.probability == Fraction(1, 2)
+    else:
+        assert (guess.kind == "off_frontier") == bool(base.outside >> guess.cell & 1)
 
 
 @pytest.mark.parametrize("without", [(), ("dead",), ("openings", "fifty"), ("risk",)])
@@ -275,7 +287,7 @@ def test_pruned_candidates_could_not_have_won(without):
                 break
             base = estimate(view, player.cache)
             if not base.safe and base.mines != base.unknown:
-                pruned = choose_guess(view, base, strategy, Cache())
+                pruned = choose_guess(view, base, strategy, Cache()).cell
                 calls = {"let through": 0, "scored": 0}
 
                 def let_through(*_, calls=calls):
@@ -290,7 +302,7 @@ def test_pruned_candidates_could_not_have_won(without):
                     patch.setattr(strategy_module, "_may_beat", let_through)
                     patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
                     assert choose_guess(view, estimate(view, Cache()), strategy,
-                                        Cache()) == pruned
+                                        Cache()).cell == pruned
                 # The reference scored every candidate: the first, and each one let through.
                 assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
                 compared += 1
@@ -298,12 +310,44 @@ def test_pruned_candidates_could_not_have_won(without):
     assert compared > 10
 
 
+def test_scores_compare_part_by_part():
+    # Living before dead whatever the value; then the value, the chance of a 0, the safety,
+    # and among exact ties the first cell in row-major order.
+    half, third = Fraction(1, 2), Fraction(1, 3)
+    dead = strategy_module.Score(False, Fraction(1), Fraction(1), Fraction(1), -0)
+    living = strategy_module.Score(True, third, Fraction(0), third, -9)
+    assert living > dead
+    assert living < strategy_module.Score(True, half, Fraction(0), third, -9)
+    assert living < strategy_module.Score(True, third, half, third, -9)
+    assert living < strategy_module.Score(True, third, Fraction(0), half, -9)
+    assert living < strategy_module.Score(True, third, Fraction(0), third, -4)
+    assert living.cell == 9
+
+
+def test_inconsistent_counts_are_refused_not_played_on():
+    # The risk part divides by a cell's safe layouts, a whole number whenever the counts
+    # are right (the cells of a box are alike): a fraction is a bug, raised also under -O.
+    view = view_of(Position(3, 1, 1, ("H1H",)))
+    base = estimate(view, Cache())
+    assert base.layouts == 2
+    risk = strategy_module._risk(view, base, Cache())
+    assert strategy_module._risk_gain(risk, base, Fraction(1, 2), 0, Strategy()) >= 1
+    with pytest.raises(AssertionError, match="not a whole number"):
+        strategy_module._risk_gain(risk, base, Fraction(1, 3), 0, Strategy())
+    # A view no layout fits (a 2 with one mine on the board) is a bug of the game or the
+    # deductions: the player stops instead of guessing on it.
+    player = Player(3, 1, 1, STRATEGIES["best"])
+    player.show([(1, 2)])
+    with pytest.raises(AssertionError, match="inconsistent"):
+        player.next_clicks()
+
+
 def test_safest_strategy_takes_the_safest_cell_first_in_row_major_order():
     # 2x1 corner: '1' over two cells plus a far region of outside cells.
     position = Position(5, 2, 2, ("1HHHH", "HHHHH"))
     view = view_of(position)
     base = estimate(view, Cache())
-    cell = choose_guess(view, base, STRATEGIES["safest"], Cache())
+    cell = choose_guess(view, base, STRATEGIES["safest"], Cache()).cell
     p = base.probability(cell)
     assert p == base.least
     assert cell == min(i for i in range(10) if (base.unknown >> i) & 1
@@ -360,7 +404,10 @@ def test_fifty_fifty_beside_proved_mines_is_forced():
     view = view_of(Position(3, 2, 3, ("13F", "HHF")))
     base = estimate(view, Cache())
     assert forced_fifty_fifty(view, base) == (3, 4)
-    assert choose_guess(view, base, STRATEGIES["best"], Cache()) in (3, 4)
+    guess = choose_guess(view, base, STRATEGIES["best"], Cache())
+    assert guess.cell in (3, 4) and guess.kind in ("endgame", "fifty")
+    assert choose_guess(view, base, strategy_named("best", ["endgame"]), Cache()) == \
+        Guess(3, "fifty", Fraction(1, 2))
 
 
 # -- endgame search ---------------------------------------------------------------------------
@@ -575,13 +622,15 @@ def test_isolated_region_is_searched_exactly_when_the_whole_board_is_too_big():
     base = estimate(view, Cache())
     assert base.layouts == 30 and not base.safe
     small = Strategy(endgame_layouts=20)
-    assert endgame_guess(view, base, small) in (0, 1)
-    assert base.extra["endgame_win"] == Fraction(1, 2)
+    guess = endgame_guess(view, base, small)
+    assert guess is not None and guess.cell in (0, 1) and guess.kind == "endgame"
+    assert guess.win == guess.probability == Fraction(1, 2)
     # With (1,2) not flagged the pocket still counts as walled off: (1,2) is proved a mine.
     position = Position(6, 2, 5, ("HHFHHH", "13HHHH"))
     view = view_of(position)
     base = estimate(view, Cache())
-    assert base.probability(8) == 1 and endgame_guess(view, base, small) in (0, 1)
+    guess = endgame_guess(view, base, small)
+    assert base.probability(8) == 1 and guess is not None and guess.cell in (0, 1)
     # Without the wall at (1,2) the pocket touches the outside: no exact search then.
     position = Position(6, 2, 4, ("HHFHHH", "12HHHH"))
     view = view_of(position)
@@ -595,7 +644,7 @@ def test_a_component_of_proved_mines_is_no_region_to_search():
     base = estimate(view, Cache())
     assert base.mines == (1 << 1) | (1 << 30) | (1 << 31)
     guess = choose_guess(view, base, STRATEGIES["best"], Cache())
-    assert base.probability(guess) == base.least
+    assert guess.probability == base.probability(guess.cell) == base.least
 
 
 @given(game_positions(), st.data())

@@ -19,7 +19,15 @@ from typing import Any
 
 from exactmines.errors import InputError
 from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
-from exactmines.play.strategy import GUESS_KINDS, PARTS, TUNABLE, Player, Strategy, strategy_named
+from exactmines.play.strategy import (
+    GUESS_KINDS,
+    PARTS,
+    TUNABLE,
+    Guess,
+    Player,
+    Strategy,
+    strategy_named,
+)
 from exactmines.position import Cell
 from exactmines.runner import run_batch
 from exactmines.stats import rate_summary
@@ -156,13 +164,13 @@ def click(game: Game, player: Player, index: int) -> bool:
 
 def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
               strategy: Strategy, rule: str = "safe",
-              log: list[tuple[int, str, Fraction]] | None = None) -> GameRecord:
+              log: list[Guess] | None = None) -> GameRecord:
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
     strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
     the first click's risk). Cost: dominated by the exact analyses when the local rules
-    are stuck. ``log``, if given, receives the player's guesses in order (``(cell, kind,
-    mine probability)``, :attr:`Player.guesses`).
+    are stuck. ``log``, if given, receives the player's guesses in order
+    (:attr:`Player.guesses <exactmines.play.strategy.Player.guesses>`).
     """
     started = time.process_time()
     game = Game(board_from_indices(width, height, mine_indices))

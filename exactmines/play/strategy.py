@@ -73,6 +73,8 @@ __all__ = [
     "forced_fifty_fifty",
     "list_layouts",
     "endgame_guess",
+    "Guess",
+    "Score",
     "choose_guess",
     "dominating_cell",
     "Player",
@@ -397,11 +399,11 @@ class Estimate:
         The smallest mine probability of any unknown cell.
     mines_left:
         Mines not yet proved.
-    extra:
-        What the guessing parts found out (the endgame's exact win probability).
     kept:
-        Combination products of its components without those a hypothetical reveal merges
-        (built on demand by :func:`value_chances`, keyed by the merged components).
+        A memo, not a result: combination products of its components without those a
+        hypothetical reveal merges, built on demand by :func:`value_chances` and keyed by
+        the merged components (they depend on the estimate alone, so every candidate that
+        merges the same components shares them).
     """
 
     layouts: int
@@ -414,7 +416,6 @@ class Estimate:
     mines: int
     least: Fraction
     mines_left: int
-    extra: dict[str, object] = field(default_factory=dict, compare=False)
     kept: dict[tuple[int, ...], Kept] = field(default_factory=dict, compare=False,
                                                repr=False)
 
@@ -477,6 +478,63 @@ def _values(view: View, base: Estimate, index: int, cache: Cache) -> Values:
 
 
 # -- the parts of the guessing strategy ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """A guess and how it was chosen.
+
+    Attributes
+    ----------
+    cell:
+        The cell to click (flat index).
+    kind:
+        How it was chosen (:data:`GUESS_KINDS`): by the exact endgame search, as a forced
+        50/50, or by the scores, next to a number (``frontier``) or not.
+    probability:
+        Its exact mine probability.
+    win:
+        For an endgame guess, the exact probability that best play wins the layouts searched
+        (the whole position, or the isolated region the cell is in); else ``None``.
+    """
+
+    cell: int
+    kind: str
+    probability: Fraction
+    win: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Score:
+    """The ranking of a candidate guess: compared field by field, the higher wins.
+
+    A part that is off gives every candidate the same value in its field (``False``, 0),
+    so the field decides nothing.
+
+    Attributes
+    ----------
+    living:
+        Part ``dead``: the cell can show more than one value (a dead cell is clicked last).
+    value:
+        Part ``secondary``: the secondary safety plus ``progress`` times the progress
+        chance, times the ``risk`` part's gain; with ``secondary`` off, the safety.
+    opening:
+        Part ``openings``: the probability that the cell is safe and shows 0.
+    safety:
+        The probability that the cell is safe.
+    earlier:
+        Minus the cell's index: among exact ties, the first cell in row-major order wins.
+    """
+
+    living: bool
+    value: Fraction
+    opening: Fraction
+    safety: Fraction
+    earlier: int
+
+    @property
+    def cell(self) -> int:
+        return -self.earlier
 
 
 def secondary_safety(base: Estimate, chances: list[tuple[int, After]]) -> Fraction:
@@ -599,9 +657,10 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
     return layouts
 
 
-def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
-    """The click that maximises the probability of winning, found by exact search, or
-    ``None`` when there are too many layouts or the search runs out of nodes.
+def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | None:
+    """The click that maximises the probability of winning, found by exact search (a
+    :class:`Guess` of kind ``endgame`` with that probability), or ``None`` when there are
+    too many layouts or the search runs out of nodes.
 
     The whole position is searched when it has at most ``endgame_layouts`` layouts
     (:func:`list_layouts`); otherwise each *isolated region* is tried: a component whose
@@ -616,8 +675,8 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
         if layouts is not None:
             found = _search(layouts, base.unknown, view, strategy.endgame_nodes)
             if found is not None:
-                base.extra["endgame_win"] = Fraction(found[1], len(layouts))
-                return found[0]
+                return Guess(found[0], "endgame", base.probability(found[0]),
+                             Fraction(found[1], len(layouts)))
     numbers = [p.counts.mine_numbers() for p in base.parts]
     allowed = allowed_mine_numbers(numbers, base.outside.bit_count(), base.mines_left)
     known = view.mines | base.mines  # proved mines, flagged or found by this estimate
@@ -632,8 +691,8 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> int | None:
         found = _search([mask & ~known for _, mask in region_layouts], region, view,
                         strategy.endgame_nodes, known)
         if found is not None:
-            base.extra["endgame_win"] = Fraction(found[1], len(region_layouts))
-            return found[0]
+            return Guess(found[0], "endgame", base.probability(found[0]),
+                         Fraction(found[1], len(region_layouts)))
     return None
 
 
@@ -690,13 +749,12 @@ def _by_neighbour_count(width: int, height: int) -> tuple[int, ...]:
     return tuple(groups[n] for n in sorted(groups))
 
 
-def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
-    """The cell to click when no cell is certainly safe (see the module notes).
+def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
+    """The guess when no cell is certainly safe (see the module notes).
 
     The parts are tried in order: the endgame search; a forced 50/50; then each candidate
-    (safety within ``candidate_ratio`` of the best) gets the key (living, secondary safety
-    plus progress, chance of a 0, safety), each entry present only when its part is on, and
-    the highest key wins (ties: the first cell in row-major order).
+    (safety within ``candidate_ratio`` of the best) gets a :class:`Score`, and the highest
+    wins (ties: the first cell in row-major order).
     """
     if strategy.endgame:
         move = endgame_guess(view, base, strategy)
@@ -705,8 +763,15 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     if strategy.fifty:
         pair = forced_fifty_fifty(view, base)
         if pair is not None:
-            base.extra["fifty"] = pair
-            return pair[0]
+            return Guess(pair[0], "fifty", base.probability(pair[0]))
+    cell = _scored_guess(view, base, strategy, cache)
+    return Guess(cell, "off_frontier" if base.outside >> cell & 1 else "frontier",
+                 base.probability(cell))
+
+
+def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+    """The candidate with the highest :class:`Score` (or, with every scoring part off, the
+    safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
     best_safety = 1 - base.least
     threshold = strategy.candidate_ratio * best_safety
     candidates: list[tuple[Fraction, int]] = []
@@ -731,19 +796,19 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
         return min(candidates, key=lambda c: (-c[0], c[1]))[1]
     # Safest first, so that bounds prune the rest early.
     candidates.sort(key=lambda c: (-c[0], c[1]))
-    best_key: tuple | None = None
+    best: Score | None = None
     best_cell = candidates[0][1]
     best_chances: list[tuple[int, After]] = []
     for safety, index in candidates:
         gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
-        if best_key is not None and not _may_beat(best_key, safety, strategy, gain):
+        if best is not None and not _may_beat(best, safety, strategy, gain):
             continue
-        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best_key, gain)
+        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best, gain)
         if chances is None:
             continue
-        key = _score(base, safety, index, chances, strategy, gain)
-        if best_key is None or key > best_key:
-            best_key, best_cell, best_chances = key, index, chances
+        score = _score(base, safety, index, chances, strategy, gain)
+        if best is None or score > best:
+            best, best_cell, best_chances = score, index, chances
     if strategy.secondary and best_chances:
         return dominating_cell(base, best_cell, best_chances)
     return best_cell
@@ -762,8 +827,11 @@ def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
                strategy: Strategy) -> Fraction:
     """``1 + risk_weight * influence / safe layouts``: what the candidate's score is
     multiplied by for the 50/50s it can settle now (1 when it is in no pattern)."""
-    safe_layouts = safety * base.layouts  # an integer: a cell's safe layouts
-    assert safe_layouts.denominator == 1
+    safe_layouts = safety * base.layouts
+    if safe_layouts.denominator != 1:
+        # A cell's safe layouts are a whole number: the cells of a box have equal counts.
+        raise AssertionError(f"cell {index} is safe in {safe_layouts} layouts, not a whole "
+                             "number: the counts of its box are wrong (a bug)")
     influence = risk.influence(index, base.layouts - int(safe_layouts), base.layouts)
     return 1 + strategy.risk_weight * Fraction(influence, int(safe_layouts))
 
@@ -808,31 +876,27 @@ def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]])
 
 
 def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int, After]],
-           strategy: Strategy, gain: Fraction = Fraction(1)) -> tuple:
-    """The ranking key of a candidate; higher is better, ``-index`` breaks exact ties."""
-    key: list = []
-    if strategy.dead:
-        key.append(len(chances) > 1)
+           strategy: Strategy, gain: Fraction = Fraction(1)) -> Score:
+    """The :class:`Score` of a candidate of this safety with these value chances."""
     if strategy.secondary:
-        score = secondary_safety(base, chances)
+        value = secondary_safety(base, chances)
         if strategy.progress:
-            score += strategy.progress * progress_chance(base, chances)
-        key.append(score * gain)
+            value += strategy.progress * progress_chance(base, chances)
+        value *= gain
     else:
-        key.append(safety)
+        value = safety
+    opening = Fraction(0)
     if strategy.openings:
-        zero = next((after.layouts for value, after in chances if value == 0), 0)
-        key.append(Fraction(zero, base.layouts))
-    key.append(safety)
-    key.append(-index)
-    return tuple(key)
+        zero = next((after.layouts for v, after in chances if v == 0), 0)
+        opening = Fraction(zero, base.layouts)
+    return Score(strategy.dead and len(chances) > 1, value, opening, safety, -index)
 
 
 def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
-                     strategy: Strategy, safety: Fraction, best_key: tuple | None,
+                     strategy: Strategy, safety: Fraction, best: Score | None,
                      gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
-    prove its key below ``best_key`` (the rest are then never combined).
+    prove its score below ``best`` (the rest are then never combined).
 
     In layouts, the secondary score with progress is at most ``(1 + progress) * safety``
     times the layouts, and exactly that less, for each value whose least mine probability
@@ -843,10 +907,9 @@ def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
     are not told apart.
     """
     values = _values(view, base, index, cache)
-    if best_key is None or not strategy.secondary or (strategy.dead and not best_key[0]):
+    if best is None or not strategy.secondary or (strategy.dead and not best.living):
         return [(v, values.after(i)) for i, v in enumerate(values.values)]
-    position = 1 if strategy.dead else 0
-    room = ((1 + strategy.progress) * safety - best_key[position] / gain) * base.layouts
+    room = ((1 + strategy.progress) * safety - best.value / gain) * base.layouts
     deficit: Fraction | int = 0
     # Likeliest values first (their deficits weigh most); no mine in the probe last (its
     # neighbours are then certainly safe: no deficit).
@@ -862,19 +925,18 @@ def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
     return [(values.values[i], afters[i]) for i in range(len(values.values))]
 
 
-def _may_beat(best_key: tuple, safety: Fraction, strategy: Strategy,
+def _may_beat(best: Score, safety: Fraction, strategy: Strategy,
               gain: Fraction = Fraction(1)) -> bool:
-    """Can a candidate of this safety still reach a key above ``best_key``?
+    """Can a candidate of this safety still score above ``best``?
 
     Secondary safety never exceeds safety, and a living cell beats a dead one whatever its
-    score, so a bound on the score prunes only against a best that is living (or when dead
+    value, so a bound on the value prunes only against a best that is living (or when dead
     cells are not told apart).
     """
-    position = 1 if strategy.dead else 0
-    if strategy.dead and not best_key[0]:
+    if strategy.dead and not best.living:
         return True
     bound = safety * (1 + strategy.progress) * gain if strategy.secondary else safety
-    return bound >= best_key[position]
+    return bound >= best.value
 
 
 # -- the player ---------------------------------------------------------------------------
@@ -904,8 +966,8 @@ class Player:
         #: the cells guessed: the risk taken there. Its total over a game is the chance of
         #: losing along the game's path, so its mean over games estimates the loss rate.
         self.risks: dict[str, Fraction] = {}
-        #: Every guess in order: ``(cell, kind, its mine probability)``.
-        self.guesses: list[tuple[int, str, Fraction]] = []
+        #: Every guess in order.
+        self.guesses: list[Guess] = []
 
     def show(self, shown: list[tuple[int, int]]) -> None:
         """Cells newly revealed by the game, as ``(index, number)``."""
@@ -938,14 +1000,8 @@ class Player:
         # The guessing parts read ``base`` against the view it came from: flag afterwards.
         guess = choose_guess(view, base, self.strategy, self.cache)
         view.mark_mines(base.mines)
-        if "endgame_win" in base.extra:
+        if guess.kind == "endgame":
             self.endgame_searches += 1
-            kind = "endgame"
-        elif "fifty" in base.extra:
-            kind = "fifty"
-        else:
-            kind = "off_frontier" if base.outside >> guess & 1 else "frontier"
-        risk = base.probability(guess)
-        self.risks[kind] = self.risks.get(kind, Fraction(0)) + risk
-        self.guesses.append((guess, kind, risk))
-        return [guess], True
+        self.risks[guess.kind] = self.risks.get(guess.kind, Fraction(0)) + guess.probability
+        self.guesses.append(guess)
+        return [guess.cell], True
