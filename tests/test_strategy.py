@@ -23,8 +23,8 @@ import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
-from exactmines.errors import InputError
-from exactmines.play.endgame import Endgame, SearchBudgetExceeded
+from exactmines.errors import BudgetExceeded, InputError, TooLarge
+from exactmines.play.endgame import Endgame
 from exactmines.play.lookahead import Cache
 from exactmines.play.strategy import (
     GUESS_KINDS,
@@ -558,8 +558,13 @@ def test_endgame_budget_is_a_count_of_states():
     base = estimate(view, Cache())
     layouts = list_layouts(view, base, 1000)
     assert len(layouts) == 220
-    with pytest.raises(SearchBudgetExceeded):
+    with pytest.raises(TooLarge) as raised:
         Endgame(layouts, list(range(12)), view.masks, view.mines, 5).best_move()
+    # A limit the search was given, of the one family callers catch: too large, not late.
+    assert isinstance(raised.value, BudgetExceeded) and "5 states" in str(raised.value)
+    search = Endgame(layouts, list(range(12)), view.masks, view.mines, 10**6)
+    search.best_move()
+    assert search.nodes > 5
 
 
 def test_list_layouts_gives_up_past_its_limit():

@@ -47,19 +47,16 @@ from __future__ import annotations
 from fractions import Fraction
 from operator import itemgetter
 
+from exactmines.errors import TooLarge
 from exactmines.position import indices_of
 
-__all__ = ["Endgame", "SearchBudgetExceeded"]
+__all__ = ["Endgame"]
 
 #: Decisions over at least this many layouts look for independent regions. Measured on 41
 #: expert searches of 200-5700 layouts (seed 11, games 0-599): never 61 s, from 2 layouts
 #: 56 s, from 64 43 s, from 512 33 s, from 2048 34 s. Checking is a pass over the state's
 #: layouts, and small states rarely split.
 SPLIT_FROM = 512
-
-
-class SearchBudgetExceeded(Exception):
-    """The search visited more states than its budget allows."""
 
 
 class Endgame:
@@ -77,7 +74,8 @@ class Endgame:
     known_mines:
         Cells already known to be mines (their count is added to each value).
     budget:
-        States the search may evaluate before :class:`SearchBudgetExceeded`.
+        States the search may evaluate before it gives up
+        (:class:`~exactmines.errors.TooLarge`).
     solved:
         Regions already searched, by their list of layouts (shared by the searches of the
         independent regions of one search).
@@ -132,7 +130,7 @@ class Endgame:
 
         Raises
         ------
-        SearchBudgetExceeded
+        TooLarge
             When the search needs more states than the budget.
         ValueError
             When some cell is safe in every layout (reveal it first: it costs nothing).
@@ -169,7 +167,7 @@ class Endgame:
             return found
         self.nodes += 1
         if self.nodes > self.budget:
-            raise SearchBudgetExceeded(f"more than {self.budget} states")
+            raise TooLarge(f"the endgame search needs more than {self.budget} states")
         if state & (state - 1) == 0:
             self.memo[state] = 1
             return 1

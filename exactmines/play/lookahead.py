@@ -40,13 +40,12 @@ from math import comb
 from exactmines.analysis.backends import ComponentCounts, get_backend
 from exactmines.analysis.combine import poly_mul
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import TimeLimitExceeded, TooLarge
 from exactmines.position import indices_of as _bits
 
 __all__ = [
     "Solution",
     "Part",
-    "TooBig",
     "box_search",
     "Cache",
     "Weighed",
@@ -55,9 +54,6 @@ __all__ = [
     "counted",
     "Values",
 ]
-
-class TooBig(Exception):
-    """The built-in enumeration went past its node budget."""
 
 
 #: Search nodes the built-in box enumeration may take before the DP counter takes over
@@ -134,7 +130,7 @@ def _part(rules: tuple[Rule, ...]) -> Part:
     solutions: list[Solution] | None = []
     try:
         counts = _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES, solutions)
-    except TooBig:
+    except TooLarge:
         counts, solutions = _counted_large(sizes, rule_boxes, needs), None
     return Part(box_masks, sizes, rule_boxes, needs, counts,
                  None if solutions is None else tuple(solutions), _profile(sizes, counts))
@@ -201,7 +197,7 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
     out: dict[int, Part] = {}
     try:
         box_search(sizes, rule_boxes, needs, _SMALL_NODES, leaf)
-    except TooBig:
+    except TooLarge:
         # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
             counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m))
@@ -427,7 +423,7 @@ def box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
     each of its rules: at most what the rule still needs, at least what the rule's cells
     after this box cannot hold; a rule's last box therefore meets it exactly, and every
     leaf satisfies every rule. Cost: the search nodes, at most ``limit`` (then
-    :class:`TooBig`).
+    :class:`~exactmines.errors.TooLarge`).
     """
     n = len(sizes)
     rules_of: list[list[int]] = [[] for _ in range(n)]
@@ -446,7 +442,7 @@ def box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
         nonlocal nodes
         nodes += 1
         if limit is not None and nodes > limit:
-            raise TooBig
+            raise TooLarge(f"more than {limit} search nodes")
         if b == n:
             leaf(chosen, weight, k)
             return

@@ -49,10 +49,10 @@ from typing import Any
 
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
-from exactmines.errors import InputError
-from exactmines.play.endgame import Endgame, SearchBudgetExceeded
+from exactmines.errors import InputError, TooLarge
+from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk
-from exactmines.play.lookahead import After, Cache, Kept, Part, TooBig, Values, box_search, counted
+from exactmines.play.lookahead import After, Cache, Kept, Part, Values, box_search, counted
 from exactmines.position import dilate, neighbour_masks
 from exactmines.position import indices_of as _bits
 
@@ -601,7 +601,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
         if k not in allowed:
             return
         if len(found) + weight > limit:
-            raise TooBig
+            raise TooLarge(f"more than {limit} layouts")
         masks = [0]
         for b, m in enumerate(chosen):
             if m:
@@ -611,7 +611,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
 
     try:
         box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
-    except TooBig:
+    except TooLarge:
         return None
     return found
 
@@ -644,7 +644,7 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
                 for pick in combinations(outside_cells, rest):
                     layouts.append(mask | sum(1 << i for i in pick))
                     if len(layouts) > limit:
-                        raise TooBig
+                        raise TooLarge(f"more than {limit} layouts")
             return
         for mines, part_mask in per_part[g]:
             if mines <= left - k:
@@ -652,7 +652,7 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
 
     try:
         extend(0, 0, 0)
-    except TooBig:
+    except TooLarge:
         return None
     return layouts
 
@@ -703,7 +703,7 @@ def _search(layouts: list[int], cells: int, view: View, budget: int,
     known = view.mines if known is None else known
     try:
         return Endgame(layouts, _bits(cells), view.masks, known, budget).best_move()
-    except SearchBudgetExceeded:
+    except TooLarge:
         return None
 
 
