@@ -710,6 +710,27 @@ def generate_command(
         typer.echo(f"{row['mine']}{detail}")
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on; anything but 127.0.0.1 "
+                                           "is reachable from other machines.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0: any free port).")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in a browser.")]
+    = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Default seconds per analysis request.")] = 5.0,
+) -> None:
+    """The analyzer in the browser: a board editor with the exact overlay, and play.
+
+    Needs the web extra (pip install 'exactmines[web]'). Ctrl-C stops.
+
+    Example: exactmines serve --open
+    """
+    from exactmines.ui.web.server import serve
+
+    serve(host, port, open_browser, time_limit)
+
+
 def _click_error_names(exc: BaseException) -> set[str]:
     """Class names of a click exception: typer vendors its own click, whose classes are
     not importable by a public name, so they are recognised by name."""

@@ -1,0 +1,444 @@
+"""The web API through the ASGI test client: the analyze contract, every error path, play,
+import/export, and the server's limits (body size, time, pool)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import builtins
+import io
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends import backend_names
+from exactmines.io.formats import position_from_text
+from exactmines.play.strategy import GUESS_KINDS
+from exactmines.ui.cli import main
+from exactmines.ui.web import app as web_app
+from exactmines.ui.web.app import Settings, create_app
+
+INSTANCES = Path(__file__).parent.parent / "instances"
+REFERENCE = (INSTANCES / "reference-9x9.mine").read_text()
+HARD = (INSTANCES / "sat-3sat-v5-c21-seed1-000.mine").read_text()
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def cli_json(capsys, path: Path, *options: str) -> dict:
+    assert main(["analyze", str(path), "--format", "json", *options]) in (0, 3)
+    return json.loads(capsys.readouterr().out)
+
+
+def without_timing(document: dict) -> dict:
+    return {k: v for k, v in document.items() if k not in ("seconds", "file")}
+
+
+# -- the analyze contract ---------------------------------------------------------------
+
+
+def test_health(client):
+    answer = client.get("/api/health")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["status"] == "ok" and body["backends"] == backend_names()
+    assert body["time_limit"] == 5.0 and body["max_time_limit"] == 30.0
+
+
+@pytest.mark.parametrize("name", ["reference-9x9", "position-30x16x99-seed1-000",
+                                  "position-16x16x40-seed1-001"])
+def test_analyze_is_exactly_the_cli_json(client, capsys, name):
+    path = INSTANCES / f"{name}.mine"
+    expected = cli_json(capsys, path)
+    answer = client.post("/api/analyze", json={"text": path.read_text()})
+    assert answer.status_code == 200
+    assert without_timing(answer.json()) == without_timing(expected)
+    assert set(answer.json()) == set(expected) - {"file"}
+
+
+def test_analyze_takes_plain_text_and_a_grid(client):
+    by_json = client.post("/api/analyze", json={"text": REFERENCE, "backend": "sat"}).json()
+    by_text = client.post("/api/analyze?backend=sat&time_limit=3", content=REFERENCE,
+                          headers={"content-type": "text/plain"}).json()
+    rows = [line for line in REFERENCE.splitlines() if line and not line.startswith("#")]
+    by_grid = client.post("/api/analyze", json={"grid": rows[1:], "mines": 10,
+                                                "backend": "sat"}).json()
+    assert by_json["backend"] == by_text["backend"] == by_grid["backend"] == "sat"
+    assert without_timing(by_json) == without_timing(by_text) == without_timing(by_grid)
+    assert by_json["layouts"] == "1031"
+
+
+def test_bad_text_gets_the_cli_message_with_line_and_column(client, capsys, tmp_path):
+    bad = "9x3x2\nHHHHHHHHH\nHHH2X2HHH\nHHHHHHHHH\n"
+    path = tmp_path / "bad.mine"
+    path.write_text(bad)
+    assert main(["analyze", str(path)]) == 2
+    cli_line = capsys.readouterr().err.strip()
+    answer = client.post("/api/analyze", json={"text": bad})
+    assert answer.status_code == 400
+    message = answer.json()["error"]
+    assert message == "input:3:5: unknown character 'X' (expected 0-8, H, F, M or ?)"
+    assert cli_line == f"exactmines: error: {path}{message.removeprefix('input')}"
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"grid": ["HHH", "1X1"], "mines": 1},
+     "grid:2:2: unknown character 'X' (expected 0-8, H, F, M or ?)"),
+    ({"grid": ["HHH", "1H"]}, "grid:2:3: row 2 has 2 cells, expected 3"),
+    ({"grid": ["HHH", "H9H"]}, "grid:2:2: 9 is not a Minesweeper number"),
+    ({"grid": ["HH", "HH"], "mines": 5}, "mines: 5 mines but only 4 unrevealed cells"),
+    ({"grid": []}, "grid: the grid has no rows"),
+    ({"text": "3x1\nHHH\n", "grid": ["HHH"]},
+     "input: give either \"text\" (.mine text) or \"grid\" (a list of rows)"),
+    ({"text": "3x1\nHHH\n", "mines": 1},
+     "input: \"mines\" goes with \"grid\"; .mine text has its count in the header"),
+    ({"text": REFERENCE, "backend": "nope"},
+     f"unknown backend 'nope': choose one of {', '.join(backend_names())}"),
+    ({"text": REFERENCE, "time_limit": 0}, "time_limit: time_limit 0.0: must be more than 0 s"),
+    ({"text": REFERENCE, "time_limit": 31},
+     "time_limit: time_limit 31.0: at most 30 s on this server"),
+    ({"text": REFERENCE, "colour": "red"}, "colour: Extra inputs are not permitted"),
+    ({"text": 5}, "text: Input should be a valid string"),
+])
+def test_bad_requests_are_400_with_one_line(client, body, expected):
+    for path in ("/api/analyze", "/api/overlay"):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 400, answer.text
+        assert answer.json() == {"error": expected}
+
+
+def test_malformed_json_and_bad_query_are_400(client):
+    answer = client.post("/api/analyze", content=b'{"text": ',
+                         headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("body: Invalid JSON")
+    answer = client.post("/api/analyze?time_limit=soon", content=REFERENCE)
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "time_limit: time_limit 'soon': not a number"}
+    answer = client.post("/api/games/x/reveal", content=b"[1, 2",
+                         headers={"content-type": "application/json"})
+    assert answer.status_code in (400, 404)
+
+
+def test_oversize_body_is_413_before_it_is_read():
+    with TestClient(create_app(Settings(max_body=1000)), raise_server_exceptions=False) as c:
+        answer = c.post("/api/analyze", content=REFERENCE * 20,
+                        headers={"content-type": "text/plain"})
+        assert answer.status_code == 413
+        assert answer.json() == {"error": "request body larger than 1000 bytes"}
+
+        def chunks():  # no Content-Length: counted as it arrives
+            for _ in range(20):
+                yield REFERENCE.encode()
+
+        answer = c.post("/api/analyze", content=chunks(), headers={"content-type": "text/plain"})
+        assert answer.status_code == 413
+        ok = c.post("/api/analyze", content=REFERENCE, headers={"content-type": "text/plain"})
+        assert ok.status_code == 200
+
+
+def test_time_limit_gives_not_computed_never_a_number(client):
+    answer = client.post("/api/overlay", json={"text": HARD, "time_limit": 0.0005})
+    assert answer.status_code == 200
+    analysis = answer.json()["analysis"]
+    assert analysis["probabilities_computed"] is False and analysis["layouts"] is None
+    assert any("not computed" in note for note in analysis["notes"])
+    frontier = [c for c in analysis["cells"] if c["verdict"] == "unknown"]
+    assert frontier and all(c["probability"] is None for c in frontier)
+    assert answer.json()["recommendation"] is None
+    assert "time limit" in answer.json()["note"]
+
+
+def _slow(seconds: float):
+    real = web_app.analyze
+
+    def slow_analyze(*args, **kwargs):
+        time.sleep(seconds)
+        return real(*args, **kwargs)
+
+    return slow_analyze
+
+
+def test_work_far_past_its_limit_is_504_and_a_full_pool_503(monkeypatch):
+    monkeypatch.setattr(web_app, "analyze", _slow(0.6))
+    app = create_app(Settings(workers=1, queue=0, grace=0.1))
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            slow = c.post("/api/analyze", json={"text": REFERENCE, "time_limit": 0.1})
+            await asyncio.sleep(0)  # the slow request takes the only slot ...
+            first = asyncio.ensure_future(slow)
+            await asyncio.sleep(0.05)
+            busy = await c.post("/api/analyze", json={"text": REFERENCE})  # ... this finds none
+            late = await first
+            await asyncio.sleep(0.8)  # the slot is given back when the work really ends
+            health = await c.get("/api/health")
+            return late, busy, health
+
+    late, busy, health = asyncio.run(scenario())
+    assert late.status_code == 504
+    assert late.json()["error"].startswith("not finished within 0.3 s")
+    assert busy.status_code == 503
+    assert busy.json()["error"].startswith("busy:")
+    assert health.json()["busy"] == 0
+
+
+@given(st.text(max_size=300))
+def test_no_text_gets_a_500(text):
+    app = create_app()
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for answer in (c.post("/api/analyze", json={"text": text, "time_limit": 2}),
+                       c.post("/api/import", json={"text": text}),
+                       c.post("/api/analyze", content=text.encode(),
+                              headers={"content-type": "text/plain"})):
+            assert answer.status_code in (200, 400), answer.text
+            if answer.status_code == 400:
+                assert "\n" not in answer.json()["error"]
+
+
+@given(st.binary(max_size=200), st.sampled_from(["a.mbf", "b.mine", "c.txt", ""]))
+def test_no_upload_gets_a_500(data, name):
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        answer = c.post("/api/import", json={"name": name,
+                                             "data": base64.b64encode(data).decode()})
+        assert answer.status_code in (200, 400), answer.text
+
+
+# -- the overlay's extras -----------------------------------------------------------------
+
+
+def test_overlay_recommends_a_certain_cell_when_there_is_one(client):
+    body = client.post("/api/overlay", json={"text": REFERENCE}).json()
+    move = body["recommendation"]
+    assert move["kind"] == "certain" and move["probability"] == "0"
+    safe = {(c["row"], c["col"]) for c in body["analysis"]["cells"] if c["verdict"] == "safe"}
+    assert {tuple(c) for c in move["cells"]} == safe
+    assert body["fault"] is None
+
+
+def test_overlay_guess_has_the_exact_probability_of_its_cell(client):
+    # A corner 1: no cell is certain, the player must guess.
+    text = "5x5x3\n1HHHH\nHHHHH\nHHHHH\nHHHHH\nHHHHH\n"
+    body = client.post("/api/overlay", json={"text": text}).json()
+    move = body["recommendation"]
+    assert move["kind"] in GUESS_KINDS
+    cell = next(c for c in body["analysis"]["cells"]
+                if (c["row"], c["col"]) == (move["row"], move["col"]))
+    assert move["probability"] == cell["probability"] != "0"
+    assert move["reason"]
+
+
+@pytest.mark.parametrize("text, clues, count", [
+    ("3x2\n131\nHHH\n", [[0, 1], [0, 2]], False),          # the 3 needs what the 1 refuses
+    ("5x2\nH131H\nHHHHH\n", [[0, 2], [0, 3]], False),
+    ("3x3x2\n1FH\nF1H\nHHH\n", [[0, 0]], False),           # two flags around a 1
+    ("3x2x3\n111\nHHH\n", [], True),                        # the numbers allow 1 mine only
+])
+def test_inconsistent_position_names_the_clues_at_fault(client, text, clues, count):
+    body = client.post("/api/overlay", json={"text": text}).json()
+    assert body["analysis"]["consistent"] is False
+    fault = body["fault"]
+    assert fault["clues"] == clues and fault["count"] is count
+    for r, c in clues:
+        assert f"at row {r}, col {c}" in fault["message"]
+    # Minimal: without any one of the named clues, the position is consistent.
+    rows = text.split("\n")[1:-1]
+    header = text.split("\n")[0]
+    for r, c in clues:
+        opened = list(rows)
+        opened[r] = opened[r][:c] + "H" + opened[r][c + 1:]
+        if len(clues) > 1:
+            rest = position_from_text("\n".join([header, *opened]))
+            assert analyze(rest).consistent is True
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+def new_game(client, **settings) -> dict:
+    answer = client.post("/api/games", json=settings)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_a_game_is_dealt_from_its_seed_and_first_click(client):
+    boards = []
+    for _ in range(2):
+        game = new_game(client, width=9, height=9, mines=10, rule="opening", seed=12)
+        assert not game["started"] and game["rows"] == ["H" * 9] * 9
+        after = client.post(f"/api/games/{game['id']}/reveal", json={"row": 4, "col": 4}).json()
+        assert after["rows"][4][4] == "0"  # opening: the 3x3 around the click is free
+        assert sum(ch != "H" for row in after["rows"] for ch in row) > 9  # zeros flooded
+        boards.append(after["rows"])
+    assert boards[0] == boards[1]
+    other = new_game(client, width=9, height=9, mines=10, rule="opening", seed=13)
+    other = client.post(f"/api/games/{other['id']}/reveal", json={"row": 4, "col": 4}).json()
+    assert other["rows"] != boards[0]
+
+
+def test_each_click_records_its_exact_risk(client):
+    game = new_game(client, width=16, height=16, mines=40, rule="safe", seed=5)
+    gid = game["id"]
+    total = Fraction(0)
+    while not game["over"]:
+        position = position_from_text("\n".join(["16x16x40", *game["rows"]]))
+        game = client.post(f"/api/games/{gid}/step").json()
+        click = game["clicks"][-1]
+        if len(game["clicks"]) == 1:
+            assert click["probability"] == "0"  # safe rule: the first click is protected
+        else:
+            expected = analyze(position).cell(click["row"], click["col"]).probability
+            assert Fraction(click["probability"]) == expected
+        total = sum((Fraction(c["probability"]) for c in game["clicks"]), Fraction(0))
+    assert Fraction(game["risk_total"]) == total
+    survival = Fraction(1)
+    for c in game["clicks"]:
+        survival *= 1 - Fraction(c["probability"])
+    assert Fraction(game["survival"]) == survival
+    assert game["won"] != game["lost"]
+    assert game["lost"] == game["clicks"][-1]["mine"]
+
+
+def test_a_noguess_game_is_won_without_risk(client):
+    game = new_game(client, width=9, height=9, mines=10, rule="opening", seed=3, noguess=True)
+    while not game["over"]:
+        game = client.post(f"/api/games/{game['id']}/step").json()
+        assert game["move"]["kind"] in ("first", "certain")
+    assert game["won"] and game["risk_total"] == "0" and game["survival"] == "1"
+
+
+def test_flags_hints_and_refused_clicks(client):
+    game = new_game(client, width=9, height=9, mines=10, rule="safe", seed=1)
+    gid = game["id"]
+    hint = client.post(f"/api/games/{gid}/hint").json()["move"]
+    assert hint["kind"] == "first" and hint["cells"] == [[0, 0]]
+    flagged = client.post(f"/api/games/{gid}/flag", json={"row": 8, "col": 8}).json()
+    assert flagged["rows"][8][8] == "F" and flagged["flags"] == 1
+    refused = client.post(f"/api/games/{gid}/reveal", json={"row": 8, "col": 8})
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "click: row 8, col 8 is flagged: unflag it first"}
+    off = client.post(f"/api/games/{gid}/reveal", json={"row": 9, "col": 0})
+    assert off.json() == {"error": "cell: row 9, col 0 is off the 9x9 board"}
+    unflagged = client.post(f"/api/games/{gid}/flag", json={"row": 8, "col": 8}).json()
+    assert unflagged["rows"][8][8] == "H"
+    first = client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0}).json()
+    again = client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0})
+    assert first["started"] and again.status_code == 400
+    hint = client.post(f"/api/games/{gid}/hint").json()["move"]
+    assert client.post(f"/api/games/{gid}/hint").json()["move"] == hint  # asked twice: same
+    assert client.post("/api/games/nope/step").status_code == 404
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"width": 0}, "game: board size 0x9: each side must be 1 to 250"),
+    ({"rule": "lucky"},
+     "rule: unknown first-click rule 'lucky': choose one of safe, opening, unprotected"),
+    ({"mines": 81}, "mines: 81 mines on 9x9: must be 0 to 80"),
+    ({"noguess": True, "rule": "unprotected"},
+     "rule: a no-guess board needs the rule safe or opening (unprotected cannot promise a safe "
+     "first click)"),
+    ({"board": "3x1x1\nM1H\n"}, "board:2:2: shows 1 but its neighbours hold 1 marked mines"),
+])
+def test_bad_game_settings_are_400(client, settings, message):
+    answer = client.post("/api/games", json=settings)
+    if answer.status_code == 200:  # the board above is valid: its game starts
+        assert "board" in settings
+        return
+    assert answer.status_code == 400 and answer.json() == {"error": message}
+
+
+def test_a_given_board_is_played_as_given(client):
+    game = new_game(client, board="3x3x1\nHHH\nHHH\nHHM\n")
+    assert game["fixed_board"] and game["mines"] == 1
+    after = client.post(f"/api/games/{game['id']}/reveal", json={"row": 0, "col": 0}).json()
+    assert after["won"] and after["rows"] == ["000", "011", "01M"]
+    assert after["clicks"][0]["probability"] == "1/9"  # nothing protects a given board
+
+
+# -- files, in memory ---------------------------------------------------------------------
+
+
+def test_import_and_export_round_trips(client):
+    board = "4x3x3\nM1HH\n2HHM\nMHHH\n"
+    mbf = client.post("/api/export", json={"text": board, "to": "mbf"}).json()
+    assert mbf["encoding"] == "base64" and mbf["suffix"] == ".mbf"
+    back = client.post("/api/import", json={"name": "b.mbf", "data": mbf["data"]}).json()
+    assert back["kind"] == "mbf" and back["text"] == "4x3x3\nMHHH\nHHHM\nMHHH\n"
+    link = client.post("/api/export", json={"text": board, "to": "link"}).json()["data"]
+    again = client.post("/api/import", json={"text": link}).json()
+    assert again == {"text": back["text"], "kind": "link"}
+    xo = client.post("/api/export", json={"text": board, "to": "xo"}).json()["data"]
+    assert xo == "xooo\nooox\nxooo\n"
+    assert client.post("/api/import", json={"text": xo}).json()["text"] == back["text"]
+    mine = client.post("/api/export", json={"text": REFERENCE, "to": "mine"}).json()
+    assert mine["data"] == REFERENCE and mine["suffix"] == ".mine"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"name": "a.mbf", "data": "%%%"}, "a.mbf: not base64 data"),
+    ({"name": "a.mbf", "data": base64.b64encode(b"\x02\x02\x00\x09").decode()},
+     "a.mbf: MBF header says 9 mines (22 bytes) but the file has 4 bytes"),
+    ({"text": "https://x/index.html?b=1&m=zz"},
+     "upload: m= has 2 digits but a 9x9 board needs 17 (five cells a digit)"),
+    ({"text": "9x9x10\nHHH\n"}, "upload:3:1: missing row 2: the header promises 9 rows, found 1"),
+    ({}, "body: give either data (base64) or text"),
+])
+def test_bad_imports_are_400(client, body, message):
+    answer = client.post("/api/import", json=body)
+    assert answer.status_code == 400 and answer.json() == {"error": message}
+
+
+def test_export_of_a_position_without_mines_marked_is_refused(client):
+    answer = client.post("/api/export", json={"text": REFERENCE, "to": "mbf"})
+    assert answer.status_code == 400
+    assert "a board must mark every mine" in answer.json()["error"]
+    big = "300x1x1\n" + "M" + "H" * 299 + "\n"
+    answer = client.post("/api/export", json={"text": big, "to": "mbf"})
+    assert answer.status_code == 400 and "save .mine instead" in answer.json()["error"]
+
+
+def test_no_endpoint_opens_a_file(client, monkeypatch):
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def watching_open(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", watching_open)
+    monkeypatch.setattr(io, "open", watching_open)
+    client.get("/api/health")
+    client.post("/api/analyze", json={"text": REFERENCE})
+    client.post("/api/overlay", json={"text": REFERENCE})
+    client.post("/api/import", json={"text": "xo\nox\n"})
+    client.post("/api/export", json={"text": "2x1x1\nM1\n", "to": "mbf"})
+    game = new_game(client, seed=2, noguess=True)
+    client.post(f"/api/games/{game['id']}/step")
+    client.post(f"/api/games/{game['id']}/flag", json={"row": 8, "col": 8})
+    client.get(f"/api/games/{game['id']}")
+    assert opened == []
+
+
+def test_openapi_documents_the_endpoints(client):
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/analyze", "/api/overlay", "/api/health", "/api/games",
+                 "/api/games/{game_id}/reveal", "/api/games/{game_id}/step",
+                 "/api/import", "/api/export"):
+        assert path in schema["paths"]
+    content = schema["paths"]["/api/analyze"]["post"]["requestBody"]["content"]
+    assert set(content) == {"application/json", "text/plain"}
+    assert client.get("/docs").status_code == 404  # its page would load a CDN
