@@ -46,7 +46,7 @@ from bench_play import SETTINGS, settings_of
 from exactmines.game import Game, board_from_indices
 from exactmines.play.endgame import Endgame
 from exactmines.play.games import PlaySettings, click, deal_game, play_game
-from exactmines.play.strategy import Player, estimate, list_layouts
+from exactmines.play.strategy import Guess, Player, estimate, list_layouts
 from exactmines.runner import read_rows, run_batch
 
 
@@ -61,11 +61,11 @@ def _our_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[s
     strategy = settings.player_strategy()
     rows = []
     for task in tasks:
-        log: list[tuple[int, str, Fraction]] = []
+        log: list[Guess] = []
         record = play_game(settings.width, settings.height, deal_game(settings, task["id"]),
                            settings.at, strategy, settings.start, log)
         rows.append({"id": task["id"], "won": record.won,
-                     "log": [[cell, kind, round(float(p), 6)] for cell, kind, p in log]})
+                     "log": [[g.cell, g.kind, round(float(g.probability), 6)] for g in log]})
     return rows
 
 
