@@ -17,18 +17,11 @@ Randomness is always an explicit ``random.Random``: the same seed deals the same
 from __future__ import annotations
 
 import random
+from functools import cached_property
 from typing import Literal, get_args
 
 from exactmines.errors import InputError
-from exactmines.position import (
-    Board,
-    Cell,
-    Position,
-    flood,
-    indices_of,
-    neighbour_masks,
-    neighbours,
-)
+from exactmines.position import Board, Cell, Position, indices_of, neighbours
 
 __all__ = [
     "StartRule",
@@ -112,10 +105,13 @@ def _check_cell(width: int, height: int, cell: Cell, what: str) -> None:
 class Game:
     """One game on a hidden board.
 
-    State is a bitmask of revealed cells (bit ``r * width + c``); clicking a zero opens its
-    neighbourhood, recursively, as every Minesweeper does. The game is lost on a click on a
-    mine and won when every safe cell is revealed. Flags are the player's business: the
-    engine never needs them.
+    Clicking a zero opens its neighbourhood, recursively, as every Minesweeper does. The
+    game is lost on a click on a mine and won when every safe cell is revealed. Flags are
+    the player's business: the engine never needs them.
+
+    State is one byte per cell (flat index ``r * width + c``), so a click costs what it
+    opens, whatever the size of the board; :attr:`revealed` and the other bitmasks are made
+    when asked, each in one pass over the board.
 
     Examples
     --------
@@ -129,15 +125,39 @@ class Game:
         self.board = board
         self.width, self.height = board.width, board.height
         self.numbers = board.numbers()
-        self.masks = neighbour_masks(self.width, self.height)
-        self.mine_mask = sum(1 << (r * self.width + c) for r, c in board.mine_cells)
-        safe = ((1 << (self.width * self.height)) - 1) & ~self.mine_mask
-        self.safe_mask = safe
-        self.zero_mask = sum(1 << i for i, n in enumerate(self.numbers)
-                             if n == 0 and (safe >> i) & 1)
-        self.revealed = 0
+        cells = self.width * self.height
+        self._mine = bytearray(cells)
+        for r, c in board.mine_cells:
+            self._mine[r * self.width + c] = 1
+        self._open = bytearray(cells)
+        self._opened = 0
+        self._safe = cells - len(board.mine_cells)
         self.exploded: Cell | None = None
         self.clicks = 0
+
+    @property
+    def revealed(self) -> int:
+        """The revealed cells as a bitmask (bit ``r * width + c``); one pass over the board."""
+        return _bitmask(self._open)
+
+    @property
+    def revealed_count(self) -> int:
+        """How many cells are revealed (no pass over the board)."""
+        return self._opened
+
+    @cached_property
+    def mine_mask(self) -> int:
+        return _bitmask(self._mine)
+
+    @cached_property
+    def safe_mask(self) -> int:
+        return ((1 << (self.width * self.height)) - 1) & ~self.mine_mask
+
+    @cached_property
+    def zero_mask(self) -> int:
+        """Safe cells with no mine around (a click there opens its neighbourhood)."""
+        return _bitmask(bytearray(n == 0 and not m for n, m in zip(self.numbers, self._mine,
+                                                                    strict=True)))
 
     @property
     def lost(self) -> bool:
@@ -145,7 +165,7 @@ class Game:
 
     @property
     def won(self) -> bool:
-        return self.exploded is None and self.revealed == self.safe_mask
+        return self.exploded is None and self._opened == self._safe
 
     @property
     def over(self) -> bool:
@@ -154,10 +174,10 @@ class Game:
     @property
     def safe_left(self) -> int:
         """Safe cells still covered."""
-        return (self.safe_mask & ~self.revealed).bit_count()
+        return self._safe - self._opened
 
     def is_revealed(self, cell: Cell) -> bool:
-        return (self.revealed >> (cell[0] * self.width + cell[1])) & 1 == 1
+        return self._open[cell[0] * self.width + cell[1]] == 1
 
     def number(self, cell: Cell) -> int:
         """What ``cell`` shows; only for revealed cells (the hidden board stays hidden)."""
@@ -168,20 +188,37 @@ class Game:
     def reveal(self, cell: Cell) -> list[Cell]:
         """Click ``cell``: the cells it newly reveals, row-major (empty if already shown).
 
-        A mine ends the game (``lost``) and returns ``[]``. Cost: one bitmask operation per
-        zero the flood reaches.
+        A mine ends the game (``lost``) and returns ``[]``. Cost: a few steps per cell
+        opened (the neighbours of each zero the flood reaches are looked at once).
         """
         if self.over:
             raise GameOver("the game is over")
         _check_cell(self.width, self.height, cell, "click")
         self.clicks += 1
-        bit = 1 << (cell[0] * self.width + cell[1])
-        if bit & self.mine_mask:
+        width, height = self.width, self.height
+        index = cell[0] * width + cell[1]
+        if self._mine[index]:
             self.exploded = cell
             return []
-        before = self.revealed
-        self.revealed = flood(before, bit, self.zero_mask, self.masks)
-        return self.cells_of(self.revealed & ~before)
+        opened, numbers = self._open, self.numbers
+        if opened[index]:
+            return []
+        opened[index] = 1
+        new = [index]
+        zeros = [index] if numbers[index] == 0 else []
+        while zeros:  # a zero is safe, and so are its neighbours: no mine is ever opened
+            r, c = divmod(zeros.pop(), width)
+            low, high = max(c - 1, 0), min(c + 2, width)
+            for row in range(max(r - 1, 0), min(r + 2, height)):
+                for i in range(row * width + low, row * width + high):
+                    if not opened[i]:
+                        opened[i] = 1
+                        new.append(i)
+                        if numbers[i] == 0:
+                            zeros.append(i)
+        self._opened += len(new)
+        new.sort()
+        return [divmod(i, width) for i in new]
 
     def cells_of(self, mask: int) -> list[Cell]:
         """The cells of a bitmask, row-major."""
@@ -192,3 +229,13 @@ class Game:
         """What the player sees, with ``flagged`` cells shown as flags."""
         return self.board.position(frozenset(self.cells_of(self.revealed)), flagged,
                                    count_known=count_known)
+
+
+#: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.
+_DIGITS01 = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _bitmask(flags: bytearray) -> int:
+    """The cells whose byte is 1 as a bitmask (bit ``i`` for byte ``i``): the bytes as
+    binary digits, read by ``int`` in one linear pass."""
+    return int(flags[::-1].translate(_DIGITS01) or b"0", 2)

@@ -84,13 +84,30 @@ def flood(revealed: int, opened: int, zeros: int, masks: tuple[int, ...]) -> int
 
 
 def indices_of(mask: int) -> list[int]:
-    """The set bits of ``mask`` (cell indices ``r * width + c``), ascending."""
+    """The set bits of ``mask`` (cell indices ``r * width + c``), ascending.
+
+    Cost: linear in the mask's length. Peeling the lowest bit off costs that much per set
+    bit, quadratic on a large board, so long masks are read from their binary digits.
+    """
+    if mask.bit_length() > _PEEL_BITS:
+        digits = bin(mask)[:1:-1]  # least significant first, without "0b"
+        out = []
+        i = digits.find("1")
+        while i >= 0:
+            out.append(i)
+            i = digits.find("1", i + 1)
+        return out
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+#: Masks up to this many bits have their bits peeled off one by one in
+#: :func:`indices_of` (faster there than making the string of digits).
+_PEEL_BITS = 1024
 
 
 @lru_cache(maxsize=64)
@@ -205,11 +222,14 @@ class Board:
 
     def numbers(self) -> list[int]:
         """The number of every cell, indexed ``r * width + c`` (mines included)."""
-        counts = [0] * (self.width * self.height)
-        table = neighbour_table(self.width, self.height)
+        width, height = self.width, self.height
+        counts = [0] * (width * height)
         for r, c in self.mine_cells:
-            for n in table[r * self.width + c]:
-                counts[n] += 1
+            counts[r * width + c] -= 1  # the 3x3 block below counts the mine itself
+            low, high = max(c - 1, 0), min(c + 2, width)
+            for row in range(max(r - 1, 0), min(r + 2, height)):
+                for n in range(row * width + low, row * width + high):
+                    counts[n] += 1
         return counts
 
     def position(self, revealed: frozenset[Cell] | set[Cell] = frozenset(),
