@@ -44,6 +44,7 @@ they can show, either way, 2 % fewer states or more, and slower (41 expert searc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from operator import itemgetter
 
@@ -70,7 +71,8 @@ class Endgame:
         The unknown cells (every cell any layout may put a mine in, and the others still
         covered), flat indices.
     masks:
-        Neighbourhood bitmask of every cell of the board (``neighbour_masks``).
+        Neighbourhood bitmask of each cell, indexed by cell (``neighbour_masks``, or the
+        player's :attr:`~exactmines.play.view.View.masks`, made on demand on large boards).
     known_mines:
         Cells already known to be mines (their count is added to each value).
     budget:
@@ -86,7 +88,7 @@ class Endgame:
     and value; the memo holds every state evaluated.
     """
 
-    def __init__(self, layouts: list[int], cells: list[int], masks: tuple[int, ...],
+    def __init__(self, layouts: list[int], cells: list[int], masks: Sequence[int],
                  known_mines: int, budget: int,
                  solved: dict[frozenset[int], tuple[int, int, int]] | None = None) -> None:
         self.layouts, self.masks, self.known_mines = layouts, masks, known_mines

@@ -146,19 +146,12 @@ def deal_game(settings: PlaySettings, index: int) -> list[int]:
 
 def click(game: Game, player: Player, index: int) -> bool:
     """Click cell ``index`` (flat) of ``game`` and show the player every cell it reveals;
-    ``False`` if it was a mine."""
-    before = game.revealed
-    game.reveal(divmod(index, game.width))
+    ``False`` if it was a mine. Cost: a few steps per cell revealed."""
+    width, numbers = game.width, game.numbers
+    opened = game.reveal(divmod(index, width))
     if game.lost:
         return False
-    new, numbers = game.revealed & ~before, game.numbers
-    shown = []
-    while new:
-        low = new & -new
-        i = low.bit_length() - 1
-        shown.append((i, numbers[i]))
-        new ^= low
-    player.show(shown)
+    player.show([(i, numbers[i]) for i in (r * width + c for r, c in opened)])
     return True
 
 
@@ -168,8 +161,8 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
     strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
-    the first click's risk). Cost: dominated by the exact analyses when the local rules
-    are stuck. ``log``, if given, receives the player's guesses in order
+    the first click's risk). Cost: a few steps per cell revealed, plus the exact analyses
+    where the local rules are stuck. ``log``, if given, receives the player's guesses in order
     (:attr:`Player.guesses <exactmines.play.strategy.Player.guesses>`).
     """
     started = time.process_time()
@@ -183,7 +176,7 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
     while True:
         guesses += guess
         for index in todo:
-            if not game.revealed >> index & 1:
+            if not game.is_revealed(divmod(index, width)):
                 clicks += 1
                 if not click(game, player, index):
                     break
@@ -195,7 +188,7 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
     if log is not None:
         log.extend(player.guesses)
     return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
-                      revealed=game.revealed.bit_count(), safe_cells=game.safe_mask.bit_count(),
+                      revealed=game.revealed_count, safe_cells=game.safe_left + game.revealed_count,
                       endgame=player.endgame_searches,
                       cpu_ms=round(1000 * (time.process_time() - started), 3),
                       risk={kind: round(float(r), 6) for kind, r in

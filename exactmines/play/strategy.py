@@ -53,7 +53,8 @@ from exactmines.errors import InputError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk
 from exactmines.play.lookahead import After, Cache, Kept, Part, Values, box_search, counted
-from exactmines.position import dilate, neighbour_masks
+from exactmines.play.view import View, local_deductions
+from exactmines.position import dilate
 from exactmines.position import indices_of as _bits
 
 __all__ = [
@@ -220,162 +221,7 @@ def strategy_named(name: str, without: tuple[str, ...] | list[str] = (),
     return STRATEGIES[name].without(*without).tuned(*tuning)
 
 
-# -- what the player knows -------------------------------------------------------------
-
-
-class View:
-    """What the player knows, as bitmasks over flat indices ``r * width + c``.
-
-    Attributes
-    ----------
-    revealed:
-        Revealed cells; ``numbers[i]`` is what cell ``i`` shows (meaningless elsewhere).
-    mines:
-        Cells proved to be mines (the player's flags).
-    total:
-        Mines on the board.
-    dirty, pair_dirty:
-        Revealed cells near a change since the single-clue / the pair rules last looked at
-        them: only those can yield a new local deduction.
-    """
-
-    __slots__ = ("width", "height", "total", "masks", "everything", "numbers", "revealed",
-                 "mines", "dirty", "pair_dirty", "pairs")
-
-    def __init__(self, width: int, height: int, total: int) -> None:
-        self.width, self.height, self.total = width, height, total
-        self.masks = neighbour_masks(width, height)
-        self.pairs = _pair_masks(width, height)
-        self.everything = (1 << (width * height)) - 1
-        self.numbers = [0] * (width * height)
-        self.revealed = 0
-        self.mines = 0
-        self.dirty = 0
-        self.pair_dirty = 0
-
-    @property
-    def unknown(self) -> int:
-        """Covered cells not proved to be mines."""
-        return self.everything & ~(self.revealed | self.mines)
-
-    @property
-    def mines_left(self) -> int:
-        return self.total - self.mines.bit_count()
-
-    def show(self, shown: list[tuple[int, int]]) -> None:
-        """Cells newly revealed, as ``(index, number)``."""
-        changed = 0
-        for index, number in shown:
-            self.numbers[index] = number
-            changed |= 1 << index
-        self.revealed |= changed
-        self._touch(changed)
-
-    def mark_mines(self, mask: int) -> None:
-        """Cells proved to be mines."""
-        mask &= ~self.mines
-        if mask:
-            self.mines |= mask
-            self._touch(mask)
-
-    def _touch(self, changed: int) -> None:
-        near = dilate(changed, self.width, self.height) & self.revealed
-        self.dirty |= near
-        self.pair_dirty |= near
-
-
-@lru_cache(maxsize=64)
-def _pair_masks(width: int, height: int) -> tuple[int, ...]:
-    """Per cell, the cells within two steps (their neighbourhoods can overlap)."""
-    out = []
-    for r in range(height):
-        for c in range(width):
-            mask = 0
-            for rr in range(max(r - 2, 0), min(r + 3, height)):
-                for cc in range(max(c - 2, 0), min(c + 3, width)):
-                    if (rr, cc) != (r, c):
-                        mask |= 1 << (rr * width + cc)
-            out.append(mask)
-    return tuple(out)
-
-
-def local_deductions(view: View) -> tuple[int, int]:
-    """Cells proved safe and proved mines by one clue, else by two overlapping clues.
-
-    Only clues near a change since the last call are examined (``view.dirty``), so a call
-    costs a few bitmask operations per such clue. Sound but incomplete: :func:`estimate`
-    finds the rest.
-    """
-    unknown = view.unknown
-    active = view.revealed & dilate(unknown, view.width, view.height)
-    masks, numbers, known = view.masks, view.numbers, view.mines
-    safe = mines = 0
-    dirty = view.dirty & active
-    view.dirty = 0
-    while dirty:
-        low = dirty & -dirty
-        dirty ^= low
-        i = low.bit_length() - 1
-        around = masks[i]
-        free = around & unknown
-        need = numbers[i] - (around & known).bit_count()
-        if need == 0:
-            safe |= free
-        elif need == free.bit_count():
-            mines |= free
-    if safe or mines:
-        return safe, mines
-    # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
-    # side is full and the other empty.
-    clue: dict[int, tuple[int, int, int]] = {}
-
-    def facts(i: int) -> tuple[int, int, int]:
-        found = clue.get(i)
-        if found is None:
-            around = masks[i]
-            free = around & unknown
-            found = (free, numbers[i] - (around & known).bit_count(), free.bit_count())
-            clue[i] = found
-        return found
-
-    dirty = view.pair_dirty & active
-    view.pair_dirty = 0
-    done = 0
-    while dirty:
-        low = dirty & -dirty
-        dirty ^= low
-        done |= low
-        i = low.bit_length() - 1
-        free_i, need_i, size_i = facts(i)
-        others = view.pairs[i] & active & ~done
-        while others:
-            low = others & -others
-            others ^= low
-            free_j, need_j, size_j = facts(low.bit_length() - 1)
-            shared = (free_i & free_j).bit_count()
-            if not shared:
-                continue
-            diff = need_j - need_i
-            if diff == size_j - shared:
-                mines |= free_j & ~free_i
-                safe |= free_i & ~free_j
-            elif -diff == size_i - shared:
-                mines |= free_i & ~free_j
-                safe |= free_j & ~free_i
-    return safe, mines
-
-
 # -- exact analysis on bitmasks ----------------------------------------------------------
-
-def _rules(view: View) -> list[Rule]:
-    """One rule per revealed number that still touches an unknown cell."""
-    unknown = view.unknown
-    masks, numbers, known = view.masks, view.numbers, view.mines
-    out = []
-    for i in _bits(view.revealed & dilate(unknown, view.width, view.height)):
-        around = masks[i]
-        out.append((around & unknown, numbers[i] - (around & known).bit_count()))
-    return out
 
 
 @dataclass(frozen=True)
@@ -435,7 +281,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
     (:class:`~exactmines.play.lookahead.Kept`).
     """
     unknown, left = view.unknown, view.mines_left
-    groups, parts, outside, weighed = counted(_rules(view), unknown, left, cache)
+    groups, parts, outside, weighed = counted(view.rules(), unknown, left, cache)
     layouts = weighed.layouts
     boxes: list[tuple[int, Fraction]] = []
     if layouts:
@@ -741,12 +587,19 @@ def _outside_candidates(view: View, base: Estimate) -> list[int]:
 
 @lru_cache(maxsize=64)
 def _by_neighbour_count(width: int, height: int) -> tuple[int, ...]:
-    """The cells of the board grouped by their number of neighbours, as bitmasks."""
-    groups: dict[int, int] = {}
-    for i, mask in enumerate(neighbour_masks(width, height)):
-        n = mask.bit_count()
-        groups[n] = groups.get(n, 0) | (1 << i)
-    return tuple(groups[n] for n in sorted(groups))
+    """The cells of the board grouped by their number of neighbours, as bitmasks, by
+    increasing number. A cell's neighbours are the rows around it times the columns around
+    it, less itself; each group's mask is read from a string of binary digits (linear)."""
+    rows = [min(r + 2, height) - max(r - 1, 0) for r in range(height)]
+    columns = [min(c + 2, width) - max(c - 1, 0) for c in range(width)]
+    counts = {a * b - 1 for a in rows for b in columns}
+    groups = []
+    for n in sorted(counts):
+        # The last cell first (the most significant digit); rows differ only at the edges.
+        row_digits = {a: "".join("1" if a * b - 1 == n else "0" for b in reversed(columns))
+                      for a in set(rows)}
+        groups.append(int("".join(row_digits[a] for a in reversed(rows)), 2))
+    return tuple(groups)
 
 
 def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
@@ -983,23 +836,23 @@ class Player:
         safe, mines = local_deductions(view)
         view.mark_mines(mines)
         if safe:
-            return _bits(safe), False
+            return safe, False
         if mines:
             safe, mines = local_deductions(view)
             view.mark_mines(mines)
             if safe:
-                return _bits(safe), False
+                return safe, False
         base = estimate(view, self.cache)
         self.analyses += 1
         if base.layouts == 0:
             raise AssertionError("the player's view is inconsistent: a bug in the game or "
                                  "the deductions")
         if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
-            view.mark_mines(base.mines)
+            view.mark_mines(_bits(base.mines))
             return _bits(base.safe), False
         # The guessing parts read ``base`` against the view it came from: flag afterwards.
         guess = choose_guess(view, base, self.strategy, self.cache)
-        view.mark_mines(base.mines)
+        view.mark_mines(_bits(base.mines))
         if guess.kind == "endgame":
             self.endgame_searches += 1
         self.risks[guess.kind] = self.risks.get(guess.kind, Fraction(0)) + guess.probability

@@ -1,0 +1,330 @@
+"""What the player knows, and the local rules it applies first.
+
+The player clicks every cell it proves safe and flags every cell it proves a mine; most of
+these proofs come from one number, or two overlapping ones (:func:`local_deductions`), the
+exact analysis (:func:`exactmines.play.strategy.estimate`) being needed only where they are
+stuck. On a large board that is nearly every cell, so this is the player's hot path, and
+its cost is kept to what a click changed, whatever the size of the board: the state is one
+byte per cell on a grid padded with a border of off-board cells (a neighbour is a fixed
+offset away, never out of range), the clues to look at again are kept in sets, and the
+bitmasks over flat indices ``r * width + c`` that the analysis reads (:attr:`View.revealed`,
+:attr:`View.mines`, :attr:`View.unknown`, :attr:`View.masks`) are made when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import overload
+
+from exactmines.analysis.frontier import Rule
+from exactmines.position import dilate, indices_of, neighbour_masks
+
+__all__ = ["View", "NeighbourMasks", "local_deductions"]
+
+# The state of a cell of the padded grid.
+_UNKNOWN, _REVEALED, _MINE, _OFF = 0, 1, 2, 3
+#: Off-board cells around the board, on every side.
+_PAD = 2
+
+#: State byte -> binary digit, for the bitmasks of :meth:`View._mask`.
+_IS_REVEALED = bytes.maketrans(bytes(range(4)), b"0100")
+_IS_MINE = bytes.maketrans(bytes(range(4)), b"0010")
+_IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
+
+#: Boards up to this many cells keep the whole table of neighbour masks
+#: (:func:`~exactmines.position.neighbour_masks`, cached per size); a larger board's table
+#: would hold ``cells`` masks of up to ``cells`` bits (about 60 GB for 1000x1000), so its
+#: masks are made one at a time, when asked.
+_TABLE_CELLS = 4096
+
+
+class NeighbourMasks(Sequence[int]):
+    """The neighbours of each cell as a bitmask over flat indices (``masks[i]``), like
+    :func:`~exactmines.position.neighbour_masks` but each made when asked (a few shifts of
+    a row of three bits): no table, whose memory would grow with the board squared."""
+
+    __slots__ = ("width", "height")
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+
+    def __len__(self) -> int:
+        return self.width * self.height
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        width = self.width
+        if not 0 <= index < width * self.height:
+            raise IndexError(f"cell {index} is off the {width}x{self.height} board")
+        r, c = divmod(index, width)
+        low, high = max(c - 1, 0), min(c + 2, width)
+        row = ((1 << (high - low)) - 1) << low  # the columns around c, in one row
+        mask = 0
+        for rr in range(max(r - 1, 0), min(r + 2, self.height)):
+            mask |= row << (rr * width)
+        return mask & ~(1 << index)
+
+
+class View:
+    """What the player knows: the numbers shown, the cells proved to be mines (flags) and
+    the mine count.
+
+    Attributes
+    ----------
+    width, height, total:
+        The board, and its number of mines.
+    numbers:
+        ``numbers[i]``: what cell ``i`` shows (meaningless where it is not revealed).
+    masks:
+        Per cell, its neighbours as a bitmask (:class:`NeighbourMasks` on a large board).
+    dirty, pair_dirty:
+        Revealed cells (padded indices) near a change since the single-clue / the pair
+        rules last looked at them: only those can yield a new local deduction. ``dirty``
+        is added to ``pair_dirty`` when the single-clue rules take it.
+    """
+
+    __slots__ = ("width", "height", "total", "everything", "numbers", "masks", "dirty",
+                 "pair_dirty", "_stride", "_start", "_state", "_number", "_offsets",
+                 "_flagged",
+                 "_masks")
+
+    def __init__(self, width: int, height: int, total: int) -> None:
+        self.width, self.height, self.total = width, height, total
+        self.everything = (1 << (width * height)) - 1
+        self.numbers = [0] * (width * height)
+        self.masks: Sequence[int] = (neighbour_masks(width, height)
+                                     if width * height <= _TABLE_CELLS
+                                     else NeighbourMasks(width, height))
+        # Two off-board cells on every side: the pair rules look two steps away.
+        stride = self._stride = width + 2 * _PAD
+        start = self._start = _PAD * stride + _PAD  # the padded index of cell 0
+        self._state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
+        for r in range(height):
+            self._state[start + r * stride:start + r * stride + width] = bytes(width)
+        self._number = bytearray(len(self._state))
+        self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
+                         stride + 1)
+        self._flagged = 0
+        self.dirty: set[int] = set()
+        self.pair_dirty: set[int] = set()
+        self._masks: dict[bytes, int] = {}  # made bitmasks, until the next change
+
+    # -- the padded grid ---------------------------------------------------------------
+
+    def padded(self, index: int) -> int:
+        """The padded index of flat index ``index``."""
+        return index + (index // self.width) * 2 * _PAD + self._start
+
+    def flat(self, padded: int) -> int:
+        """The flat index of padded index ``padded`` (a cell on the board)."""
+        return padded - self._start - 2 * _PAD * (padded // self._stride - _PAD)
+
+    # -- changes -------------------------------------------------------------------------
+
+    def show(self, shown: Iterable[tuple[int, int]]) -> None:
+        """Cells newly revealed, as ``(flat index, number)``. Cost: a few steps per cell."""
+        state, number, numbers, dirty = self._state, self._number, self.numbers, self.dirty
+        width, start, offsets = self.width, self._start, self._offsets
+        for index, shows in shown:
+            numbers[index] = shows
+            p = index + (index // width) * 2 * _PAD + start
+            state[p] = _REVEALED
+            number[p] = shows
+            # Every revealed cell near the change: this one, and its revealed neighbours
+            # (one revealed in the same call adds this one when its turn comes).
+            dirty.add(p)
+            for d in offsets:
+                if state[p + d] == _REVEALED:
+                    dirty.add(p + d)
+        self._masks.clear()
+
+    def mark_mines(self, cells: int | Iterable[int]) -> None:
+        """Cells proved to be mines, as a bitmask or flat indices; those already flagged are
+        skipped."""
+        if isinstance(cells, int):
+            cells = indices_of(cells)
+        state, dirty = self._state, self.dirty
+        width, start, offsets = self.width, self._start, self._offsets
+        changed = False
+        for index in cells:
+            p = index + (index // width) * 2 * _PAD + start
+            if state[p] == _MINE:
+                continue
+            state[p] = _MINE
+            self._flagged += 1
+            changed = True
+            for d in offsets:
+                if state[p + d] == _REVEALED:
+                    dirty.add(p + d)
+        if changed:
+            self._masks.clear()
+
+    # -- what the analysis reads ---------------------------------------------------------
+
+    def _mask(self, digits: bytes) -> int:
+        """The cells whose state ``digits`` maps to ``1``, as a bitmask over flat indices:
+        the board's rows as binary digits, read by ``int`` in one linear pass (kept until
+        the next change)."""
+        found = self._masks.get(digits)
+        if found is None:
+            state, width, stride, start = self._state, self.width, self._stride, self._start
+            cells = b"".join(state[start + r * stride:start + r * stride + width]
+                             for r in range(self.height))
+            # int reads the most significant digit first: the last cell first.
+            found = self._masks[digits] = int(cells[::-1].translate(digits), 2)
+        return found
+
+    @property
+    def revealed(self) -> int:
+        """Revealed cells, as a bitmask."""
+        return self._mask(_IS_REVEALED)
+
+    @property
+    def mines(self) -> int:
+        """Cells proved to be mines (the player's flags), as a bitmask."""
+        return self._mask(_IS_MINE)
+
+    @property
+    def unknown(self) -> int:
+        """Covered cells not proved to be mines, as a bitmask."""
+        return self._mask(_IS_UNKNOWN)
+
+    @property
+    def mines_left(self) -> int:
+        return self.total - self._flagged
+
+    def is_revealed(self, index: int) -> bool:
+        return self._state[self.padded(index)] == _REVEALED
+
+    def rules(self) -> list[Rule]:
+        """One rule per revealed number that still touches an unknown cell: its unknown
+        neighbours (a bitmask) and the mines among them (its number less its flags), in
+        row-major order of the numbers. Cost: a few passes over the board's bitmasks, and
+        a few steps per such number."""
+        state, number, offsets, width = self._state, self._number, self._offsets, self.width
+        out = []
+        for i in indices_of(self.revealed & dilate(self.unknown, width, self.height)):
+            p = self.padded(i)
+            free, need = 0, number[p]
+            for d in offsets:
+                near = state[p + d]
+                if near == _UNKNOWN:
+                    free |= 1 << self.flat(p + d)
+                elif near == _MINE:
+                    need -= 1
+            out.append((free, need))
+        return out
+
+    def _flat(self, cells: set[int]) -> list[int]:
+        """Padded indices -> flat indices, ascending."""
+        return sorted(map(self.flat, cells))
+
+
+#: The 7-wide frame in which :func:`local_deductions` compares two clues: a clue's unknown
+#: neighbours, as bits ``(dr + 1) * 7 + (dc + 1)`` (in the order of ``View._offsets``),
+#: are moved to another clue's frame by a shift.
+_FRAME = 7
+_FRAME_BITS = tuple(1 << ((dr + 1) * _FRAME + dc + 1)
+                    for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+#: Where a clue sits in its own frame (row 3, column 3): the shift of its own bits.
+_CENTRE = 2 * _FRAME + 2
+
+
+def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
+    """``(padded offset, frame shift)`` of every cell within two steps (the clues whose
+    neighbourhoods can overlap a clue's)."""
+    return tuple((dr * stride + dc, (dr + 2) * _FRAME + dc + 2)
+                 for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
+
+
+def local_deductions(view: View) -> tuple[list[int], list[int]]:
+    """Cells (flat indices, ascending) proved safe and proved mines by one clue, else by two
+    overlapping clues.
+
+    Only clues near a change since the last call are examined (``view.dirty``, then
+    ``view.pair_dirty``), so a call costs a few steps per such clue, whatever the size of
+    the board. Sound but incomplete: the exact analysis finds the rest.
+    """
+    state, number, offsets = view._state, view._number, view._offsets
+    dirty = view.dirty
+    view.dirty = set()
+    view.pair_dirty |= dirty
+    safe: set[int] = set()
+    mines: set[int] = set()
+    for p in dirty:
+        free = []
+        need = number[p]
+        for d in offsets:
+            near = state[p + d]
+            if near == _UNKNOWN:
+                free.append(p + d)
+            elif near == _MINE:
+                need -= 1
+        if free:  # else the clue is settled
+            if need == 0:
+                safe.update(free)
+            elif need == len(free):
+                mines.update(free)
+    if safe or mines:
+        return view._flat(safe), view._flat(mines)
+    # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
+    # side is full and the other empty. Each clue's unknown neighbours are bits of a small
+    # frame (see _FRAME_BITS); a pair compares them shifted into one frame.
+    facts: dict[int, tuple[int, int, int]] = {}
+
+    def fact(p: int) -> tuple[int, int, int]:
+        """``(frame bits of the unknown neighbours, mines among them, how many)``."""
+        found = facts.get(p)
+        if found is None:
+            bits, need, size = 0, number[p], 0
+            for d, bit in zip(offsets, _FRAME_BITS, strict=True):
+                near = state[p + d]
+                if near == _UNKNOWN:
+                    bits |= bit
+                    size += 1
+                elif near == _MINE:
+                    need -= 1
+            found = facts[p] = (bits, need, size)
+        return found
+
+    def cells(p: int, bits: int) -> list[int]:
+        """Frame bits around clue ``p`` (at the centre) -> padded indices."""
+        stride = view._stride
+        return [p + (k // _FRAME - 3) * stride + k % _FRAME - 3 for k in indices_of(bits)]
+
+    pairs = _pair_offsets(view._stride)
+    dirty = view.pair_dirty
+    view.pair_dirty = set()
+    done: set[int] = set()  # a pair is looked at once, from whichever clue comes first
+    for p in dirty:
+        bits_i, need_i, size_i = fact(p)
+        if not size_i:
+            continue
+        done.add(p)
+        mine = bits_i << _CENTRE
+        for offset, shift in pairs:
+            j = p + offset
+            if state[j] != _REVEALED or j in done:
+                continue
+            bits_j, need_j, size_j = fact(j)
+            if not size_j:
+                continue
+            theirs = bits_j << shift
+            shared = (mine & theirs).bit_count()
+            if not shared:
+                continue
+            diff = need_j - need_i
+            if diff == size_j - shared:
+                mines.update(cells(p, theirs & ~mine))
+                safe.update(cells(p, mine & ~theirs))
+            elif -diff == size_i - shared:
+                mines.update(cells(p, mine & ~theirs))
+                safe.update(cells(p, theirs & ~mine))
+    return view._flat(safe), view._flat(mines)
