@@ -393,8 +393,9 @@ def test_import_and_export_round_trips(client):
     ({"name": "a.mbf", "data": base64.b64encode(b"\x02\x02\x00\x09").decode()},
      "a.mbf: MBF header says 9 mines (22 bytes) but the file has 4 bytes"),
     ({"text": "https://x/index.html?b=1&m=zz"},
-     "upload: m= has 2 digits but a 9x9 board needs 17 (five cells a digit)"),
-    ({"text": "9x9x10\nHHH\n"}, "upload:3:1: missing row 2: the header promises 9 rows, found 1"),
+     "pasted text: m= has 2 digits but a 9x9 board needs 17 (five cells a digit)"),
+    ({"text": "9x9x10\nHHH\n"},
+     "pasted text:3:1: missing row 2: the header promises 9 rows, found 1"),
     ({}, "body: give either data (base64) or text"),
 ])
 def test_bad_imports_are_400(client, body, message):

@@ -85,7 +85,7 @@ def imported_text(name: str, data: bytes) -> tuple[str, str]:
     ``M`` (covered cells the analysis does not see through); a ``.mine`` position comes back
     as it was sent. Returns ``(text, kind)``, kind one of ``mbf``, ``link``, ``xo``, ``mine``.
     """
-    source = name or "upload"
+    source = name or "pasted text"
     if name.lower().endswith(".mbf"):
         return board_to_mine(board_from_mbf(data, source)), "mbf"
     try:

@@ -9,6 +9,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const boardEl = $("board");
+  // The page draws one element per cell: past this many, a browser gets slow to edit.
+  const MAX_CELLS = 40000;
   const wrapEl = $("board-wrap");
 
   // The colour scale of `analyze --image`: matplotlib's YlOrRd (9 ColorBrewer stops,
@@ -36,7 +38,13 @@
     return Number((f.num * 1000000000000n) / f.den) / 1e12;
   }
   function percentLabel(f) {
-    return String(Math.min(Math.max(Math.round(fractionFloat(f) * 100), 1), 99));
+    // The rounded percentage of `--image`: Python's round (halves to even), from the exact
+    // fraction, kept between 1 and 99 so that only certain cells read 0 or 100.
+    const scaled = f.num * 100n;
+    let q = scaled / f.den;
+    const twice = 2n * (scaled - q * f.den);
+    if (twice > f.den || (twice === f.den && q % 2n === 1n)) q += 1n;
+    return String(Math.min(Math.max(Number(q), 1), 99));
   }
   function percentText(f) {
     const p = fractionFloat(f) * 100;
@@ -507,8 +515,8 @@
 
   // -- editing ------------------------------------------------------------------------
   function newBoard(width, height, mines) {
-    if (!(width >= 1 && height >= 1 && width <= 250 && height <= 250)) {
-      showError(`board size ${width}x${height}: each side must be 1 to 250`);
+    if (!(width >= 1 && height >= 1 && width * height <= MAX_CELLS)) {
+      showError(`board size ${width}x${height}: at least 1x1 and at most ${MAX_CELLS} cells here`);
       return;
     }
     if (mines !== null && !(mines >= 0 && mines <= width * height)) {
@@ -551,6 +559,10 @@
     const header = /^\s*(\d+)x(\d+)(?:x(\d+))?$/i.exec(lines[k] || "");
     if (!header) { showError("expected .mine text"); return; }
     const width = Number(header[1]), height = Number(header[2]);
+    if (width * height > MAX_CELLS) {
+      showError(`${width}x${height}: more than the ${MAX_CELLS} cells this page draws; use exactmines analyze`);
+      return;
+    }
     state.width = width; state.height = height;
     state.mines = header[3] === undefined ? null : Number(header[3]);
     state.grid = [];
@@ -587,9 +599,9 @@
     if (!m) return false;
     const width = Number(m[1]), height = Number(m[2]);
     const lines = m[4].split("/");
-    if (lines.length !== height || lines.some((line) => line.length !== width) || width > 250 || height > 250) {
-      showError("the link's position does not match its size: an empty board instead");
-      newBoard(Math.min(width, 250) || 9, Math.min(height, 250) || 9, null);
+    if (lines.length !== height || lines.some((line) => line.length !== width) || width * height > MAX_CELLS) {
+      showError("the link's position does not match its size, or is too large: an empty 9x9 board instead");
+      newBoard(9, 9, 10);
       return true;
     }
     state.width = width; state.height = height;
@@ -899,6 +911,6 @@
     } catch (error) { showError(`the server does not answer: ${error.message}`); }
     if (!readFragment()) newBoard(9, 9, 10);
   }
-  window.exactmines = { state, colourOf };  // for people poking in the console, and tests
+  window.exactmines = { state, colourOf, positionKey };  // for the console, and tests
   start();
 })();

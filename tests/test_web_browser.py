@@ -1,0 +1,449 @@
+"""The page in a real browser: headless Chromium (Debian's ``chromium``) driven by Playwright,
+against ``exactmines serve``'s app on a loopback port. Each test saves a screenshot to
+``results/screenshots/`` for people to look at."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import threading
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.io.formats import board_to_mbf, board_to_mine, position_from_text
+from exactmines.position import Board
+from exactmines.ui.cli import main
+from exactmines.ui.web.app import create_app
+
+ROOT = Path(__file__).parent.parent
+INSTANCES = ROOT / "instances"
+SHOTS = ROOT / "results" / "screenshots"
+CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM", "/usr/bin/chromium")
+# Headless, and nothing that reaches the network on its own.
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+REFERENCE = (INSTANCES / "reference-9x9.mine").read_text()
+EXPERT = INSTANCES / "position-30x16x99-seed1-000.mine"
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=0,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install chromium (or set "
+                           "EXACTMINES_CHROMIUM)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  accept_downloads=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+    assert errors == [], errors
+
+
+def fragment_of(text: str) -> str:
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    return f"#{lines[0]}:{'/'.join(lines[1:])}"
+
+
+def wait_ready(page: Page, timeout: float = 15_000) -> None:
+    """Until the overlay on the board is the answer for the position shown."""
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board'); return b.dataset.state === 'ready'"
+        " && b.dataset.key === window.exactmines.positionKey(); }",
+        timeout=timeout)
+
+
+def page_cells(page: Page) -> dict[tuple[int, int], dict]:
+    rows = page.eval_on_selector_all(
+        "#board .cell",
+        "els => els.map(e => [Number(e.dataset.row), Number(e.dataset.col), e.dataset.p ?? null,"
+        " e.textContent, e.className, e.getAttribute('aria-label'),"
+        " getComputedStyle(e).backgroundColor])")
+    return {(r, c): {"p": p, "text": t, "class": k, "label": a, "bg": bg}
+            for r, c, p, t, k, a, bg in rows}
+
+
+def without_cursor(cells: dict) -> dict:
+    return {k: {**v, "class": v["class"].replace(" cursor", "")} for k, v in cells.items()}
+
+
+def cli_json(capsys, text: str, tmp_path: Path) -> dict:
+    path = tmp_path / "position.mine"
+    path.write_text(text)
+    main(["analyze", str(path), "--format", "json"])
+    return json.loads(capsys.readouterr().out)
+
+
+def assert_page_matches(page: Page, expected: dict) -> None:
+    """Every covered cell of the page carries the fraction of ``expected`` (the analyze
+    JSON), and shows it: S, M, or the rounded percentage."""
+    shown = page_cells(page)
+    assert expected["cells"]
+    for cell in expected["cells"]:
+        got = shown[(cell["row"], cell["col"])]
+        assert got["p"] == cell["probability"], (cell, got)
+        if cell["verdict"] == "safe":
+            assert got["text"] == "S"
+        elif cell["verdict"] == "mine":
+            assert got["text"] == "M"
+        elif cell["probability"] is not None:
+            percent = min(max(round(float(Fraction(cell["probability"])) * 100), 1), 99)
+            assert got["text"] == str(percent)
+            assert f"mine probability {cell['probability']}" in got["label"]
+
+
+def test_paste_the_reference_and_read_every_fraction(page, base_url, capsys, tmp_path):
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#paste")
+    page.fill("#paste-text", REFERENCE)
+    page.click("#paste-load")
+    page.wait_for_function("() => window.exactmines.state.width === 9 && "
+                           "window.exactmines.positionKey().includes('HHH212HHH')")
+    wait_ready(page)
+    expected = cli_json(capsys, REFERENCE, tmp_path)
+    assert expected["layouts"] == "1031"
+    assert_page_matches(page, expected)
+    assert page.inner_text("#summary").count("1031") == 1
+    # The colours are those of `analyze --image` (matplotlib's YlOrRd).
+    from matplotlib import colormaps
+
+    cmap = colormaps["YlOrRd"]
+    shown = page_cells(page)
+    checked = 0
+    for cell in expected["cells"]:
+        if cell["verdict"] == "unknown":
+            want = [round(255 * v) for v in cmap(float(Fraction(cell["probability"])))[:3]]
+            got = [int(v) for v in shown[(cell["row"], cell["col"])]["bg"][4:-1].split(",")]
+            assert all(abs(a - b) <= 1 for a, b in zip(got, want, strict=True)), (cell, got, want)
+            checked += 1
+    assert checked > 50
+    assert "row 1, col 0" in page.inner_text("#recommendation")
+
+
+def test_hover_shows_the_exact_fraction_and_layouts(page, base_url, capsys, tmp_path):
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    expected = cli_json(capsys, REFERENCE, tmp_path)
+    cell = next(c for c in expected["cells"] if c["verdict"] == "unknown"
+                and "/" in c["probability"] and c["row"] < 5)
+    page.hover(f"#c{cell['row'] * 9 + cell['col']}")
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    p = Fraction(cell["probability"])
+    text = tip.inner_text()
+    assert cell["probability"] in text
+    assert f"a mine in {p * 1031} of 1031 layouts" in text
+    assert cell["probability"] in page.inner_text("#cell-info")
+
+
+def test_editing_a_cell_with_the_keyboard_updates_the_overlay(page, base_url, capsys,
+                                                              tmp_path):
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    before = page.url
+    # From the top-left corner to (3, 7), a covered cell: type a 2 there.
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("2")
+    edited = REFERENCE.replace("000013HHH", "000013H2H")
+    assert edited != REFERENCE
+    page.wait_for_function("() => window.exactmines.positionKey().includes('000013H2H')")
+    wait_ready(page)
+    expected = cli_json(capsys, edited, tmp_path)
+    assert expected["consistent"] and expected["layouts"] == "776"
+    assert_page_matches(page, expected)
+    assert page.url != before and "000013H2H" in page.url  # the link follows the position
+    # The link reproduces it in a fresh page.
+    other = page.context.new_page()
+    other.goto(page.url)
+    wait_ready(other)
+    assert without_cursor(page_cells(other)) == without_cursor(page_cells(page))
+    other.close()
+
+
+def test_a_bad_paste_shows_the_one_line_error(page, base_url):
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#paste")
+    page.fill("#paste-text", REFERENCE.replace("HHH212HHH", "HHH2X2HHH"))
+    page.click("#paste-load")
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    # Line 4: the reference starts with a comment line, then the header.
+    assert error.inner_text() == ("pasted text:4:5: unknown character 'X' (expected 0-8, H, F, "
+                                  "M or ?)")
+
+
+def test_a_stale_answer_is_dropped(page, base_url, capsys, tmp_path):
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    # The next answer is held back 800 ms: it arrives after the one for the edit after it.
+    page.evaluate("""() => {
+        const real = window.fetch; let held = false;
+        window.fetch = async (...args) => {
+            const answer = await real(...args);
+            if (String(args[0]).includes('/api/overlay') && !held) {
+                held = true; await new Promise(done => setTimeout(done, 800));
+            }
+            return answer;
+        };
+    }""")
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("2")  # answer held back
+    page.keyboard.press("3")  # answered at once
+    final = REFERENCE.replace("000013HHH", "000013H3H")
+    wait_ready(page)
+    page.wait_for_timeout(1200)  # the held answer has come back by now, and was dropped
+    assert "000013H3H" in page.evaluate("window.exactmines.positionKey()")
+    assert "200" in page.inner_text("#summary")
+    assert_page_matches(page, cli_json(capsys, final, tmp_path))
+
+
+def test_an_inconsistent_position_names_the_clue_at_fault(page, base_url):
+    page.goto(base_url + "#5x3:HHHHH/H131H/HHHHH")
+    wait_ready(page)
+    fault = page.inner_text("#fault")
+    assert "inconsistent" in fault and "the 3 at row 1, col 2" in fault
+    cells = page_cells(page)
+    assert "fault" in cells[(1, 2)]["class"]
+    assert all(c["text"] == "?" for (r, _), c in cells.items() if r != 1)
+
+
+def test_not_computed_within_the_time_limit_is_shown_as_such(page, base_url):
+    hard = (INSTANCES / "sat-3sat-v5-c21-seed1-000.mine").read_text()
+    page.goto(base_url + fragment_of(hard))
+    page.fill("#time-limit", "0.0005")
+    page.dispatch_event("#time-limit", "change")
+    page.wait_for_selector("#not-computed", timeout=30_000)
+    wait_ready(page)
+    assert "not computed within the time limit" in page.inner_text("#not-computed").lower() or \
+        "Probabilities not computed within the time limit" in page.inner_text("#not-computed")
+    cells = page_cells(page)
+    unknown = [c for c in cells.values() if c["text"] == "?"]
+    assert unknown and all(c["p"] is None and "not computed" in c["label"] for c in unknown)
+    assert not any(c["text"].isdigit() and "prob" in c["class"] for c in cells.values())
+
+
+def test_an_expert_position_analysed(page, base_url, capsys, tmp_path):
+    text = EXPERT.read_text()
+    page.goto(base_url + fragment_of(text))
+    wait_ready(page)
+    assert_page_matches(page, cli_json(capsys, text, tmp_path))
+    page.hover("#c31")
+    page.locator("#tooltip").wait_for(state="visible")
+
+
+def test_a_seeded_game_auto_played_to_the_end(page, base_url):
+    page.goto(base_url + "#play:9x9x10:safe:4")
+    wait_ready(page)
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    outcome = page.get_attribute("#outcome", "data-outcome")
+    assert outcome in ("won", "lost")
+    state = page.evaluate("window.exactmines.state.game")
+    assert state["over"] and state[outcome]
+    rows = page.locator("#clicks tbody tr")
+    assert rows.count() == len(state["clicks"]) > 0
+    assert Fraction(state["risk_total"]) == sum(Fraction(c["probability"])
+                                                for c in state["clicks"])
+    # Played again from the same link: the same game, click for click.
+    again = page.context.new_page()
+    again.goto(base_url + "#play:9x9x10:safe:4")
+    wait_ready(again)
+    again.click("#auto")
+    again.wait_for_selector("#outcome", timeout=60_000)
+    replay = again.evaluate("window.exactmines.state.game")
+    assert replay["rows"] == state["rows"] and replay["clicks"] == state["clicks"]
+    again.close()
+
+
+def test_an_expert_game_played_by_the_player(page, base_url):
+    page.goto(base_url + "#play:30x16x99:safe:11")
+    wait_ready(page)
+    page.click("#step")
+    page.wait_for_function("() => window.exactmines.state.game.started")
+    wait_ready(page)
+    for _ in range(12):
+        if page.evaluate("window.exactmines.state.game.over"):
+            break
+        page.click("#step")
+        page.wait_for_function("() => window.exactmines.state.game.clicks.length > 0")
+        wait_ready(page)
+    if not page.evaluate("window.exactmines.state.game.over"):
+        page.click("#hint")
+        page.wait_for_selector("#recommendation")
+        assert page.locator("#board .cell.rec").count() >= 1
+    assert page.locator("#clicks tbody tr").count() >= 1
+
+
+def test_play_with_the_keyboard(page, base_url):
+    page.goto(base_url + "#play:9x9x10:opening:8")
+    wait_ready(page)
+    page.focus("#board")
+    for _ in range(4):
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # reveal (4, 4): opening rule, so a 0 and its area
+    page.wait_for_function("() => window.exactmines.state.game.started")
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["rows"][4][4] == "0" and len(game["clicks"]) == 1
+    target = next((r, c) for r in range(9) for c in range(9) if game["rows"][r][c] == "H")
+    page.keyboard.press("Home")
+    for _ in range(4):
+        page.keyboard.press("ArrowUp")
+    for _ in range(target[0]):
+        page.keyboard.press("ArrowDown")
+    for _ in range(target[1]):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("f")
+    row, col = target
+    page.wait_for_function(f"() => window.exactmines.state.game.rows[{row}][{col}] === 'F'")
+    page.keyboard.press("i")  # hint
+    page.wait_for_selector("#recommendation")
+    page.keyboard.press("o")  # overlay off: no numbers on the board
+    page.wait_for_function("() => !document.querySelector('#board .cell.prob')")
+
+
+def test_upload_an_mbf_and_download_it_back(page, base_url, tmp_path):
+    board = Board(8, 6, frozenset({(0, 0), (2, 3), (5, 7), (4, 1)}))
+    path = tmp_path / "board.mbf"
+    path.write_bytes(board_to_mbf(board))
+    page.goto(base_url)
+    wait_ready(page)
+    page.set_input_files("#upload", str(path))
+    page.wait_for_function("() => window.exactmines.state.width === 8")
+    wait_ready(page)
+    cells = page_cells(page)
+    assert {cell for cell, c in cells.items() if "hidden-mine" in c["class"]} == board.mine_cells
+    with page.expect_download() as download:
+        page.click("#download-mbf")
+    saved = tmp_path / "saved.mbf"
+    download.value.save_as(saved)
+    assert saved.read_bytes() == board_to_mbf(board)
+    with page.expect_download() as download:
+        page.click("#download-mine")
+    saved = tmp_path / "saved.mine"
+    download.value.save_as(saved)
+    assert saved.read_text() == board_to_mine(board)
+
+
+def test_a_100x100_board_scrolls_and_zooms(page, base_url):
+    page.goto(base_url)
+    wait_ready(page)
+    page.fill("#width", "100")
+    page.fill("#height", "100")
+    page.fill("#mines", "1500")
+    page.click("#new-board")
+    page.wait_for_function("() => document.querySelectorAll('#board .cell').length === 10000")
+    wait_ready(page)
+    cell = page.locator("#c5050")
+    assert cell.get_attribute("data-p") == "3/20"
+    size = cell.bounding_box()["width"]
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    assert page.locator("#c5050").bounding_box()["width"] < size
+    wrap = page.evaluate("(() => { const w = document.getElementById('board-wrap'); return"
+                         " [w.scrollWidth, w.clientWidth, w.scrollHeight, w.clientHeight]; })()")
+    assert wrap[0] > wrap[1] or wrap[2] > wrap[3]  # the board scrolls inside its frame
+    page.click("[data-tool='2']")
+    page.click("#c0")
+    page.wait_for_function("() => window.exactmines.positionKey().includes(':2H')")
+    wait_ready(page)
+    analysis = analysis_to_dict(analyze(position_from_text(
+        "100x100x1500\n2" + "H" * 99 + "\n" + ("H" * 100 + "\n") * 99)))
+    assert page.locator("#c1").get_attribute("data-p") == next(
+        c["probability"] for c in analysis["cells"] if (c["row"], c["col"]) == (0, 1))
+
+
+def test_readable_at_phone_width(browser, base_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(base_url + fragment_of(EXPERT.read_text()))
+    wait_ready(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing pushes the page sideways: the board scrolls in its frame
+    panel = page.locator("#panel").bounding_box()
+    board = page.locator("#board-wrap").bounding_box()
+    assert panel["y"] >= board["y"] + board["height"] - 1  # the panel goes below the board
+    font = page.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('summary')).fontSize)")
+    assert font >= 13
+    page.tap("#c35")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test_readable_at_phone_width.png"), full_page=True)
+    context.close()
+
+
+def test_the_page_loads_nothing_from_outside(browser, base_url):
+    context = browser.new_context()
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    assert requested and all(url.startswith(base_url) or url.startswith("data:")
+                             for url in requested), requested
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test_the_page_loads_nothing_from_outside.png"))
+    context.close()
+
+
+def test_upload_data_is_sent_as_base64(page, base_url, tmp_path):
+    # An x/o board text file: read by the server, never written anywhere.
+    path = tmp_path / "board.txt"
+    path.write_text("xoo\noox\n")
+    page.goto(base_url)
+    wait_ready(page)
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data))
+            if r.url.endswith("/api/import") else None)
+    page.set_input_files("#upload", str(path))
+    page.wait_for_function("() => window.exactmines.state.width === 3")
+    assert base64.b64decode(sent[0]["data"]) == b"xoo\noox\n" and sent[0]["name"] == "board.txt"
