@@ -443,3 +443,52 @@ def test_openapi_documents_the_endpoints(client):
     content = schema["paths"]["/api/analyze"]["post"]["requestBody"]["content"]
     assert set(content) == {"application/json", "text/plain"}
     assert client.get("/docs").status_code == 404  # its page would load a CDN
+
+
+# -- the command ------------------------------------------------------------------------
+
+
+def _serve(*options: str):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "exactmines", "serve", "--port", "0",
+                             *options], stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("host, where", [("127.0.0.1", "(this machine only)"),
+                                         ("127.0.0.2", "WARNING: bound to 127.0.0.2")])
+def test_serve_says_where_it_listens_and_answers(host, where):
+    import signal
+    import urllib.request
+
+    server = _serve("--host", host)
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        assert line.startswith(f"exactmines: serving http://{host}:") and where in line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/health", timeout=10) as answer:
+            assert json.loads(answer.read())["status"] == "ok"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            assert b"exactmines" in answer.read()
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(20)
+    assert server.returncode in (0, 130)
+
+
+def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert capsys.readouterr().err == ("exactmines: error: command line: --port 70000: must be "
+                                       "0 to 65535\n")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
+                   "address of this machine)\n")

@@ -35,7 +35,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         raise InputError(f"--time-limit {time_limit}: must be more than 0",
                          source="command line")
     settings = Settings(time_limit=time_limit, max_time_limit=max(30.0, time_limit))
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning",
+    # uvicorn's own log stays quiet: failures reach the user as this command's one line.
+    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level="critical",
                             access_log=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
@@ -57,8 +58,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     threading.Thread(target=announce, daemon=True).start()
     try:
         server.run()
-    except OSError as exc:  # the port is taken, the host unknown
+    except OSError as exc:  # the host is unknown
         raise ExactminesError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except SystemExit:  # uvicorn's way to say the port is taken (after logging it)
+        server.started = False
     if not server.started:
         raise ExactminesError(f"cannot listen on {host}:{port} (taken, or not an address of "
                               "this machine)")

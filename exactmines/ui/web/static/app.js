@@ -153,8 +153,12 @@
   }
 
   function fitZoom() {
-    const room = Math.max(wrapEl.clientWidth - 16, 200);
-    state.zoom = Math.max(10, Math.min(36, Math.floor(room / state.width) - 1));
+    // The room beside the panel (or the page's width when the panel goes below the board);
+    // never below 18 px a cell, so numbers stay readable: a wider board scrolls.
+    const main = document.querySelector("main");
+    const column = getComputedStyle(main).flexDirection === "column";
+    const room = Math.max(main.clientWidth - (column ? 0 : $("panel").offsetWidth + 16) - 18, 160);
+    state.zoom = Math.max(18, Math.min(36, Math.floor(room / state.width) - 1));
     applyZoom();
   }
   function applyZoom() {
@@ -287,6 +291,9 @@
     const size = `${state.width}x${state.height}, ` +
       (mines === null ? "mine count unknown" : `${mines} mines`);
     if (state.mode === "play" && state.game && state.game.over) {
+      const g = state.game;
+      box.append(g.won ? el("div", { class: "banner won", id: "outcome", "data-outcome": "won" }, "You won!")
+        : el("div", { class: "banner lost", id: "outcome", "data-outcome": "lost" }, "Lost: a mine."));
       box.append(el("h2", null, "Position"), el("p", null, size),
         el("p", { class: "muted" }, "The game is over: every mine is shown."));
       return;
@@ -420,8 +427,6 @@
     box.textContent = "";
     const g = state.game;
     if (!g) { box.append(el("p", { class: "muted" }, "Start a new game.")); return; }
-    if (g.won) box.append(el("div", { class: "banner won", id: "outcome", "data-outcome": "won" }, "You won!"));
-    if (g.lost) box.append(el("div", { class: "banner lost", id: "outcome", "data-outcome": "lost" }, "Lost: a mine."));
     box.append(el("h2", null, "Game"), entries([
       ["board", `${g.width}x${g.height}, ${g.mines} mines`],
       ["rule", g.fixed_board ? "a given board" : `${g.rule}${g.noguess ? ", no-guess board" : ""}, seed ${g.seed}`],
