@@ -197,6 +197,25 @@ def test_work_far_past_its_limit_is_504_and_a_full_pool_503(monkeypatch):
     assert health.json()["busy"] == 0
 
 
+def test_concurrent_clients_within_the_pool_get_no_error():
+    app = create_app(Settings(workers=2, queue=2))  # 4 slots for 4 clients
+
+    async def client_loop(c: httpx.AsyncClient) -> list[int]:
+        return [(await c.post("/api/analyze", json={"text": REFERENCE})).status_code
+                for _ in range(40)]
+
+    async def scenario():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            codes = await asyncio.gather(*(client_loop(c) for _ in range(4)))
+            await asyncio.sleep(0.05)
+            return codes, (await c.get("/api/health")).json()["busy"]
+
+    codes, busy = asyncio.run(scenario())
+    assert {code for run in codes for code in run} == {200}
+    assert busy == 0  # every slot given back
+
+
 @given(st.text(max_size=300))
 def test_no_text_gets_a_500(text):
     app = create_app()

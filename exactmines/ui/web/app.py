@@ -170,8 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         future: Future[T] = pool.submit(job)
         loop = asyncio.get_running_loop()
 
-        def release(_: Future[T]) -> None:  # from the worker thread: back to the loop
-            loop.call_soon_threadsafe(slots.__setitem__, "free", slots["free"] + 1)
+        def give_back() -> None:
+            slots["free"] += 1
+
+        def release(_: Future[T]) -> None:
+            # From the worker thread: the count changes on the loop only, never raced.
+            loop.call_soon_threadsafe(give_back)
 
         future.add_done_callback(release)
         try:
