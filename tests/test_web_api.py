@@ -249,9 +249,11 @@ def test_overlay_recommends_a_certain_cell_when_there_is_one(client):
     assert body["fault"] is None
 
 
-def test_overlay_guess_has_the_exact_probability_of_its_cell(client):
-    # A corner 1: no cell is certain, the player must guess.
-    text = "5x5x3\n1HHHH\nHHHHH\nHHHHH\nHHHHH\nHHHHH\n"
+@pytest.mark.parametrize("text", [
+    "5x5x3\n1HHHH\nHHHHH\nHHHHH\nHHHHH\nHHHHH\n",  # a corner 1: nothing is certain
+    "5x5x3\n1HHHH\nHHHHH\nHHHHH\nHHHHH\nHHHHF\n",  # the same with a flag far away
+])
+def test_overlay_guess_has_the_exact_probability_of_its_cell(client, text):
     body = client.post("/api/overlay", json={"text": text}).json()
     move = body["recommendation"]
     assert move["kind"] in GUESS_KINDS
