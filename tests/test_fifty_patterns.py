@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from test_strategy import consistent_view, game_positions, layouts_of, view_of
 
 import exactmines.play.strategy as strategy_module
-from exactmines.play.fifty_patterns import shapes
+from exactmines.play.fifty_patterns import KINDS, shape
 from exactmines.play.lookahead import Cache
 from exactmines.play.strategy import estimate
 from exactmines.position import Position
@@ -19,7 +19,8 @@ def _mask(width: int, cells: list[tuple[int, int]]) -> int:
 
 
 def test_shapes_on_a_small_board():
-    found = shapes(4, 3)
+    found = {(kind, cell): shape(4, 3, kind, cell) for kind in KINDS for cell in range(12)}
+    found = {key: value for key, value in found.items() if value is not None}
     # A horizontal pair in the top left corner: its outer cells are the column to its
     # right (rows 0 and 1); the left column and the row above are off the board.
     assert found["h", 0] == (_mask(4, [(0, 0), (0, 1)]), _mask(4, [(0, 0)]),
@@ -34,6 +35,41 @@ def test_shapes_on_a_small_board():
     # Nothing sticks out of the board.
     assert ("h", 3) not in found and ("v", 8) not in found and ("box", 7) not in found
     assert len(found) == 3 * 3 + 4 * 2 + 3 * 2
+
+
+@given(game_positions(max_unknown=12))
+def test_the_scan_finds_every_pattern_a_plain_scan_finds(position):
+    # The scan tallies only the patterns a few whole-board shifts let through; tallying
+    # every pattern of the board one by one gives the same patterns and tallies.
+    view = consistent_view(position)
+    if view is None:
+        return
+    base = estimate(view, Cache())
+    risk = strategy_module._risk(view, base, Cache())
+    inside: dict[int, int] = {}
+    enablers: dict[int, int] = {}
+    for kind in KINDS:
+        for cell in range(view.width * view.height):
+            found = risk.tally(kind, cell, 2)
+            if found and found[0]:
+                for i in range(view.width * view.height):
+                    if shape(view.width, view.height, kind, cell)[0] >> i & 1:
+                        inside[i] = inside.get(i, 0) + found[0]
+                    if found[1] >> i & 1:
+                        enablers[i] = enablers.get(i, 0) + found[0]
+    assert (risk.inside, risk.enablers) == (inside, enablers)
+
+
+def test_the_scan_sees_patterns_walled_by_mines_and_the_edge():
+    # 5x5: a 2x2 pocket in the corner walled by five flags, one mine left in it. Its four
+    # pairs need no missing mine (their outer cells are flags or off the board) and each
+    # forms in one layout; the block would need two mines.
+    view = view_of(Position(5, 5, 6, ("HHF20", "HHF30", "FFF20", "23210", "00000")))
+    base = estimate(view, Cache())
+    assert base.layouts == 4
+    risk = strategy_module._risk(view, base, Cache())
+    assert risk.inside == {0: 2, 1: 2, 5: 2, 6: 2} and risk.enablers == {}
+    assert risk.tally("box", 0, 4) is None
 
 
 @given(game_positions(), st.data())

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from exactmines.position import indices_of
 
-__all__ = ["Risk"]
+__all__ = ["KINDS", "Shape", "shape", "Risk"]
 
 #: The scan over the whole board keeps patterns needing at most this many mines in all
 #: (the pattern's own and the missing ones); a candidate's own patterns allow more.
@@ -40,37 +40,71 @@ _OWN_MINES = 4
 Shape = tuple[int, int, int, int]
 
 
-@lru_cache(maxsize=16)
-def shapes(width: int, height: int) -> dict[tuple[str, int], Shape]:
-    """Every pattern that fits on the board, keyed by ``(kind, top left cell)``: pairs
-    ``"h"`` (left cell a mine) and ``"v"`` (top cell a mine), and 2x2 blocks ``"box"`` (top
-    left and bottom right mines). Outer cells off the board are left out."""
+#: Each kind of pattern as ``(row, column)`` offsets from its top left cell, in the order of
+#: :data:`Shape`: pairs ``"h"`` (left cell a mine) and ``"v"`` (top cell a mine), and 2x2
+#: blocks ``"box"`` (top left and bottom right mines).
+KINDS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
+    "h": (((0, 0), (0, 1)), ((0, 0),), ((0, 1),),
+          tuple((dr, dc) for dc in (-1, 2) for dr in (-1, 0, 1))),
+    "v": (((0, 0), (1, 0)), ((0, 0),), ((1, 0),),
+          tuple((dr, dc) for dr in (-1, 2) for dc in (-1, 0, 1))),
+    "box": (((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 0), (1, 1)), ((0, 1), (1, 0)),
+            ((-1, -1), (-1, 2), (2, -1), (2, 2))),
+}
 
-    def mask(points: list[tuple[int, int]]) -> int:
-        return sum(1 << (r * width + c) for r, c in points
-                   if 0 <= r < height and 0 <= c < width)
 
-    out: dict[tuple[str, int], Shape] = {}
-    for r in range(height):
-        for c in range(width):
-            cell = r * width + c
-            if c + 1 < width:
-                out["h", cell] = (mask([(r, c), (r, c + 1)]), mask([(r, c)]),
-                                  mask([(r, c + 1)]),
-                                  mask([(r + dr, cc) for cc in (c - 1, c + 2)
-                                        for dr in (-1, 0, 1)]))
-            if r + 1 < height:
-                out["v", cell] = (mask([(r, c), (r + 1, c)]), mask([(r, c)]),
-                                  mask([(r + 1, c)]),
-                                  mask([(rr, c + dc) for rr in (r - 1, r + 2)
-                                        for dc in (-1, 0, 1)]))
-            if r + 1 < height and c + 1 < width:
-                out["box", cell] = (mask([(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]),
-                                    mask([(r, c), (r + 1, c + 1)]),
-                                    mask([(r, c + 1), (r + 1, c)]),
-                                    mask([(r - 1, c - 1), (r - 1, c + 2), (r + 2, c - 1),
-                                          (r + 2, c + 2)]))
-    return out
+def shape(width: int, height: int, kind: str, cell: int) -> Shape | None:
+    """The pattern ``kind`` (:data:`KINDS`) with its top left cell at ``cell``, or ``None``
+    when it does not fit on the board; outer cells off the board are left out. Made when
+    asked (a few shifts): a table of every pattern would hold ``3 * width * height`` masks
+    of up to ``width * height`` bits."""
+    r, c = divmod(cell, width)
+
+    def mask(points: tuple[tuple[int, int], ...]) -> int:
+        return sum(1 << ((r + dr) * width + c + dc) for dr, dc in points
+                   if 0 <= r + dr < height and 0 <= c + dc < width)
+
+    cells, mines, safe, outer = KINDS[kind]
+    found = mask(cells)
+    if found.bit_count() != len(cells):
+        return None
+    return found, mask(mines), mask(safe), mask(outer)
+
+
+@lru_cache(maxsize=64)
+def _columns(width: int, height: int, dc: int) -> int:
+    """The cells whose column plus ``dc`` is still on the board, as a bitmask."""
+    row = "".join("1" if 0 <= c + dc < width else "0" for c in reversed(range(width)))
+    return int(row * height, 2)
+
+
+def _anchors(width: int, height: int, hidden: int, revealed: int, mines: int,
+             kind: str, most_missing: int) -> int:
+    """The top left cells of the patterns ``kind`` whose cells are all hidden, whose outer
+    cells are none revealed, and at most ``most_missing`` of them not known mines: a
+    bitmask, from a few shifts of the whole board's bitmasks (no pattern looked at one by
+    one). These conditions are :meth:`Risk.tally`'s bar the mine count."""
+    everything = (1 << (width * height)) - 1
+
+    def at(cells: int, dr: int, dc: int) -> int:
+        """The cells ``a`` with ``a + (dr, dc)`` on the board and in ``cells``."""
+        step = dr * width + dc
+        moved = cells >> step if step >= 0 else (cells << -step) & everything
+        return moved & _columns(width, height, dc)
+
+    own, _, _, outer = KINDS[kind]
+    found = everything
+    for dr, dc in own:
+        found &= at(hidden, dr, dc)
+    missing = everything & ~mines
+    # at_least[j]: j outer cells or more are missing (not known mines); at_least[0]: all.
+    at_least = [everything] + [0] * (most_missing + 1)
+    for dr, dc in outer:
+        found &= ~at(revealed, dr, dc)
+        here = at(missing, dr, dc)
+        for j in range(most_missing + 1, 0, -1):
+            at_least[j] |= at_least[j - 1] & here
+    return found & ~at_least[most_missing + 1]
 
 
 class Risk:
@@ -83,10 +117,9 @@ class Risk:
 
     def __init__(self, width: int, height: int, hidden: int, revealed: int, mines: int,
                  mines_left: int, count: Callable[[int, int], int]) -> None:
-        self.width = width
+        self.width, self.height = width, height
         self.hidden, self.revealed, self.mines = hidden, revealed, mines
         self.mines_left = mines_left
-        self.shapes = shapes(width, height)
         self._count = count
         self._tallies: dict[tuple[str, int], int] = {}
         self.enablers: dict[int, int] = {}  # cell -> tallies of patterns it would break
@@ -96,10 +129,10 @@ class Risk:
     def tally(self, kind: str, cell: int, most: int) -> tuple[int, int] | None:
         """``(tally, missing mines mask)`` of the pattern ``(kind, cell)`` if it can still
         form needing at most ``most`` mines in all, else ``None``."""
-        shape = self.shapes.get((kind, cell))
-        if shape is None:
+        found_shape = shape(self.width, self.height, kind, cell)
+        if found_shape is None:
             return None
-        cells, mines, safe, outer = shape
+        cells, mines, safe, outer = found_shape
         if cells & ~self.hidden or outer & self.revealed:
             return None
         missing = outer & ~self.mines
@@ -113,13 +146,24 @@ class Risk:
         return found, missing
 
     def _scan(self) -> None:
-        """Every pattern of the board needing few mines: who is in it, who enables it."""
-        for kind, cell in self.shapes:
+        """Every pattern of the board needing few mines: who is in it, who enables it.
+
+        Only the patterns :func:`_anchors` lets through are tallied, by row-major cell then
+        kind, so the cost is a few passes over the board's bitmasks plus those patterns
+        (near walls of known mines, few), not every pattern of the board."""
+        anchored: list[tuple[int, int, str]] = []
+        for order, (kind, (_, own, _, _)) in enumerate(KINDS.items()):
+            if len(own) <= _SCAN_MINES:
+                anchors = _anchors(self.width, self.height, self.hidden, self.revealed,
+                                   self.mines, kind, _SCAN_MINES - len(own))
+                anchored.extend((cell, order, kind) for cell in indices_of(anchors))
+        for cell, _, kind in sorted(anchored):
+            pattern = shape(self.width, self.height, kind, cell)
             found = self.tally(kind, cell, _SCAN_MINES)
-            if found is None or not found[0]:
+            if pattern is None or found is None or not found[0]:
                 continue
             tally, missing = found
-            for i in indices_of(self.shapes[kind, cell][0]):
+            for i in indices_of(pattern[0]):
                 self.inside[i] = self.inside.get(i, 0) + tally
             for i in indices_of(missing):
                 self.enablers[i] = self.enablers.get(i, 0) + tally
