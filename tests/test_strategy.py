@@ -12,6 +12,7 @@ import random
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from math import comb, factorial
 from unittest.mock import patch
 
 import pytest
@@ -158,6 +159,68 @@ def test_value_chances_of_components_the_dp_counted(position, data):
         base = estimate(view, Cache())
         assert all(part.solutions is None for part in base.parts)
         assert value_chances(view, base, cell, Cache()) == listed
+
+
+@settings(max_examples=60)
+@given(game_positions(), st.data())
+def test_scaled_counts_decide_as_the_exact_ones(position, data):
+    """With many cells off the frontier the counts are divided by one common factor
+    (lookahead.Scale); forced here on small boards, every probability, value chance, share
+    of layouts and guess is the exact one, and the endgame's limit reads the true count."""
+    view = consistent_view(position)
+    if view is None:
+        return
+    unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
+    cells = data.draw(st.lists(st.sampled_from(unknown), min_size=1, max_size=3, unique=True))
+    exact = estimate(view, Cache())
+    exact_chances = [value_chances(view, exact, cell, Cache()) for cell in cells]
+    exact_guess = (choose_guess(view, exact, STRATEGIES["best"], Cache())
+                   if not exact.safe and exact.mines != exact.unknown else None)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lookahead_module, "_EXACT_OUTSIDE", -1)
+        scaled = estimate(view, Cache())
+        assert scaled.scale is not None and scaled.boxes == exact.boxes
+        for cell, chances in zip(cells, exact_chances, strict=True):
+            found = value_chances(view, scaled, cell, Cache())
+            assert [v for v, _ in found] == [v for v, _ in chances]
+            for (_, after), (_, truth) in zip(found, chances, strict=True):
+                assert Fraction(after.layouts, scaled.layouts) == \
+                    Fraction(truth.layouts, exact.layouts)
+                assert (after.least, after.safe) == (truth.least, truth.safe)
+        for limit in (exact.layouts - 1, exact.layouts, 2 * exact.layouts):
+            assert scaled.layouts_at_most(limit) == (exact.layouts <= limit)
+        if exact_guess is not None:
+            assert choose_guess(view, scaled, STRATEGIES["best"], Cache()) == exact_guess
+        mine, safe = cells[0], cells[-1]
+        with_mine = strategy_module._layouts_with(scaled, Cache(), 1 << mine, 0)
+        assert Fraction(with_mine, scaled.layouts) == exact.probability(mine)
+        if safe != mine:
+            both = strategy_module._layouts_with(scaled, Cache(), 1 << mine, 1 << safe)
+            assert Fraction(both, scaled.layouts) == Fraction(
+                strategy_module._layouts_with(exact, Cache(), 1 << mine, 1 << safe),
+                exact.layouts)
+
+
+@pytest.mark.parametrize("outside, left, top", [(2000, 300, 40), (50, 10, 3), (40, 0, 5),
+                                                 (33, 33, 2)])
+def test_a_scale_divides_every_binomial_of_its_window_by_one_factor(outside, left, top):
+    scale = lookahead_module.Scale.around(outside, left, top)
+    if scale is None:  # a small position: exact counts
+        assert outside <= lookahead_module._EXACT_OUTSIDE
+        scale = lookahead_module.Scale(outside, max(outside - 32, 0),
+                                       max(left - top - 32, 0), left)
+    divisor = Fraction(factorial(scale.low_outside),
+                       factorial(scale.high) * factorial(scale.outside - scale.low))
+    for u in (scale.low_outside, (scale.low_outside + outside) // 2, outside):
+        for m_left, m_top in ((left, top), (left - 1, top + 3), (max(left - 5, 0), 2)):
+            row = scale.row(u, m_left, m_top)
+            assert all(isinstance(x, int) for x in row)
+            assert [x * divisor for x in row] == \
+                [comb(u, m_left - s) if 0 <= m_left - s <= u else 0 for s in range(m_top + 1)]
+    # A binomial outside the window would not share the divisor: refused.
+    below = scale.low_outside - 1
+    with pytest.raises(AssertionError, match="window"):
+        scale.row(below, min(left, below), 0)
 
 
 @given(game_positions(), st.data())

@@ -35,10 +35,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, prod
 
 from exactmines.analysis.backends import ComponentCounts, get_backend
-from exactmines.analysis.combine import poly_mul
+from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.errors import TimeLimitExceeded, TooLarge
 from exactmines.position import indices_of as _bits
@@ -48,6 +48,7 @@ __all__ = [
     "Part",
     "box_search",
     "Cache",
+    "Scale",
     "Weighed",
     "Kept",
     "After",
@@ -540,12 +541,96 @@ class Cache:
         return found
 
 
-@lru_cache(maxsize=8192)
-def _tail_binomials(outside: int, left: int, top: int) -> tuple[int, ...]:
+#: Up to this many cells off the frontier, layout counts are exact; beyond, they are scaled
+#: (:class:`Scale`): ``C(U, L)`` grows with ``U`` (600,000 bits for 15% mines on a 1000x1000
+#: board), and so would every count and every gcd of a probability.
+_EXACT_OUTSIDE = 1024
+
+#: How far a :class:`Scale`'s window reaches below the position's cells off the frontier and
+#: its mines left less the frontier's: past what a hypothetical reveal (at most 9 cells
+#: leave the outside, 9 mine numbers join the frontier, 4 more for the next candidates) or
+#: a long-term risk pattern (at most 6 cells, 5 mines) asks for.
+_SLACK = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """A divisor common to every layout count of one decision, for positions with many cells
+    off the frontier.
+
+    The counts are sums of ``C(U', m)`` times products of the components' counts, for ``U'``
+    within ``low_outside..outside`` and ``m`` within ``low..high``. Each binomial is divided
+    by ``B = low_outside! / (high! (outside - low)!)``, which leaves the integer
+    ``prod(low_outside+1..U') * prod(m+1..high) * prod(U'-m+1..outside-low)``: a product of
+    ``outside - low_outside + high - low`` factors, so its size follows the width of the
+    window, not ``U'`` (a few thousand bits where ``C(U', m)`` has hundreds of thousands).
+    The player only compares counts of one decision with each other (probabilities, shares
+    of layouts, bounds in layouts), which a common divisor leaves as they are; the one
+    absolute test, the endgame's limit, reads the true count
+    (:meth:`exactmines.play.strategy.Estimate.layouts_at_most`).
+    """
+
+    outside: int
+    low_outside: int
+    low: int
+    high: int
+
+    @classmethod
+    def around(cls, outside: int, left: int, top: int) -> Scale | None:
+        """The scale of a position with ``outside`` cells off the frontier, ``left`` mines
+        and at most ``top`` mines on the frontier; ``None`` (exact counts) when ``outside``
+        is small."""
+        if outside <= _EXACT_OUTSIDE:
+            return None
+        return cls(outside, max(outside - _SLACK, 0), max(left - top - _SLACK, 0), left)
+
+    def row(self, outside: int, left: int, top: int) -> tuple[int, ...]:
+        """``C(outside, left - s) / B`` for ``s = 0..top`` (see :func:`_tail_binomials`).
+
+        Raises
+        ------
+        AssertionError
+            When a binomial is asked for outside the window (a bug: the counts would not
+            share the divisor).
+        """
+        out = [0] * (top + 1)
+        low, high = max(left - top, 0), min(left, outside)
+        if low > high:
+            return tuple(out)
+        if not (self.low_outside <= outside <= self.outside
+                and self.low <= low and high <= self.high):
+            raise AssertionError(f"C({outside}, {low}..{high}) is outside the window of {self} "
+                                 "(a bug: the counts would not share one divisor)")
+        # C(outside, m) = relative[m - low] * outside! / (high! (outside - low)!).
+        relative = relative_binomials(outside, low, high)
+        factor = (prod(range(self.low_outside + 1, outside + 1))
+                  * prod(range(high + 1, self.high + 1))
+                  * prod(range(outside - low + 1, self.outside - self.low + 1)))
+        for m in range(low, high + 1):
+            out[left - m] = relative[m - low] * factor
+        return tuple(out)
+
+
+def _tail_binomials(outside: int, left: int, top: int, scale: Scale | None = None
+                    ) -> tuple[int, ...]:
     """``C(outside, left - s)`` for ``s = 0..top`` (0 where ``left - s`` is not in
-    ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``."""
+    ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``;
+    each divided by ``scale``'s divisor when there is one (:meth:`Scale.row`). Cached: the
+    same rows recur all game (exact ones) or all decision (scaled ones, fewer and larger)."""
+    if scale is not None:
+        return _scaled_row(scale, outside, left, top)
+    return _exact_row(outside, left, top)
+
+
+@lru_cache(maxsize=8192)
+def _exact_row(outside: int, left: int, top: int) -> tuple[int, ...]:
     return tuple(comb(outside, left - s) if 0 <= left - s <= outside else 0
                  for s in range(top + 1))
+
+
+@lru_cache(maxsize=256)
+def _scaled_row(scale: Scale, outside: int, left: int, top: int) -> tuple[int, ...]:
+    return scale.row(outside, left, top)
 
 
 def _correlate(poly: list[int], weights: Sequence[int], length: int) -> list[int]:
@@ -617,15 +702,17 @@ class Kept:
             self.others[c] = poly_mul(prefix[c], suffix)
             suffix = poly_mul(self.polys[c], suffix)
         self.profiles = [p.profile or _profile(p.sizes, p.counts) for p in parts]
-        self.tails: dict[int, _Tails] = {}
+        self.tails: dict[tuple[int, Scale | None], _Tails] = {}
 
-    def tails_for(self, outside: int, mines_left: int, reach: int) -> _Tails:
+    def tails_for(self, outside: int, mines_left: int, reach: int, scale: Scale | None = None
+                  ) -> _Tails:
         """The :class:`_Tails` for ``outside`` cells off the frontier, reaching at least
         ``reach`` mine numbers of an extra part (made once, not again for each longer
-        polynomial when they reach far enough)."""
-        tails = self.tails.get(outside)
+        polynomial when they reach far enough), counts divided by ``scale``'s divisor."""
+        tails = self.tails.get((outside, scale))
         if tails is None or tails.reach < reach:
-            tails = self.tails[outside] = _Tails(self, outside, mines_left, reach)
+            tails = self.tails[outside, scale] = _Tails(self, outside, mines_left, reach,
+                                                        scale)
         return tails
 
     def after(self, extra: Part, poly: list[int], layouts: int, outside: int,
@@ -679,11 +766,11 @@ class Kept:
                     safe |= box
         return After(layouts, Fraction(0), safe)
 
-    def weigh(self, outside: int, mines_left: int) -> Weighed:
+    def weigh(self, outside: int, mines_left: int, scale: Scale | None = None) -> Weighed:
         """Combine the kept parts with ``outside`` cells off the frontier and ``mines_left``
-        mines: integers only."""
+        mines: integers only, divided by ``scale``'s divisor."""
         total = self.total
-        weights = _tail_binomials(outside, mines_left, len(total) - 1)
+        weights = _tail_binomials(outside, mines_left, len(total) - 1, scale)
         layouts = sum(t * w for t, w in zip(total, weights, strict=True))
         if layouts == 0:
             return Weighed(0, [], 0)
@@ -692,7 +779,7 @@ class Kept:
                                                     strict=True)]
         hits = 0
         if outside:
-            inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1)
+            inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
             hits = sum(t * w for t, w in zip(total, inner, strict=True))
         return Weighed(layouts, numerators, hits)
 
@@ -716,13 +803,15 @@ class _Tails:
 
     __slots__ = ("reach", "extra", "hits", "by_sum", "_lowest", "_reached", "_kept")
 
-    def __init__(self, kept: Kept, outside: int, mines_left: int, reach: int) -> None:
+    def __init__(self, kept: Kept, outside: int, mines_left: int, reach: int,
+                 scale: Scale | None = None) -> None:
         self.reach = reach
         top = len(kept.total) + reach - 2
-        tail = _tail_binomials(outside, mines_left, top)
+        tail = _tail_binomials(outside, mines_left, top, scale)
         self.extra = _correlate(kept.total, tail, reach)
-        self.hits = (_correlate(kept.total, _tail_binomials(outside - 1, mines_left - 1, top),
-                                reach) if outside else [0] * reach)
+        self.hits = (_correlate(kept.total,
+                                _tail_binomials(outside - 1, mines_left - 1, top, scale), reach)
+                     if outside else [0] * reach)
         # R_c per kept part; the rest only when a value needs it (often the extra part
         # alone shows a certainly safe cell, and then the least is 0 whatever the others).
         self.by_sum = [_correlate(others, tail, len(poly) + reach - 1)
@@ -759,17 +848,16 @@ class _Tails:
         return self._reached
 
 
-def counted(rules: list[Rule], unknown: int, left: int, cache: Cache
-             ) -> tuple[tuple[tuple[int, tuple[Rule, ...]], ...], list[Part], int, Weighed]:
-    """The rules' components, their counted parts, the ``unknown`` cells no rule touches
-    and the combination of it all under ``left`` mines."""
+def counted(rules: list[Rule], unknown: int, cache: Cache
+            ) -> tuple[tuple[tuple[int, tuple[Rule, ...]], ...], list[Part], int, Kept]:
+    """The rules' components, their counted parts, the ``unknown`` cells no rule touches,
+    and the parts ready to be combined under the count (:meth:`Kept.weigh`)."""
     groups = tuple(group_rules(rules))
     parts = [cache.part(group) for _, group in groups]
     frontier = 0
     for cells, _ in groups:
         frontier |= cells
-    outside = unknown & ~frontier
-    return groups, parts, outside, Kept(parts).weigh(outside.bit_count(), left)
+    return groups, parts, unknown & ~frontier, Kept(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -810,13 +898,14 @@ class Values:
     def of(cls, index: int, *, around: int, flagged: int, unknown: int, outside: int,
            mines_left: int, groups: tuple[tuple[int, tuple[Rule, ...]], ...],
            parts: tuple[Part, ...], kept_by_merged: dict[tuple[int, ...], Kept],
-           cache: Cache) -> Values:
+           cache: Cache, scale: Scale | None = None) -> Values:
         """The values unknown cell ``index`` can show in a position with ``unknown`` cells
         (``outside``: those next to no number) and ``mines_left`` mines, whose frontier's
         components are ``groups`` (``(cells, rules)``), counted as ``parts``. ``around``:
         the cell's neighbours; ``flagged``: the proved mines the player has flagged;
         ``kept_by_merged``: the position's :class:`Kept` by merged components, filled here
-        (``exactmines.play.strategy.Estimate.kept``)."""
+        (``exactmines.play.strategy.Estimate.kept``); ``scale``: the position's
+        :class:`Scale` (the layouts are divided by its divisor)."""
         values = cls()
         bit = 1 << index
         touch = around | bit
@@ -859,7 +948,7 @@ class Values:
         # Every value's polynomial fits the tails, with room for the next candidates.
         reach = max((len(poly) for poly in reveal.polys.values()), default=0) + 4
         tails = values.tails = kept.tails_for(values.outside.bit_count(), mines_left,
-                                              reach)
+                                              reach, scale)
         for m, poly in reveal.polys.items():
             # The tails run to ``reach`` >= len(poly): zip stops at the polynomial's end.
             layouts = sum(x * e for x, e in zip(poly, tails.extra, strict=False))

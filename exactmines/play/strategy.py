@@ -52,7 +52,16 @@ from exactmines.analysis.frontier import Rule
 from exactmines.errors import InputError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk
-from exactmines.play.lookahead import After, Cache, Kept, Part, Values, box_search, counted
+from exactmines.play.lookahead import (
+    After,
+    Cache,
+    Kept,
+    Part,
+    Scale,
+    Values,
+    box_search,
+    counted,
+)
 from exactmines.play.view import View, local_deductions
 from exactmines.position import dilate
 from exactmines.position import indices_of as _bits
@@ -231,7 +240,13 @@ class Estimate:
     Attributes
     ----------
     layouts:
-        Consistent layouts of the remaining mines over the unknown cells (0: inconsistent).
+        Consistent layouts of the remaining mines over the unknown cells (0: inconsistent),
+        divided by ``scale``'s divisor when there is one: every count the guessing parts
+        read from this estimate shares it, so shares and comparisons of counts are exact;
+        :meth:`layouts_at_most` reads the true count.
+    scale:
+        ``None`` (exact counts) or, with many cells off the frontier, the
+        :class:`~exactmines.play.lookahead.Scale` of this estimate's counts.
     unknown, outside:
         Unknown cells; those of them next to no number.
     groups, parts:
@@ -262,6 +277,7 @@ class Estimate:
     mines: int
     least: Fraction
     mines_left: int
+    scale: Scale | None = None
     kept: dict[tuple[int, ...], Kept] = field(default_factory=dict, compare=False,
                                                repr=False)
 
@@ -272,6 +288,39 @@ class Estimate:
                 return p
         raise KeyError(f"cell {index} is not unknown")
 
+    def layouts_at_most(self, limit: int) -> bool:
+        """Whether the true number of layouts is at most ``limit``. With a scale, the
+        binomials of the outside cells are computed only as far as needed to exceed
+        ``limit`` (:func:`_binomial_at_most`)."""
+        if self.scale is None:
+            return self.layouts <= limit
+        outside, left = self.outside.bit_count(), self.mines_left
+        total = 0
+        for s, count in enumerate(Kept(list(self.parts)).total):
+            if count:
+                ways = _binomial_at_most(outside, left - s, limit)
+                if ways is None:
+                    return False
+                total += count * ways
+                if total > limit:
+                    return False
+        return True
+
+
+def _binomial_at_most(n: int, k: int, limit: int) -> int | None:
+    """``C(n, k)`` when it is at most ``limit``, else ``None``; 0 when ``k`` is not in
+    ``0..n``. Stops as soon as a partial product passes ``limit`` (the binomials
+    ``C(n, j)``, ``j <= min(k, n - k)``, never decrease)."""
+    if not 0 <= k <= n:
+        return 0
+    k = min(k, n - k)
+    ways = 1
+    for j in range(1, k + 1):
+        ways = ways * (n - j + 1) // j  # C(n, j), exactly
+        if ways > limit:
+            return None
+    return ways
+
 
 def estimate(view: View, cache: Cache) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
@@ -281,7 +330,9 @@ def estimate(view: View, cache: Cache) -> Estimate:
     (:class:`~exactmines.play.lookahead.Kept`).
     """
     unknown, left = view.unknown, view.mines_left
-    groups, parts, outside, weighed = counted(view.rules(), unknown, left, cache)
+    groups, parts, outside, kept = counted(view.rules(), unknown, cache)
+    scale = Scale.around(outside.bit_count(), left, len(kept.total) - 1)
+    weighed = kept.weigh(outside.bit_count(), left, scale)
     layouts = weighed.layouts
     boxes: list[tuple[int, Fraction]] = []
     if layouts:
@@ -298,7 +349,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
             mines |= mask
     least = min((p for _, p in boxes), default=Fraction(0))
     return Estimate(layouts, unknown, outside, groups, tuple(parts), tuple(boxes), safe, mines,
-                    least, left)
+                    least, left, scale)
 
 
 def value_chances(view: View, base: Estimate, index: int, cache: Cache
@@ -320,7 +371,7 @@ def _values(view: View, base: Estimate, index: int, cache: Cache) -> Values:
     return Values.of(index, around=view.masks[index], flagged=view.mines,
                      unknown=base.unknown, outside=base.outside, mines_left=base.mines_left,
                      groups=base.groups, parts=base.parts, kept_by_merged=base.kept,
-                     cache=cache)
+                     cache=cache, scale=base.scale)
 
 
 # -- the parts of the guessing strategy ---------------------------------------------------
@@ -516,7 +567,7 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | Non
     (of the rest) whatever the order of play, and the region's best click is the one that
     maximises the former. Both are exact optima, by :class:`~exactmines.play.endgame.Endgame`.
     """
-    if base.layouts <= strategy.endgame_layouts:
+    if base.layouts_at_most(strategy.endgame_layouts):
         layouts = list_layouts(view, base, strategy.endgame_layouts)
         if layouts is not None:
             found = _search(layouts, base.unknown, view, strategy.endgame_nodes)
@@ -691,8 +742,9 @@ def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
 
 def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
     """Layouts of ``base`` in which every cell of ``mines`` is a mine and every cell of
-    ``safe`` is safe (both unknown cells), exactly: the rules lose those cells (and the
-    mines among them), the components they split or change are counted again (cached)."""
+    ``safe`` is safe (both unknown cells), exactly (divided by ``base.scale``'s divisor,
+    like ``base.layouts``): the rules lose those cells (and the mines among them), the
+    components they split or change are counted again (cached)."""
     unknown = base.unknown & ~mines & ~safe
     rules: list[Rule] = []
     for _, group in base.groups:
@@ -703,7 +755,9 @@ def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
                 return 0
             if free:
                 rules.append((free, need))
-    return counted(rules, unknown, base.mines_left - mines.bit_count(), cache)[3].layouts
+    _, _, outside, kept = counted(rules, unknown, cache)
+    return kept.weigh(outside.bit_count(), base.mines_left - mines.bit_count(),
+                      base.scale).layouts
 
 
 def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
