@@ -86,8 +86,9 @@ class View:
         Per cell, its neighbours as a bitmask (:class:`NeighbourMasks` on a large board).
     dirty, pair_dirty:
         Revealed cells (padded indices) near a change since the single-clue / the pair
-        rules last looked at them: only those can yield a new local deduction. ``dirty``
-        is added to ``pair_dirty`` when the single-clue rules take it.
+        rules last looked at them: only those can yield a new local deduction. The clues
+        of ``dirty`` that still touch an unknown cell pass to ``pair_dirty`` when the
+        single-clue rules take them.
     """
 
     __slots__ = ("width", "height", "total", "everything", "numbers", "masks", "dirty",
@@ -255,7 +256,7 @@ def local_deductions(view: View) -> tuple[list[int], list[int]]:
     state, number, offsets = view._state, view._number, view._offsets
     dirty = view.dirty
     view.dirty = set()
-    view.pair_dirty |= dirty
+    pair_dirty = view.pair_dirty
     safe: set[int] = set()
     mines: set[int] = set()
     for p in dirty:
@@ -267,7 +268,8 @@ def local_deductions(view: View) -> tuple[list[int], list[int]]:
                 free.append(p + d)
             elif near == _MINE:
                 need -= 1
-        if free:  # else the clue is settled
+        if free:  # else the clue is settled for good: unknown cells only ever go
+            pair_dirty.add(p)
             if need == 0:
                 safe.update(free)
             elif need == len(free):
