@@ -30,6 +30,11 @@ Families (issue 4, targets in brackets):
     WxW boards at 15 % mines, mid-game: every safe cell of a centred disc of 40 % of the
     board clicked (zeros flood), the mines inside it still covered: 100x100, 300x300,
     1000x1000 [1000x1000 <= 10 s and <= 2 GB; cost linear in the area].
+``play``
+    one whole game of ``exactmines play`` (best strategy) on the same WxW boards at 15 %
+    mines, the first click at the centre with an opening (SNR), game 0 of seed 0: the
+    player reveals nearly every safe cell, mostly by local rules, with a few exact analyses
+    and guesses [1000x1000 <= 10 s and <= 2 GB; cost linear in the area].
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from collections.abc import Callable, Iterator
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
 from exactmines.game import Game, deal, random_board
+from exactmines.play.games import PlaySettings, deal_game, play_game
 from exactmines.position import Position
 
 MIDGAME_GAMES = 30
@@ -191,6 +197,20 @@ def _area_case(args: tuple[int, str, float | None]) -> dict[str, object]:
     return row
 
 
+def _play_case(args: tuple[int, str, float | None]) -> dict[str, object]:
+    """One game on a side x side board at 15 % mines (the player counts on its own: the
+    backend and time limit do not apply)."""
+    side = args[0]
+    centre = (side // 2, side // 2)
+    settings = PlaySettings(side, side, round(DENSITY * side * side), "opening", centre, 0)
+    wall, cpu = time.perf_counter(), time.process_time()
+    record = play_game(side, side, deal_game(settings, 0), centre,
+                       settings.player_strategy(), "opening")
+    return dict(side=side, won=record.won, revealed=record.revealed, guesses=record.guesses,
+                wall=time.perf_counter() - wall, cpu=time.process_time() - cpu,
+                peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
 def in_child(function: Callable[[tuple[int, str, float | None]], dict[str, object]],
              args: tuple[int, str, float | None]) -> dict[str, object]:
     """Run ``function(args)`` in a fresh process (its own peak memory)."""
@@ -281,6 +301,17 @@ def main(argv: list[str] | None = None) -> int:
         ratio = row["cpu"] / base["cpu"] / (side * side / (sides[0] ** 2))
         print(f"  {side}x{side}: {1e9 * row['cpu'] / side**2:.0f} ns cpu per cell, "
               f"{ratio:.2f}x the {sides[0]}x{sides[0]} cost per cell")
+    if 1000 in sides:
+        print("  target for 1000x1000: <= 10 s and <= 2 GB")
+
+    print("\nplay: one whole game (15% mines, opening at the centre, seed 0), each in a fresh "
+          "process:")
+    for side in sides:
+        row = in_child(_play_case, (side, args.backend, limit))
+        print(f"  {side}x{side}: {row['revealed']} cells revealed, {row['guesses']} guesses, "
+              f"{'won' if row['won'] else 'lost'}; wall {row['wall']:.2f} s, cpu "
+              f"{row['cpu']:.2f} s ({1e6 * row['cpu'] / side**2:.1f} us per cell), peak "
+              f"{row['peak_mb']:.0f} MB")
     if 1000 in sides:
         print("  target for 1000x1000: <= 10 s and <= 2 GB")
     return 0
