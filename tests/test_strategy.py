@@ -506,6 +506,13 @@ def test_local_rules_and_the_view_on_a_strip():
     assert view.mines_left == 0 and view.mines == 0b1010 and view.revealed == 0b101
     assert view.unknown == 0b10000 and view.rules() == []
     assert view.is_revealed(2) and not view.is_revealed(4)
+    # Showing a cell again changes nothing; a flag shown, or a number flagged, is refused.
+    view.show([(2, 2)])
+    assert local_deductions(view) == ([], []) and view.numbers[2] == 2
+    with pytest.raises(ValueError, match="cell 1 is flagged"):
+        view.show([(1, 0)])
+    with pytest.raises(ValueError, match="cell 0 is revealed"):
+        view.mark_mines([0])
 
 
 def test_local_rules_are_sound():

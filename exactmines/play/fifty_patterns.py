@@ -56,8 +56,23 @@ KINDS: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {
 def shape(width: int, height: int, kind: str, cell: int) -> Shape | None:
     """The pattern ``kind`` (:data:`KINDS`) with its top left cell at ``cell``, or ``None``
     when it does not fit on the board; outer cells off the board are left out. Made when
-    asked (a few shifts): a table of every pattern would hold ``3 * width * height`` masks
-    of up to ``width * height`` bits."""
+    asked (a few shifts), and kept on boards of up to ``_KEPT_CELLS`` cells: a table of
+    every pattern would hold ``3 * width * height`` masks of up to ``width * height`` bits."""
+    if width * height <= _KEPT_CELLS:
+        return _kept_shape(width, height, kind, cell)
+    return _shape(width, height, kind, cell)
+
+
+#: Boards up to this many cells keep the patterns made (a few MB at most).
+_KEPT_CELLS = 4096
+
+
+@lru_cache(maxsize=3 * _KEPT_CELLS)
+def _kept_shape(width: int, height: int, kind: str, cell: int) -> Shape | None:
+    return _shape(width, height, kind, cell)
+
+
+def _shape(width: int, height: int, kind: str, cell: int) -> Shape | None:
     r, c = divmod(cell, width)
 
     def mask(points: tuple[tuple[int, int], ...]) -> int:

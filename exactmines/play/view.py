@@ -14,6 +14,7 @@ bitmasks over flat indices ``r * width + c`` that the analysis reads (:attr:`Vie
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import overload
 
 from exactmines.analysis.frontier import Rule
@@ -36,6 +37,29 @@ _IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
 #: would hold ``cells`` masks of up to ``cells`` bits (about 60 GB for 1000x1000), so its
 #: masks are made one at a time, when asked.
 _TABLE_CELLS = 4096
+
+
+def _on_board_neighbours(width: int, height: int) -> bytearray:
+    """Per cell of the padded grid, how many of its neighbours are on the board: the rows
+    around it on the board times the columns, less itself when it is on the board. Made a
+    row pattern at a time (a few kinds of rows), so in one linear pass of bytes."""
+    stride = width + 2 * _PAD
+
+    def around(i: int, length: int) -> int:  # lines i-1..i+1 of 0..length-1 (padded i)
+        return len(range(max(i - _PAD - 1, 0), min(i - _PAD + 2, length)))
+
+    columns = [around(c, width) for c in range(stride)]
+    on_row = [_PAD <= c < _PAD + width for c in range(stride)]
+    patterns: dict[tuple[int, bool], bytes] = {}
+    rows = []
+    for r in range(height + 2 * _PAD):
+        key = (around(r, height), _PAD <= r < _PAD + height)
+        if key not in patterns:
+            rows_near, inside = key
+            patterns[key] = bytes(rows_near * n - (inside and on)
+                                  for n, on in zip(columns, on_row, strict=True))
+        rows.append(patterns[key])
+    return bytearray(b"".join(rows))
 
 
 class NeighbourMasks(Sequence[int]):
@@ -92,9 +116,8 @@ class View:
     """
 
     __slots__ = ("width", "height", "total", "everything", "numbers", "masks", "dirty",
-                 "pair_dirty", "_stride", "_start", "_state", "_number", "_offsets",
-                 "_flagged",
-                 "_masks")
+                 "pair_dirty", "_stride", "_start", "_state", "_number", "_free", "_flags",
+                 "_offsets", "_flagged", "_masks")
 
     def __init__(self, width: int, height: int, total: int) -> None:
         self.width, self.height, self.total = width, height, total
@@ -110,6 +133,10 @@ class View:
         for r in range(height):
             self._state[start + r * stride:start + r * stride + width] = bytes(width)
         self._number = bytearray(len(self._state))
+        # Per cell of the padded grid, its unknown neighbours and its flagged ones, kept up
+        # to date by every change: a clue's rule reads them in two steps.
+        self._free = _on_board_neighbours(width, height)
+        self._flags = bytearray(len(self._state))
         self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
                          stride + 1)
         self._flagged = 0
@@ -130,20 +157,29 @@ class View:
     # -- changes -------------------------------------------------------------------------
 
     def show(self, shown: Iterable[tuple[int, int]]) -> None:
-        """Cells newly revealed, as ``(flat index, number)``. Cost: a few steps per cell."""
+        """Cells newly revealed, as ``(flat index, number)`` (one already revealed is left
+        as it is). Cost: a few steps per cell."""
         state, number, numbers, dirty = self._state, self._number, self.numbers, self.dirty
-        width, start, offsets = self.width, self._start, self._offsets
+        free, width, start, offsets = self._free, self.width, self._start, self._offsets
         for index, shows in shown:
-            numbers[index] = shows
             p = index + (index // width) * 2 * _PAD + start
+            if state[p] != _UNKNOWN:
+                if state[p] == _MINE:
+                    raise ValueError(f"cell {index} is flagged as a mine: it cannot show a "
+                                     "number")
+                continue
+            numbers[index] = shows
             state[p] = _REVEALED
             number[p] = shows
-            # Every revealed cell near the change: this one, and its revealed neighbours
-            # (one revealed in the same call adds this one when its turn comes).
-            dirty.add(p)
+            # The clues near the change that still touch an unknown cell: this one and its
+            # revealed neighbours (one revealed later in the same call adds itself).
+            if free[p]:
+                dirty.add(p)
             for d in offsets:
-                if state[p + d] == _REVEALED:
-                    dirty.add(p + d)
+                q = p + d
+                free[q] -= 1
+                if state[q] == _REVEALED and free[q]:
+                    dirty.add(q)
         self._masks.clear()
 
     def mark_mines(self, cells: int | Iterable[int]) -> None:
@@ -151,19 +187,24 @@ class View:
         skipped."""
         if isinstance(cells, int):
             cells = indices_of(cells)
-        state, dirty = self._state, self.dirty
+        state, dirty, free, flags = self._state, self.dirty, self._free, self._flags
         width, start, offsets = self.width, self._start, self._offsets
         changed = False
         for index in cells:
             p = index + (index // width) * 2 * _PAD + start
-            if state[p] == _MINE:
+            if state[p] != _UNKNOWN:
+                if state[p] == _REVEALED:
+                    raise ValueError(f"cell {index} is revealed: it cannot be a mine")
                 continue
             state[p] = _MINE
             self._flagged += 1
             changed = True
             for d in offsets:
-                if state[p + d] == _REVEALED:
-                    dirty.add(p + d)
+                q = p + d
+                free[q] -= 1
+                flags[q] += 1
+                if state[q] == _REVEALED and free[q]:
+                    dirty.add(q)
         if changed:
             self._masks.clear()
 
@@ -209,18 +250,15 @@ class View:
         neighbours (a bitmask) and the mines among them (its number less its flags), in
         row-major order of the numbers. Cost: a few passes over the board's bitmasks, and
         a few steps per such number."""
-        state, number, offsets, width = self._state, self._number, self._offsets, self.width
+        state, number, flags, offsets = self._state, self._number, self._flags, self._offsets
         out = []
-        for i in indices_of(self.revealed & dilate(self.unknown, width, self.height)):
+        for i in indices_of(self.revealed & dilate(self.unknown, self.width, self.height)):
             p = self.padded(i)
-            free, need = 0, number[p]
+            free = 0
             for d in offsets:
-                near = state[p + d]
-                if near == _UNKNOWN:
+                if state[p + d] == _UNKNOWN:
                     free |= 1 << self.flat(p + d)
-                elif near == _MINE:
-                    need -= 1
-            out.append((free, need))
+            out.append((free, number[p] - flags[p]))
         return out
 
     def _flat(self, cells: set[int]) -> list[int]:
@@ -238,6 +276,7 @@ _FRAME_BITS = tuple(1 << ((dr + 1) * _FRAME + dc + 1)
 _CENTRE = 2 * _FRAME + 2
 
 
+@lru_cache(maxsize=64)
 def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
     """``(padded offset, frame shift)`` of every cell within two steps (the clues whose
     neighbourhoods can overlap a clue's)."""
@@ -254,26 +293,21 @@ def local_deductions(view: View) -> tuple[list[int], list[int]]:
     the board. Sound but incomplete: the exact analysis finds the rest.
     """
     state, number, offsets = view._state, view._number, view._offsets
+    free, flags = view._free, view._flags
     dirty = view.dirty
     view.dirty = set()
     pair_dirty = view.pair_dirty
     safe: set[int] = set()
     mines: set[int] = set()
     for p in dirty:
-        free = []
-        need = number[p]
-        for d in offsets:
-            near = state[p + d]
-            if near == _UNKNOWN:
-                free.append(p + d)
-            elif near == _MINE:
-                need -= 1
-        if free:  # else the clue is settled for good: unknown cells only ever go
-            pair_dirty.add(p)
-            if need == 0:
-                safe.update(free)
-            elif need == len(free):
-                mines.update(free)
+        size = free[p]
+        if not size:  # the clue is settled for good: unknown cells only ever go
+            continue
+        pair_dirty.add(p)
+        need = number[p] - flags[p]
+        if need == 0 or need == size:
+            (safe if need == 0 else mines).update(p + d for d in offsets
+                                                  if state[p + d] == _UNKNOWN)
     if safe or mines:
         return view._flat(safe), view._flat(mines)
     # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
@@ -285,15 +319,12 @@ def local_deductions(view: View) -> tuple[list[int], list[int]]:
         """``(frame bits of the unknown neighbours, mines among them, how many)``."""
         found = facts.get(p)
         if found is None:
-            bits, need, size = 0, number[p], 0
-            for d, bit in zip(offsets, _FRAME_BITS, strict=True):
-                near = state[p + d]
-                if near == _UNKNOWN:
-                    bits |= bit
-                    size += 1
-                elif near == _MINE:
-                    need -= 1
-            found = facts[p] = (bits, need, size)
+            bits = 0
+            if free[p]:
+                for d, bit in zip(offsets, _FRAME_BITS, strict=True):
+                    if state[p + d] == _UNKNOWN:
+                        bits |= bit
+            found = facts[p] = (bits, number[p] - flags[p], free[p])
         return found
 
     def cells(p: int, bits: int) -> list[int]:
