@@ -223,6 +223,24 @@ def test_a_scale_divides_every_binomial_of_its_window_by_one_factor(outside, lef
         scale.row(below, min(left, below), 0)
 
 
+def test_preconditions_of_the_reveal_counts_are_raised_errors():
+    # A certain mine shows no value: asking for the position its value leaves is refused.
+    view = view_of(Position(3, 1, 1, ("1HH",)))
+    base = estimate(view, Cache())
+    assert base.probability(1) == 1
+    values = strategy_module._values(view, base, 1, Cache())
+    assert values.values == []
+    with pytest.raises(IndexError, match="mine in every layout"):
+        values.after(0)
+    # A part the DP counted lists no solutions: splitting them is refused, not guessed.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lookahead_module, "_SMALL_NODES", 0)
+        part = estimate(view, Cache()).parts[0]
+    assert part.solutions is None
+    with pytest.raises(ValueError, match="no listed solutions"):
+        lookahead_module._split_solutions(part, 2, 0)
+
+
 @given(game_positions(), st.data())
 def test_secondary_safety_is_the_chance_to_survive_two_clicks(position, data):
     view = consistent_view(position)

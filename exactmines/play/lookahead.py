@@ -329,7 +329,8 @@ def _split_solutions(part: Part, index: int, probe: int
     """One part's table for :func:`_revealed`: ``(box masks, sizes, {(j, k): (layouts,
     mines per box)})``, ``j`` the mines in ``probe``, ``k`` all its mines, over its boxes
     with cell ``index`` removed and each box touching ``probe`` cut in two."""
-    assert part.solutions is not None
+    if part.solutions is None:
+        raise ValueError("a part the DP engine counted has no listed solutions to split")
     cut = probe | (1 << index)
     kept: list[int] = []
     split: list[tuple[int, int, int]] = []  # (box, cells inside the probe, cells outside)
@@ -961,6 +962,7 @@ class Values:
 
     def after(self, i: int) -> After:
         """The position left by value ``i`` (in the order of ``values``)."""
-        assert self.kept is not None and self.tails is not None and self.reveal is not None
+        if self.kept is None or self.tails is None or self.reveal is None:
+            raise IndexError(f"no value {i}: the cell is a mine in every layout")
         return self.kept.after(self.reveal.part(self.mines[i]), self.polys[i],
                                self.layouts[i], self.outside, self.tails)
