@@ -52,6 +52,7 @@ __all__ = [
     "Weighed",
     "Kept",
     "After",
+    "Counted",
     "counted",
     "Values",
 ]
@@ -849,16 +850,26 @@ class _Tails:
         return self._reached
 
 
-def counted(rules: list[Rule], unknown: int, cache: Cache
-            ) -> tuple[tuple[tuple[int, tuple[Rule, ...]], ...], list[Part], int, Kept]:
-    """The rules' components, their counted parts, the ``unknown`` cells no rule touches,
-    and the parts ready to be combined under the count (:meth:`Kept.weigh`)."""
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A position's frontier, counted: its components ``(cells, rules)``, their parts, the
+    unknown cells no rule touches (``outside``), and the parts ready to be combined under
+    the count (:meth:`Kept.weigh`)."""
+
+    groups: tuple[tuple[int, tuple[Rule, ...]], ...]
+    parts: list[Part]
+    outside: int
+    kept: Kept
+
+
+def counted(rules: list[Rule], unknown: int, cache: Cache) -> Counted:
+    """The rules' components over the ``unknown`` cells, counted (cached)."""
     groups = tuple(group_rules(rules))
     parts = [cache.part(group) for _, group in groups]
     frontier = 0
     for cells, _ in groups:
         frontier |= cells
-    return groups, parts, unknown & ~frontier, Kept(parts)
+    return Counted(groups, parts, unknown & ~frontier, Kept(parts))
 
 
 @dataclass(frozen=True, slots=True)

@@ -330,7 +330,9 @@ def estimate(view: View, cache: Cache) -> Estimate:
     (:class:`~exactmines.play.lookahead.Kept`).
     """
     unknown, left = view.unknown, view.mines_left
-    groups, parts, outside, kept = counted(view.rules(), unknown, cache)
+    frontier = counted(view.rules(), unknown, cache)
+    groups, parts, outside, kept = (frontier.groups, frontier.parts, frontier.outside,
+                                    frontier.kept)
     scale = Scale.around(outside.bit_count(), left, len(kept.total) - 1)
     weighed = kept.weigh(outside.bit_count(), left, scale)
     layouts = weighed.layouts
@@ -755,9 +757,9 @@ def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
                 return 0
             if free:
                 rules.append((free, need))
-    _, _, outside, kept = counted(rules, unknown, cache)
-    return kept.weigh(outside.bit_count(), base.mines_left - mines.bit_count(),
-                      base.scale).layouts
+    frontier = counted(rules, unknown, cache)
+    return frontier.kept.weigh(frontier.outside.bit_count(),
+                               base.mines_left - mines.bit_count(), base.scale).layouts
 
 
 def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
