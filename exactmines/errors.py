@@ -5,6 +5,8 @@ from __future__ import annotations
 __all__ = [
     "ExactminesError",
     "InputError",
+    "ParameterError",
+    "OutputError",
     "BackendUnavailable",
     "TimeLimitExceeded",
     "BudgetExceeded",
@@ -45,6 +47,36 @@ class InputError(ExactminesError):
             if column is not None:
                 place += f":{column}"
         super().__init__(f"{place}: {message}")
+
+
+class ParameterError(InputError):
+    """A value a function cannot take, named by its parameter (``mines``, ``count``, ``at``).
+
+    ``str(error)`` reads ``mines 120: must be between 0 and 81``; the command line shows the
+    option that set the parameter instead (``--mines 120: ...``), so the library never needs
+    to know its flags. ``value`` is ``None`` when the parameter was missing.
+    """
+
+    def __init__(self, parameter: str, value: object, message: str) -> None:
+        self.parameter = parameter
+        self.value = value
+        self.detail = message
+        super().__init__(message, source=parameter)
+        self.args = (self.shown(parameter),)
+
+    def shown(self, name: str) -> str:
+        """The error with the parameter called ``name`` (a flag such as ``--mines``)."""
+        value = self.value
+        if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+            value = ",".join(str(v) for v in value)  # a cell: ROW,COL
+        return f"{name}{'' if value is None else f' {value}'}: {self.detail}"
+
+
+class OutputError(ExactminesError):
+    """Results could not be written (disk full, a closed pipe, a write refused mid-run): not
+    the input's fault, so not exit code 2. What was written before stays valid."""
+
+    exit_code = 1
 
 
 class BackendUnavailable(ExactminesError):

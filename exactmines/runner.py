@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from exactmines.errors import InputError
+from exactmines.errors import InputError, ParameterError
 
 __all__ = ["run_batch", "read_rows", "chunked", "Task", "Row"]
 
@@ -97,8 +97,8 @@ def _open_output(out: Path, meta: dict[str, Any], resume: bool,
                  retry: Callable[[Row], bool] | None = None) -> tuple[TextIO, list[Row]]:
     if out.exists() and out.stat().st_size > 0:
         if not resume:
-            raise InputError("results file exists: pass --resume to continue it, or remove it",
-                             source=str(out))
+            raise ParameterError("resume", None, f"not given, but the results file {out} "
+                                 "exists: resume the run in it, or remove the file")
         old_meta, rows = read_rows(out)
         if retry is not None:
             rows = [r for r in rows if not retry(r)]
@@ -221,25 +221,25 @@ def _dask_client(scheduler: str) -> Any:
         from dask.distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'exactmines[dask]'",
-                         source="command line") from None
+        raise ParameterError("scheduler", scheduler, "needs Dask: pip install "
+                             "'exactmines[dask]'") from None
     try:
         protocol, location = parse_address(scheduler)
         host, port = parse_host_port(location)
     except ValueError as exc:
-        raise InputError(f"--scheduler {scheduler}: {exc} (expected tcp://HOST:PORT)",
-                         source="command line") from None
+        raise ParameterError("scheduler", scheduler, f"{exc} (expected tcp://HOST:PORT)"
+                             ) from None
     if protocol in ("tcp", "tls"):
         try:
             socket.create_connection((host, port), timeout=10).close()
         except OSError as exc:
-            raise InputError(f"cannot reach the Dask scheduler {scheduler}: "
-                             f"{exc.strerror or exc}", source="command line") from None
+            raise ParameterError("scheduler", scheduler, "cannot reach the Dask scheduler: "
+                                 f"{exc.strerror or exc}") from None
     try:
         return Client(scheduler, timeout=30, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"cannot connect to the Dask scheduler {scheduler}: {exc}",
-                         source="command line") from None
+        raise ParameterError("scheduler", scheduler, "cannot connect to the Dask scheduler: "
+                             f"{exc}") from None
 
 
 def _check_workers(client: Any, work: Work, scheduler: str) -> None:

@@ -59,7 +59,7 @@ def test_interrupted_run_keeps_finished_rows_and_resumes(tmp_path):
 def test_existing_file_is_not_clobbered_and_other_runs_are_refused(tmp_path):
     out = tmp_path / "rows.jsonl"
     run_batch(TASKS[:3], square, out=out, meta={"n": 3}, progress=False)
-    with pytest.raises(InputError, match="--resume"):
+    with pytest.raises(InputError, match="^resume: not given, but the results file"):
         run_batch(TASKS[:3], square, out=out, meta={"n": 3}, progress=False)
     with pytest.raises(InputError, match="other settings"):
         run_batch(TASKS[:3], square, out=out, meta={"n": 4}, resume=True, progress=False)

@@ -76,7 +76,7 @@ from functools import cached_property
 from itertools import product
 from typing import Any
 
-from exactmines.errors import InputError
+from exactmines.errors import InputError, ParameterError
 from exactmines.position import Cell, Position
 
 __all__ = [
@@ -215,10 +215,9 @@ def random_ksat(variables: int, clauses: int, rng: random.Random, *, k: int = 3)
     satisfiable.
     """
     if variables < k:
-        raise InputError(f"--variables {variables}: random {k}-SAT needs at least {k}",
-                         source="command line")
+        raise ParameterError("variables", variables, f"random {k}-SAT needs at least {k}")
     if clauses < 0:
-        raise InputError(f"--clauses {clauses}: must be at least 0", source="command line")
+        raise ParameterError("clauses", clauses, "must be at least 0")
     out = []
     for _ in range(clauses):
         chosen = rng.sample(range(1, variables + 1), k)

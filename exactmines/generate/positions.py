@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from exactmines.errors import InputError
+from exactmines.errors import InputError, ParameterError
 from exactmines.game import START_RULES, Game, deal, protected_cells
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
 from exactmines.io.formats import board_to_mine, position_to_mine
@@ -111,25 +111,22 @@ def _board_meta(board: Board) -> dict[str, Any]:
 
 def _check_size(width: int, height: int, mines: int) -> None:
     if width < 1 or height < 1:
-        raise InputError(f"board size {width}x{height}: width and height must be at least 1",
-                         source="command line")
+        raise ParameterError("width" if width < 1 else "height", min(width, height),
+                             "width and height must be at least 1")
     if not 0 <= mines <= width * height:
-        raise InputError(f"--mines {mines}: must be between 0 and {width * height}",
-                         source="command line")
+        raise ParameterError("mines", mines, f"must be between 0 and {width * height}")
 
 
 def _first_click(width: int, height: int, at: Cell | None) -> Cell:
     cell = (height // 2, width // 2) if at is None else at
     if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-        raise InputError(f"--at {cell[0]},{cell[1]} is off the {width}x{height} board",
-                         source="command line")
+        raise ParameterError("at", cell, f"off the {width}x{height} board")
     return cell
 
 
 def _check_start(start: str) -> None:
     if start not in START_RULES:
-        raise InputError(f"--start {start!r}: choose one of {', '.join(START_RULES)}",
-                         source="command line")
+        raise ParameterError("start", start, f"choose one of {', '.join(START_RULES)}")
 
 
 def midgame_positions(width: int, height: int, mines: int, seed: int, count: int, *,
@@ -156,16 +153,16 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
     _check_size(width, height, mines)
     _check_start(start)
     if not 0 < progress <= 1:
-        raise InputError(f"--progress {progress}: must be in (0, 1]", source="command line")
+        raise ParameterError("progress", progress, "must be in (0, 1]")
     if count < 1:
-        raise InputError(f"--count {count}: must be at least 1", source="command line")
+        raise ParameterError("count", count, "must be at least 1")
     cell = _first_click(width, height, at)
     free = width * height - len(protected_cells(width, height, start, cell))
     if start == "unprotected":
         free -= 1  # the first click must still miss
     if mines > free:
-        raise InputError(f"--mines {mines}: only {free} cells can hold a mine under the "
-                         f"{start} rule at {cell[0]},{cell[1]}", source="command line")
+        raise ParameterError("mines", mines, f"only {free} cells can hold a mine under the "
+                                             f"{start} rule at {cell[0]},{cell[1]}")
     out = []
     for index in range(count):
         rng = instance_rng("position", seed, index)
@@ -230,19 +227,18 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     """
     _check_size(width, height, mines)
     if start not in ("safe", "opening"):
-        raise InputError(f"--start {start!r}: no-guess boards need safe or opening",
-                         source="command line")
+        raise ParameterError("start", start, "no-guess boards need safe or opening")
     if method not in NOGUESS_METHODS:
-        raise InputError(f"--method {method!r}: choose one of {', '.join(NOGUESS_METHODS)}",
-                         source="command line")
-    if count < 1 or attempts < 1:
-        raise InputError("--count and --attempts must be at least 1", source="command line")
+        raise ParameterError("method", method, f"choose one of {', '.join(NOGUESS_METHODS)}")
+    if count < 1:
+        raise ParameterError("count", count, "must be at least 1")
+    if attempts < 1:
+        raise ParameterError("attempts", attempts, "must be at least 1")
     cell = _first_click(width, height, at)
     protected = protected_cells(width, height, start, cell)
     if mines > width * height - len(protected):
-        raise InputError(f"--mines {mines}: only {width * height - len(protected)} cells can "
-                         f"hold a mine under the {start} rule at {cell[0]},{cell[1]}",
-                         source="command line")
+        raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
+                             f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
     out = []
     for index in range(count):
         rng = instance_rng("noguess", seed, index)
@@ -257,8 +253,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                     board, used = candidate, "rejection"
                     break
             if board is None and method == "rejection":
-                raise InputError(f"no solvable {width}x{height}/{mines} board in {attempts} "
-                                 f"attempts: use --method repair or auto", source="generate")
+                raise ParameterError("attempts", attempts, f"no solvable {width}x{height}/{mines} "
+                                     "board in as many attempts: try the method repair or auto")
         for _ in range(REPAIR_BOARDS if board is None else 0):
             candidate = deal(width, height, mines, rng, rule=start, at=cell)
             dealt += 1
@@ -362,7 +358,7 @@ def random_sat_instances(variables: int, clauses: int, seed: int, count: int = 1
     """``count`` random k-SAT formulas (:func:`~exactmines.generate.hardness.random_ksat`),
     compiled."""
     if count < 1:
-        raise InputError(f"--count {count}: must be at least 1", source="command line")
+        raise ParameterError("count", count, "must be at least 1")
     out = []
     for index in range(count):
         cnf = random_ksat(variables, clauses, instance_rng("sat", seed, index), k=k)

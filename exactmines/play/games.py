@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from exactmines.errors import InputError
+from exactmines.errors import ParameterError
 from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
 from exactmines.play.strategy import (
     GUESS_KINDS,
@@ -68,15 +68,14 @@ class PlaySettings:
 
     def __post_init__(self) -> None:
         if self.start not in START_RULES:
-            raise InputError(f"unknown first-click rule {self.start!r}: choose one of "
-                             f"{', '.join(START_RULES)}", source="--start")
+            raise ParameterError("start", self.start, "unknown first-click rule: choose one "
+                                                      f"of {', '.join(START_RULES)}")
         if self.width < 1 or self.height < 1:
-            raise InputError(f"board size {self.width}x{self.height}: must be at least 1x1",
-                             source="command line")
+            raise ParameterError("width" if self.width < 1 else "height",
+                                 min(self.width, self.height), "must be at least 1")
         r, c = self.at
         if not (0 <= r < self.height and 0 <= c < self.width):
-            raise InputError(f"--at {r},{c} is off the {self.width}x{self.height} board",
-                             source="command line")
+            raise ParameterError("at", self.at, f"off the {self.width}x{self.height} board")
         free_indices(self.width, self.height, self.mines,
                      protected_cells(self.width, self.height, self.start, self.at))
         self.player_strategy()  # unknown names fail here, before any work
@@ -272,9 +271,9 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
     skips the games already there (and refuses a file from other settings).
     """
     if games < 1:
-        raise InputError(f"--games {games}: must be at least 1", source="command line")
+        raise ParameterError("games", games, "must be at least 1")
     if workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+        raise ParameterError("workers", workers, "must be at least 1")
     meta = settings.as_meta()
     if chunk_size is None:
         # Small chunks: an interrupted run loses at most a chunk in flight per worker.

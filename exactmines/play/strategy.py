@@ -49,7 +49,7 @@ from typing import Any
 
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
-from exactmines.errors import InputError, TooLarge
+from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk
 from exactmines.play.lookahead import (
@@ -171,8 +171,8 @@ class Strategy:
         """This strategy with ``parts`` switched off (named after them)."""
         for part in parts:
             if part not in PARTS:
-                raise InputError(f"unknown strategy part {part!r}: choose from "
-                                 f"{', '.join(PARTS)}", source="--without")
+                raise ParameterError("without", part, "unknown strategy part: choose from "
+                                     f"{', '.join(PARTS)}")
         if not parts:
             return self
         off: dict[str, Any] = {p: False for p in parts}
@@ -192,19 +192,18 @@ class Strategy:
         for assignment in assignments:
             name, sep, text = (part.strip() for part in assignment.partition("="))
             if not sep or name not in TUNABLE:
-                raise InputError(f"cannot set {assignment!r}: write NAME=VALUE with NAME one "
-                                 f"of {', '.join(TUNABLE)}", source="--set")
+                raise ParameterError("tuning", None, f"cannot set {assignment!r}: write "
+                                     f"NAME=VALUE with NAME one of {', '.join(TUNABLE)}")
             kind, most = TUNABLE[name]
             try:
                 value = kind(text)
             except (ValueError, ZeroDivisionError):
-                raise InputError(f"cannot set {assignment!r}: {text!r} is not "
-                                 f"{'a fraction' if kind is Fraction else 'a whole number'}",
-                                 source="--set") from None
+                raise ParameterError("tuning", None, f"cannot set {assignment!r}: {text!r} is "
+                                     f"not {'a fraction' if kind is Fraction else 'a whole number'}"
+                                     ) from None
             if value < 0 or (most is not None and value > most):
-                raise InputError(f"cannot set {assignment!r}: it must be at least 0"
-                                 + ("" if most is None else f" and at most {most}"),
-                                 source="--set")
+                raise ParameterError("tuning", None, f"cannot set {assignment!r}: it must be at "
+                                     "least 0" + ("" if most is None else f" and at most {most}"))
             values[name] = value
         if not values:
             return self
@@ -225,8 +224,8 @@ def strategy_named(name: str, without: tuple[str, ...] | list[str] = (),
     """The strategy called ``name`` with the parts in ``without`` switched off and the
     parameters set by ``tuning`` (:meth:`Strategy.tuned`)."""
     if name not in STRATEGIES:
-        raise InputError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}",
-                         source="--strategy")
+        raise ParameterError("strategy", name, "unknown strategy: choose one of "
+                                               f"{', '.join(STRATEGIES)}")
     return STRATEGIES[name].without(*without).tuned(*tuning)
 
 

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any
 
-from exactmines.errors import InputError
+from exactmines.errors import ParameterError
 from exactmines.game import free_indices, protected_cells
 from exactmines.position import Cell, dilate, indices_of
 from exactmines.runner import run_batch
@@ -56,24 +56,24 @@ class SurveySettings:
 
     def __post_init__(self) -> None:
         if self.start not in SURVEY_RULES:
-            raise InputError(f"unknown start rule {self.start!r}: choose one of "
-                             f"{', '.join(SURVEY_RULES)}", source="--start")
+            raise ParameterError("start", self.start, "unknown start rule: choose one of "
+                                                      f"{', '.join(SURVEY_RULES)}")
         if self.width < 1 or self.height < 1:
-            raise InputError(f"board size {self.width}x{self.height}: must be at least 1x1",
-                             source="command line")
+            raise ParameterError("width" if self.width < 1 else "height",
+                                 min(self.width, self.height), "must be at least 1")
         if self.width * self.height > MAX_BOARD_CELLS:
-            raise InputError(f"a {self.width}x{self.height} board has more than the "
-                             f"{MAX_BOARD_CELLS} cells the no-guess check takes",
-                             source="command line")
+            raise ParameterError("width", self.width, f"a {self.width}x{self.height} board has "
+                                 f"more than the {MAX_BOARD_CELLS} cells the no-guess check "
+                                 "takes")
         if self.start == "random-zero":
             if self.at is not None:
-                raise InputError("--at has no meaning with --start random-zero (the first "
-                                 "click is a random zero cell)", source="command line")
+                raise ParameterError("at", self.at, "has no meaning with the start rule "
+                                     "random-zero (the first click is a random zero cell)")
             free_indices(self.width, self.height, self.mines)
         else:
             if self.at is None:
-                raise InputError(f"--start {self.start} needs the first click: --at ROW,COL",
-                                 source="command line")
+                raise ParameterError("at", None, f"the start rule {self.start} needs the "
+                                     "first click (ROW,COL)")
             free_indices(self.width, self.height, self.mines,
                          protected_cells(self.width, self.height, self.start, self.at))
 
@@ -186,7 +186,7 @@ def run_survey(settings: SurveySettings, boards: int, *, out: str | None = None,
     :func:`~exactmines.solvability.check.solve_indices` per board.
     """
     if boards < 1:
-        raise InputError(f"--boards {boards}: must be at least 1", source="command line")
+        raise ParameterError("boards", boards, "must be at least 1")
     meta = settings.as_meta()
     started = time.perf_counter()
     rows = run_batch([{"id": i} for i in range(boards)], partial(check_boards, meta),

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.errors import ExactminesError, InputError
+from exactmines.errors import ExactminesError, InputError, ParameterError
 from exactmines.io.files import read_position
 from exactmines.position import Position
 from exactmines.version import __version__
@@ -737,6 +737,26 @@ def _click_error_names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
 
+#: Library parameters whose option has another name (``PlaySettings.tuning`` is ``--set``).
+_OPTION_OF_PARAMETER = {"tuning": "tune"}
+
+
+def _as_option(error: ParameterError, argv: list[str]) -> InputError:
+    """A library's :class:`ParameterError` as the command line says it: under the option of
+    the command being run that sets that parameter (``mines`` -> ``--mines``); under the
+    parameter's own name when no option sets it."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    name = next((arg for arg in argv if not arg.startswith("-")), None)
+    command = getattr(group, "commands", {}).get(name)
+    wanted = _OPTION_OF_PARAMETER.get(error.parameter, error.parameter)
+    for param in getattr(command, "params", ()):
+        if param.name == wanted and param.param_type_name == "option":
+            return InputError(error.shown(param.opts[0]), source="command line")
+    return error
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
     one line on stderr and exit code 2 (SPEC: one clear line, no traceback).
@@ -744,8 +764,12 @@ def main(argv: list[str] | None = None) -> int:
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 or, at a prompt,
     1 after "Aborted!".
     """
+    args = sys.argv[1:] if argv is None else argv
     try:
-        code = app(args=argv, prog_name="exactmines", standalone_mode=False)
+        code = app(args=args, prog_name="exactmines", standalone_mode=False)
+    except ParameterError as exc:
+        sys.stderr.write(f"exactmines: error: {_as_option(exc, args)}\n")
+        return exc.exit_code
     except ExactminesError as exc:
         sys.stderr.write(f"exactmines: error: {exc}\n")
         return exc.exit_code

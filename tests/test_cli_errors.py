@@ -1,0 +1,75 @@
+"""How the command line reports what goes wrong: library errors name parameters and the
+command line names its options; output errors are not input errors."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from exactmines.errors import InputError, ParameterError
+from exactmines.generate.positions import midgame_positions, noguess_boards
+from exactmines.play.games import PlaySettings
+from exactmines.ui.cli import main
+
+PACKAGE = Path(__file__).parent.parent / "exactmines"
+FLAG = re.compile(r"(?<![\w-])--[a-z]")
+
+
+def _raised_messages(path: Path) -> list[tuple[int, str]]:
+    """The string pieces of every ``raise X(...)`` in a module, with their line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            for part in ast.walk(node.exc):
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.append((node.lineno, part.value))
+    return found
+
+
+def test_no_library_error_names_a_command_line_option():
+    # The presentation layer (ui/) knows the options; everything under it names parameters.
+    offenders = [f"{path.relative_to(PACKAGE)}:{line}: {text!r}"
+                 for path in sorted(PACKAGE.rglob("*.py")) if "ui" not in path.parts
+                 for line, text in _raised_messages(path) if FLAG.search(text)]
+    assert offenders == []
+
+
+def test_parameter_errors_name_the_parameter_and_value():
+    with pytest.raises(ParameterError) as caught:
+        midgame_positions(9, 9, 100, seed=1, count=1)
+    assert str(caught.value) == "mines 100: must be between 0 and 81"
+    assert caught.value.parameter == "mines" and caught.value.value == 100
+    with pytest.raises(ParameterError, match=r"^at 9,0: off the 9x9 board$"):
+        PlaySettings(9, 9, 10, "safe", (9, 0), 1)
+    with pytest.raises(ParameterError, match=r"^tuning: cannot set 'x=1'"):
+        PlaySettings(9, 9, 10, "safe", (0, 0), 1, tuning=("x=1",))
+    with pytest.raises(InputError, match=r"^attempts 0: must be at least 1$"):
+        noguess_boards(9, 9, 10, seed=1, count=1, attempts=0)
+
+
+SURVEY = ["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "2",
+          "--seed", "1", "--quiet"]
+PLAY = ["play", "--width", "9", "--height", "9", "--mines", "10", "--games", "1",
+        "--start", "safe", "--at", "0,0", "--seed", "1", "--quiet"]
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    ([*PLAY[:7], "--games", "0", *PLAY[9:]], "--games 0: must be at least 1"),
+    ([*PLAY, "--set", "speed=2"], "--set: cannot set 'speed=2': write NAME=VALUE"),
+    ([*PLAY, "--without", "luck"], "--without luck: unknown strategy part"),
+    ([*SURVEY, "--start", "safe"], "--at: the start rule safe needs the first click"),
+    ([*SURVEY, "--start", "random-zero", "--at", "1,1"], "--at 1,1: has no meaning"),
+    (["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10", "--seed", "1",
+      "--attempts", "0", "--out", "never"], "--attempts 0: must be at least 1"),
+    (["generate", "sat", "--variables", "2", "--clauses", "5", "--seed", "1", "--out",
+      "never"], "--variables 2: random 3-SAT needs at least 3"),
+])
+def test_the_command_line_names_the_option_of_a_parameter(capsys, args, line):
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"exactmines: error: command line: {line}")
+    assert captured.err.count("\n") == 1
