@@ -6,31 +6,42 @@ on text held in memory (``formats``) and errors always name the file.
 
 from __future__ import annotations
 
+import errno
 import os
+import sys
 import tempfile
 from pathlib import Path
 
-from exactmines.errors import InputError
-from exactmines.io.formats import (
-    board_from_mbf,
-    board_from_text,
-    board_to_mbf,
-    board_to_mine,
-    decode_text,
-    position_from_text,
-    position_to_mine,
-)
-from exactmines.position import Board, Position
+from exactmines.errors import InputError, OutputError
+from exactmines.io import registry
+from exactmines.io.formats import decode_text, position_to_mine
+from exactmines.io.urls import looks_like_jsm_url
+from exactmines.position import Board, Cell, Position
 
-__all__ = ["read_text", "read_position", "read_board", "write_position", "write_board",
-           "write_atomic"]
+__all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
+           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN"]
 
 #: Files larger than this are refused before reading (a 10,000 x 10,000 board is ~100 MB).
 MAX_FILE_BYTES = 200_000_000
 
+#: The name that means standard input, as most command-line tools read it.
+STDIN = "-"
+
+#: errno values that say the disk, not the name, refused a write: output errors.
+_DEVICE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _source(path: str | os.PathLike[str]) -> str:
+    return "<stdin>" if str(path) == STDIN else str(path)
+
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    source = str(path)
+    source = _source(path)
+    if str(path) == STDIN:
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(f"more than the {MAX_FILE_BYTES} bytes accepted", source=source)
+        return data
     try:
         size = os.stat(path).st_size
         if size > MAX_FILE_BYTES:
@@ -49,28 +60,52 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """A text file's contents (UTF-8), or an :class:`InputError` naming the file."""
-    return decode_text(_read_bytes(path), str(path))
+    """A text file's contents (UTF-8), or an :class:`InputError` naming the file; ``-`` is
+    standard input."""
+    return decode_text(_read_bytes(path), _source(path))
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
-    """Read a ``.mine`` position (``M``/``?`` marks are read as covered cells)."""
-    return position_from_text(decode_text(_read_bytes(path), str(path)), str(path))
+    """Read a position: ``.mine`` text (``M``/``?`` marks are read as covered cells), or an
+    ``.mbf`` board as the position before its first click (:func:`registry.read_position`).
+    ``-`` reads standard input."""
+    return registry.read_position(_read_bytes(path), _source(path), str(path))
 
 
 def read_board(path: str | os.PathLike[str]) -> Board:
-    """Read a hidden board: ``.mbf`` (by extension), ``.mine`` with marked mines, or x/o text."""
-    data = _read_bytes(path)
-    if str(path).lower().endswith(".mbf"):
-        return board_from_mbf(data, str(path))
-    return board_from_text(decode_text(data, str(path)), str(path))
+    """Read a hidden board in any format of :mod:`~exactmines.io.registry` (``.mbf`` by
+    name; ``.mine`` with marked mines, x/o text or a link by content); ``-`` is standard
+    input."""
+    return registry.read_board(_read_bytes(path), _source(path), str(path))
+
+
+def read_board_and_click(path: str | os.PathLike[str]) -> tuple[Board, Cell | None]:
+    """:func:`read_board`, and the first click the file's comments name (``None`` if none)."""
+    data, source = _read_bytes(path), _source(path)
+    return (registry.read_board(data, source, str(path)),
+            registry.first_click(data, source, str(path)))
+
+
+def read_board_or_link(source: str, parameter: str = "source") -> Board:
+    """A board from a JSMinesweeper link given as text, or else from the file it names."""
+    if looks_like_jsm_url(source) and not Path(source).exists():
+        return registry.FORMATS["link"].decode(source, parameter)
+    return read_board(source)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write via a temporary file in the same folder and rename: all or nothing.
+    """Write via a temporary file in the same folder and rename: all or nothing. The file
+    gets the mode a plain ``open`` would give it (0666 less the umask).
 
     A target that cannot be written (a directory, a folder that cannot be made, no
-    permission) is an :class:`InputError` naming it, not a traceback.
+    permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
+    the data (full, over quota, a file size limit) is an :class:`OutputError`.
     """
     target = Path(path)
     raw = data.encode() if isinstance(data, str) else data
@@ -84,15 +119,19 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",
                          source=str(path)) from None
     except OSError as exc:
+        if exc.errno in _DEVICE_ERRORS:
+            raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(raw)
         os.replace(tmp, target)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
+                              "written") from None
         raise
 
 
@@ -102,8 +141,8 @@ def write_position(path: str | os.PathLike[str], position: Position,
 
 
 def write_board(path: str | os.PathLike[str], board: Board, comments: tuple[str, ...] = ()) -> None:
-    """``.mbf`` by extension, otherwise ``.mine`` with every mine marked ``M``."""
-    if str(path).lower().endswith(".mbf"):
-        write_atomic(path, board_to_mbf(board))
-    else:
-        write_atomic(path, board_to_mine(board, comments=comments))
+    """In the format of the name's suffix (:func:`registry.format_of_name`: ``.mbf``,
+    ``.txt`` x/o text), ``.mine`` with every mine marked ``M`` for any other name; a board
+    larger than the format holds is an :class:`InputError`."""
+    kind = registry.format_of_name(str(path)) or registry.FORMATS["mine"]
+    write_atomic(path, kind.encode_board(board, str(path), comments))

@@ -25,6 +25,8 @@ from exactmines.position import COVERED, FLAG, Board, Cell, Position
 
 __all__ = [
     "MAX_CELLS",
+    "MBF_MAX_SIDE",
+    "MBF_MAX_MINES",
     "ParsedGrid",
     "parse_mine_text",
     "position_from_text",
@@ -37,11 +39,17 @@ __all__ = [
     "board_to_xo",
     "decode_text",
     "looks_like_mine_text",
+    "comments",
+    "noted_first_click",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
 #: against the rows actually present before anything of that size is allocated.
 MAX_CELLS = 100_000_000
+
+#: What MBF can hold: a byte per side and two bytes for the mine count.
+MBF_MAX_SIDE = 255
+MBF_MAX_MINES = 65535
 
 _HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?", re.IGNORECASE)
 _MINE_MARKS = "M?"
@@ -85,6 +93,31 @@ def looks_like_mine_text(text: str) -> bool:
             continue
         return _HEADER.fullmatch(line.strip()) is not None
     return False
+
+
+def comments(text: str) -> list[str]:
+    """The ``#`` comment lines before a ``.mine`` header, without the ``#`` and the space."""
+    found = []
+    for raw in text.split("\n"):
+        line = raw.rstrip(" \t\r")
+        if line.startswith("#"):
+            found.append(line[1:].strip())
+        elif line:
+            break
+    return found
+
+
+_FIRST_CLICK = re.compile(r"(?:first click|solvable from) (\d+),(\d+)")
+
+
+def noted_first_click(text: str) -> Cell | None:
+    """The first click a ``.mine`` file's comments name, as ``exactmines generate`` writes
+    them (``... solvable from 4,4 ...``, ``... first click 4,4 ...``); ``None`` if none does."""
+    for line in comments(text):
+        match = _FIRST_CLICK.search(line)
+        if match:
+            return int(match.group(1)), int(match.group(2))
+    return None
 
 
 def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
@@ -271,9 +304,11 @@ def board_from_mbf(data: bytes, source: str = "<input>") -> Board:
 
 
 def board_to_mbf(board: Board) -> bytes:
-    """MBF bytes; refuses boards MBF cannot hold (over 255 wide/high or 65535 mines)."""
-    if board.width > 255 or board.height > 255 or board.mines > 65535:
-        raise ValueError("MBF holds boards up to 255x255 with at most 65535 mines")
+    """MBF bytes; a board MBF cannot hold (:data:`MBF_MAX_SIDE`, :data:`MBF_MAX_MINES`) is a
+    ``ValueError`` (callers check first: ``registry.FileFormat.check_fits``)."""
+    if max(board.width, board.height) > MBF_MAX_SIDE or board.mines > MBF_MAX_MINES:
+        raise ValueError(f"MBF holds boards up to {MBF_MAX_SIDE}x{MBF_MAX_SIDE} with at most "
+                         f"{MBF_MAX_MINES} mines")
     out = bytearray(struct.pack(">BBH", board.width, board.height, board.mines))
     for r, c in sorted(board.mine_cells):
         out += bytes((c, r))

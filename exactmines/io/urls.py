@@ -24,7 +24,8 @@ from urllib.parse import parse_qs, urlsplit
 from exactmines.errors import InputError
 from exactmines.position import Board
 
-__all__ = ["board_from_jsm_url", "board_to_jsm_url", "looks_like_jsm_url", "JSM_PAGE"]
+__all__ = ["board_from_jsm_url", "board_to_jsm_url", "looks_like_jsm_url", "JSM_PAGE",
+           "LARGEST_SIDE"]
 
 #: Where JSMinesweeper's player lives; links written here point to it.
 JSM_PAGE = "https://davidnhill.github.io/JSMinesweeper/index.html"
@@ -32,7 +33,8 @@ JSM_PAGE = "https://davidnhill.github.io/JSMinesweeper/index.html"
 _STANDARD = {"1": (9, 9), "2": (16, 16), "3": (30, 16)}
 _STANDARD_MINES = {(9, 9): 10, (16, 16): 40, (30, 16): 99}
 _DIGITS32 = "0123456789abcdefghijklmnopqrstuv"
-_LARGEST_SIDE = 10_000  # the .mine reader's limit; JSMinesweeper itself stops at 250
+#: The longest side a link may give (JSMinesweeper itself stops at 250).
+LARGEST_SIDE = 10_000
 
 
 def looks_like_jsm_url(text: str) -> bool:
@@ -62,9 +64,9 @@ def _size(descriptor: str, source: str) -> tuple[int, int]:
     # (its writer pads the height to the width's digits, so 9x16 becomes "916").
     half = len(descriptor) // 2
     width, height = int(descriptor[:half]), int(descriptor[half:])
-    if not (1 <= width <= _LARGEST_SIDE and 1 <= height <= _LARGEST_SIDE):
+    if not (1 <= width <= LARGEST_SIDE and 1 <= height <= LARGEST_SIDE):
         raise InputError(f"board descriptor b={descriptor!r} gives {width}x{height}: each side "
-                         f"must be 1 to {_LARGEST_SIDE}", source=source)
+                         f"must be 1 to {LARGEST_SIDE}", source=source)
     return width, height
 
 

@@ -557,30 +557,15 @@ def convert_command(
 
     Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
     """
-    from exactmines.io.files import read_board, write_atomic
-    from exactmines.io.formats import board_to_mbf, board_to_mine, board_to_xo
-    from exactmines.io.urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
+    from exactmines.io.files import read_board_or_link, write_atomic
+    from exactmines.io.registry import format_for_writing
+    from exactmines.io.urls import board_to_jsm_url
 
-    writers = {".mine": "mine", ".mbf": "mbf", ".txt": "xo"}
-    kind = None
-    if target is not None:
-        kind = writers.get(target.suffix.lower())
-        if kind is None:
-            raise InputError(f"OUT {target}: the file name must end in .mine, .mbf or .txt",
-                             source="command line")
-    if looks_like_jsm_url(source) and not Path(source).exists():
-        board = board_from_jsm_url(source, source="IN")
-    else:
-        board = read_board(source)
-    if kind == "mbf" and (board.width > 255 or board.height > 255 or board.mines > 65535):
-        raise InputError(f"{board.width}x{board.height} with {board.mines} mines does not fit "
-                         "MBF (at most 255x255 and 65535 mines): write .mine instead",
-                         source=str(target))
-    if target is not None:
-        data: str | bytes = (board_to_mbf(board) if kind == "mbf" else board_to_xo(board)
-                             if kind == "xo" else
-                             board_to_mine(board, comments=[f"converted from {source}"]))
-        write_atomic(target, data)
+    kind = None if target is None else format_for_writing(str(target), "target")
+    board = read_board_or_link(source, "IN")
+    if target is not None and kind is not None:
+        write_atomic(target, kind.encode_board(board, str(target),
+                                               [f"converted from {source}"]))
     link = board_to_jsm_url(board)
     summary = {"in": source, "out": None if target is None else str(target),
                "width": board.width, "height": board.height, "mines": board.mines,
@@ -742,9 +727,9 @@ _OPTION_OF_PARAMETER = {"tuning": "tune"}
 
 
 def _as_option(error: ParameterError, argv: list[str]) -> InputError:
-    """A library's :class:`ParameterError` as the command line says it: under the option of
-    the command being run that sets that parameter (``mines`` -> ``--mines``); under the
-    parameter's own name when no option sets it."""
+    """A library's :class:`ParameterError` as the command line says it: under the option (or
+    argument) of the command being run that sets that parameter (``mines`` -> ``--mines``);
+    under the parameter's own name when none does."""
     import typer.main
 
     group = typer.main.get_command(app)
@@ -752,8 +737,10 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
     command = getattr(group, "commands", {}).get(name)
     wanted = _OPTION_OF_PARAMETER.get(error.parameter, error.parameter)
     for param in getattr(command, "params", ()):
-        if param.name == wanted and param.param_type_name == "option":
-            return InputError(error.shown(param.opts[0]), source="command line")
+        if param.name == wanted:
+            shown = (param.opts[0] if param.param_type_name == "option"
+                     else param.metavar or param.name.upper())
+            return InputError(error.shown(shown), source="command line")
     return error
 
 

@@ -11,23 +11,14 @@ import base64
 import binascii
 
 from exactmines.errors import InputError
-from exactmines.io.formats import (
-    board_from_mbf,
-    board_from_text,
-    board_to_mbf,
-    board_to_mine,
-    board_to_xo,
-    decode_text,
-    looks_like_mine_text,
-    position_from_text,
-)
-from exactmines.io.urls import board_from_jsm_url, board_to_jsm_url, looks_like_jsm_url
+from exactmines.io.formats import board_to_mine, looks_like_mine_text, position_from_text
+from exactmines.io.registry import FORMATS, detect, format_named
 from exactmines.position import Board, Position
 
 __all__ = ["position_from_input", "imported_text", "exported", "EXPORT_KINDS", "decode_base64"]
 
 #: What :func:`exported` can write, and each file's suffix (``link`` is no file).
-EXPORT_KINDS = {"mine": ".mine", "mbf": ".mbf", "xo": ".txt", "link": ""}
+EXPORT_KINDS = {name: kind.suffix for name, kind in FORMATS.items()}
 
 
 def position_from_input(text: str | None, grid: list[str] | None, mines: int | None,
@@ -80,34 +71,25 @@ def decode_base64(data: str, source: str) -> bytes:
 def imported_text(name: str, data: bytes) -> tuple[str, str]:
     """``.mine`` text for an uploaded or pasted file, and what it was.
 
-    ``.mbf`` (by name, or any data that is not text), a JSMinesweeper link, x/o board text
-    and ``.mine`` text are read. A board comes back as ``.mine`` text with every mine marked
-    ``M`` (covered cells the analysis does not see through); a ``.mine`` position comes back
-    as it was sent. Returns ``(text, kind)``, kind one of ``mbf``, ``link``, ``xo``, ``mine``.
+    Every format of :mod:`exactmines.io.registry` is read, recognised as the command line
+    recognises files (:func:`~exactmines.io.registry.detect`). A board comes back as
+    ``.mine`` text with every mine marked ``M`` (covered cells the analysis does not see
+    through); a ``.mine`` position comes back as it was sent. Returns ``(text, kind)``, kind
+    the format's name (``mbf``, ``link``, ``xo``, ``mine``).
     """
     source = name or "pasted text"
-    if name.lower().endswith(".mbf"):
-        return board_to_mine(board_from_mbf(data, source)), "mbf"
-    try:
-        text = decode_text(data, source)
-    except InputError:
-        if not name:  # no name and not text: the only binary format is MBF
-            return board_to_mine(board_from_mbf(data, source)), "mbf"
-        raise
-    stripped = text.strip()
-    if looks_like_jsm_url(stripped) and "\n" not in stripped:
-        return board_to_mine(board_from_jsm_url(stripped, source)), "link"
-    if looks_like_mine_text(text):
-        position_from_text(text, source)  # checked here: errors name the place now
-        return text, "mine"
-    return board_to_mine(board_from_text(text, source)), "xo"
+    kind, content = detect(data, source, name)
+    if kind.name == "mine" and isinstance(content, str):
+        position_from_text(content, source)  # checked here: errors name the place now
+        return content, "mine"
+    return board_to_mine(kind.decode(content, source)), kind.name
 
 
 def _board(text: str, source: str) -> Board:
     """The board of ``.mine`` text whose mines are all marked (``M``, ``?`` or ``F``)."""
     if not looks_like_mine_text(text):
         raise InputError("expected .mine text", source=source, line=1, column=1)
-    return board_from_text(text, source)
+    return FORMATS["mine"].decode(text, source)
 
 
 def exported(text: str, kind: str, source: str = "input") -> tuple[str, str]:
@@ -120,20 +102,14 @@ def exported(text: str, kind: str, source: str = "input") -> tuple[str, str]:
     if kind not in EXPORT_KINDS:
         raise InputError(f"unknown export {kind!r}: choose one of {', '.join(EXPORT_KINDS)}",
                          source="to")
+    target = format_named(kind)
     if kind == "mine":
         if not looks_like_mine_text(text):
             raise InputError("expected .mine text", source=source, line=1, column=1)
         # A board's mine marks are kept: the file reopens as the same board.
         position_from_text(text, source)
         return text if text.endswith("\n") else text + "\n", "text"
-    board = _board(text, source)
-    if kind == "mbf":
-        try:
-            data = board_to_mbf(board)
-        except ValueError as exc:  # the writer knows MBF's limits
-            raise InputError(f"{board.width}x{board.height} with {board.mines} mines: {exc}; "
-                             "save .mine instead", source=source) from None
+    data = target.encode_board(_board(text, source), source)
+    if isinstance(data, bytes):
         return base64.b64encode(data).decode("ascii"), "base64"
-    if kind == "xo":
-        return board_to_xo(board), "text"
-    return board_to_jsm_url(board), "text"
+    return data, "text"
