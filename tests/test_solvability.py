@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections import deque
 from fractions import Fraction
 
@@ -15,12 +17,12 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
-from exactmines.errors import InputError
+from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import deal, random_board
 from exactmines.io.formats import board_from_text, position_from_text
 from exactmines.position import Board
 from exactmines.runner import read_rows
-from exactmines.solvability.check import is_unique, solvable
+from exactmines.solvability.check import is_unique, solvable, solve_indices
 from exactmines.solvability.survey import SurveySettings, run_survey, survey_board
 from exactmines.ui.cli import main
 
@@ -205,9 +207,42 @@ def test_bad_first_click_is_an_input_error(at, message):
         solvable(board_from_text("oxo"), at)
 
 
-def test_boards_beyond_the_size_limit_are_refused():
-    with pytest.raises(InputError, match="more than the 40000 cells"):
-        solvable(Board(201, 200, frozenset()), (0, 0))
+def test_boards_beyond_the_old_size_limit_are_checked():
+    # 40,200 cells (over the 40,000 once refused): one flood clears the empty board.
+    result = solvable(Board(201, 200, frozenset()), (0, 0))
+    assert result.solvable and result.revealed == 40_200 and result.steps == 1
+    result = solvable(Board(300, 300, frozenset({(0, 2), (299, 299)})), (150, 150))
+    assert result.solvable and result.revealed == 89_998 and result.steps == 1
+
+
+@pytest.mark.parametrize("start, message", [(1, "holds a mine"), (3, "off the 3x1 board"),
+                                            (-1, "off the 3x1 board")])
+def test_solve_indices_refuses_a_bad_start(start, message):
+    with pytest.raises(ParameterError, match=message):
+        solve_indices(3, 1, [1], start)
+
+
+def test_bad_start_is_refused_under_python_O():
+    # The preconditions are raised errors, not asserts: python -O keeps them.
+    code = ("from exactmines.solvability.check import solve_indices\n"
+            "from exactmines.errors import ParameterError\n"
+            "try:\n    solve_indices(3, 1, [1], 1)\n"
+            "except ParameterError as e:\n    print('refused', e)\n")
+    done = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.startswith("refused start 1: holds a mine")
+
+
+def test_a_wrong_proof_is_a_solver_error(monkeypatch):
+    # Soundness is checked against the hidden board on every step, also under python -O.
+    import exactmines.solvability.check as check
+
+    monkeypatch.setattr(check, "local_deductions", lambda grid: ([1], []))
+    with pytest.raises(SolverError, match=r"proved cell \(0, 1\) safe"):
+        solve_indices(3, 1, [1], 0)
+    monkeypatch.setattr(check, "local_deductions", lambda grid: ([], [2]))
+    with pytest.raises(SolverError, match=r"proved cell \(0, 2\) a mine"):
+        solve_indices(3, 1, [1], 0)
 
 
 # -- uniqueness ---------------------------------------------------------------------------
@@ -392,7 +427,6 @@ def test_survey_is_the_same_with_workers():
     (["--start", "safe", "--at", "1,1", "--boards", "0"], "at least 1"),
     (["--start", "safe", "--at", "1,1", "--resume"], "needs --out"),
     (["--start", "safe", "--at", "1,1", "--workers", "0"], "at least 1"),
-    (["--start", "safe", "--at", "1,1", "--width", "1000", "--height", "1000"], "40000 cells"),
 ])
 def test_survey_bad_settings_exit_2(capsys, args, message):
     # Options given twice: the later one wins, so each case overrides a default.

@@ -24,6 +24,7 @@ import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
+from exactmines.deduction import local_deductions
 from exactmines.errors import BudgetExceeded, InputError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.lookahead import Cache
@@ -45,7 +46,7 @@ from exactmines.play.strategy import (
     strategy_named,
     value_chances,
 )
-from exactmines.play.view import View, local_deductions
+from exactmines.play.view import View
 from exactmines.position import Position, neighbour_masks
 
 # -- naive helpers (share nothing with the code under test but neighbour masks) ----------
@@ -155,7 +156,7 @@ def test_value_chances_of_components_the_dp_counted(position, data):
     cell = data.draw(st.sampled_from(unknown))
     listed = value_chances(view, estimate(view, Cache()), cell, Cache())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lookahead_module, "_SMALL_NODES", 0)
+        patch.setattr(lookahead_module, "NODES", 0)
         base = estimate(view, Cache())
         assert all(part.solutions is None for part in base.parts)
         assert value_chances(view, base, cell, Cache()) == listed
@@ -234,7 +235,7 @@ def test_preconditions_of_the_reveal_counts_are_raised_errors():
         values.after(0)
     # A part the DP counted lists no solutions: splitting them is refused, not guessed.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lookahead_module, "_SMALL_NODES", 0)
+        patch.setattr(lookahead_module, "NODES", 0)
         part = estimate(view, Cache()).parts[0]
     assert part.solutions is None
     with pytest.raises(ValueError, match="no listed solutions"):

@@ -5,8 +5,9 @@ The player's view enters as *rules* (:data:`Rule`): per revealed number that sti
 an unknown cell, its unknown neighbours (a bitmask over flat indices ``r * width + c``) and
 the mines among them. Rules linked by shared cells form a component, and a component's cells
 under the same rules a box; each component is counted exactly by mine number
-(:class:`Part`): by a depth-first search over its boxes (:func:`box_search`), which also
-lists its box solutions, or, past ``_SMALL_NODES`` search nodes, by the DP engine
+(:class:`Part`): by the depth-first search over its boxes
+(:func:`~exactmines.deduction.search.box_search`), which also lists its box solutions, or,
+past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the DP engine
 (:mod:`exactmines.analysis.backends`). :func:`counted` combines the components under the mine count
 with the cells next to no number (:class:`Kept`, the formula of :mod:`exactmines.analysis.combine`).
 
@@ -20,7 +21,7 @@ others are kept; so a value's layouts cost one dot product and its position a fe
 whole game: a guess changes one component, and most reveals recur from one guess to the
 next.
 
-Cost: a component not in the cache, its search nodes (at most ``_SMALL_NODES``) or one DP
+Cost: a component not in the cache, its search nodes (at most ``NODES``) or one DP
 count; a combination, products and correlations of polynomials over the components' mine
 numbers; a reveal, one pass over the merged components' solutions (or a search) and a few
 dot products per value.
@@ -31,7 +32,7 @@ in this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -40,13 +41,13 @@ from math import comb, prod
 from exactmines.analysis.backends import ComponentCounts, get_backend
 from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
+from exactmines.deduction import NODES, box_search, boxes
 from exactmines.errors import TimeLimitExceeded, TooLarge
 from exactmines.position import indices_of as _bits
 
 __all__ = [
     "Solution",
     "Part",
-    "box_search",
     "Cache",
     "Scale",
     "Weighed",
@@ -56,12 +57,6 @@ __all__ = [
     "counted",
     "Values",
 ]
-
-
-#: Search nodes the built-in box enumeration may take before the DP counter takes over
-#: (it is faster on the small components of ordinary play, where the DP's planning costs
-#: more than the count).
-_SMALL_NODES = 3000
 
 
 #: One solution of a component's rules over its boxes: ``(mines, mines per box, cell
@@ -90,27 +85,6 @@ class Part:
     profile: _Profile | None = None
 
 
-def _boxes(rules: tuple[Rule, ...], probe: int = 0
-           ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Cells under the same rules (and, with ``probe``, on the same side of it) form a box:
-    ``(box masks, boxes of each rule, boxes inside the probe)``, boxes row-major."""
-    probe_bit = 1 << len(rules)
-    under: dict[int, int] = {}
-    for j, (free, _) in enumerate(rules):
-        for i in _bits(free):
-            under[i] = under.get(i, 0) | (1 << j)
-    for i in _bits(probe):
-        under[i] = under.get(i, 0) | probe_bit
-    boxes: dict[int, int] = {}
-    for i in sorted(under):
-        boxes[under[i]] = boxes.get(under[i], 0) | (1 << i)
-    keys = list(boxes)
-    rule_boxes = tuple(tuple(b for b, key in enumerate(keys) if (key >> j) & 1)
-                       for j in range(len(rules)))
-    inside = tuple(b for b, key in enumerate(keys) if key & probe_bit)
-    return tuple(boxes[k] for k in keys), rule_boxes, inside
-
-
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...]) -> ComponentCounts:
     """Exact counts by the DP engine (by an unbounded box search when it is too wide)."""
@@ -126,12 +100,12 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
 def _part(rules: tuple[Rule, ...]) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
     solutions when the box search finds them within its budget."""
-    box_masks, rule_boxes, _ = _boxes(rules)
+    box_masks, rule_boxes, _ = boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
     solutions: list[Solution] | None = []
     try:
-        counts = _count_boxes(sizes, rule_boxes, needs, _SMALL_NODES, solutions)
+        counts = _count_boxes(sizes, rule_boxes, needs, NODES, solutions)
     except TooLarge:
         counts, solutions = _counted_large(sizes, rule_boxes, needs), None
     return Part(box_masks, sizes, rule_boxes, needs, counts,
@@ -173,7 +147,7 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
     One search serves every ``m`` (the probe is tallied at the leaves, not imposed); when
     that search is too big, the DP engine counts once per ``m`` with the probe as a rule.
     """
-    box_masks, rule_boxes, inside = _boxes(rules, probe)
+    box_masks, rule_boxes, inside = boxes(rules, probe)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
     n = len(sizes)
@@ -198,7 +172,7 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
 
     out: dict[int, Part] = {}
     try:
-        box_search(sizes, rule_boxes, needs, _SMALL_NODES, leaf)
+        box_search(sizes, rule_boxes, needs, NODES, leaf)
     except TooLarge:
         # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
@@ -415,72 +389,11 @@ def _spread(shape: tuple[tuple[int, int], ...], cut_mines: tuple[int, ...]
     return ways, inside_mines
 
 
-def box_search(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
-                needs: tuple[int, ...], limit: int | None,
-                leaf: Callable[[list[int], int, int], None]) -> None:
-    """Every mine number per box that satisfies the rules: ``leaf(chosen, weight, k)`` for
-    each, with ``chosen[b]`` the mines of box ``b``, ``weight`` the cell layouts it stands
-    for (a product of binomials) and ``k`` its mines.
-
-    Depth-first over the boxes (row-major by first cell). A box's mine number is bounded by
-    each of its rules: at most what the rule still needs, at least what the rule's cells
-    after this box cannot hold; a rule's last box therefore meets it exactly, and every
-    leaf satisfies every rule. Cost: the search nodes, at most ``limit`` (then
-    :class:`~exactmines.errors.TooLarge`).
-    """
-    n = len(sizes)
-    rules_of: list[list[int]] = [[] for _ in range(n)]
-    for j, boxes in enumerate(rule_boxes):
-        for b in boxes:
-            rules_of[b].append(j)
-    need = list(needs)
-    room = [sum(sizes[b] for b in boxes) for boxes in rule_boxes]
-    if any(x < 0 or x > r for x, r in zip(need, room, strict=True)):
-        return
-    binomials = [[comb(s, m) for m in range(s + 1)] for s in sizes]
-    chosen = [0] * n
-    nodes = 0
-
-    def visit(b: int, weight: int, k: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if limit is not None and nodes > limit:
-            raise TooLarge(f"more than {limit} search nodes")
-        if b == n:
-            leaf(chosen, weight, k)
-            return
-        size = sizes[b]
-        low, high = 0, size
-        mine_rules = rules_of[b]
-        for j in mine_rules:
-            if need[j] < high:
-                high = need[j]
-            left = room[j] - size
-            if need[j] - left > low:
-                low = need[j] - left
-        if low > high:
-            return
-        for j in mine_rules:
-            room[j] -= size
-        row_weights = binomials[b]
-        for m in range(low, high + 1):
-            for j in mine_rules:
-                need[j] -= m
-            chosen[b] = m
-            visit(b + 1, weight * row_weights[m], k + m)
-            for j in mine_rules:
-                need[j] += m
-        chosen[b] = 0
-        for j in mine_rules:
-            room[j] += size
-
-    visit(0, 1, 0)
-
-
 def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                  needs: tuple[int, ...], limit: int | None,
                  solutions: list[Solution] | None = None) -> ComponentCounts:
-    """Exact counts of a component by :func:`box_search` (at most ``limit`` nodes); each
+    """Exact counts of a component by :func:`~exactmines.deduction.search.box_search` (at most
+    ``limit`` nodes); each
     box solution is appended to ``solutions`` when given."""
     n = len(sizes)
     layouts: dict[int, int] = {}

@@ -49,6 +49,7 @@ from typing import Any
 
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
+from exactmines.deduction import NODES, box_search, local_deductions
 from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk
@@ -59,10 +60,9 @@ from exactmines.play.lookahead import (
     Part,
     Scale,
     Values,
-    box_search,
     counted,
 )
-from exactmines.play.view import View, local_deductions
+from exactmines.play.view import View
 from exactmines.position import dilate
 from exactmines.position import indices_of as _bits
 
@@ -74,7 +74,6 @@ __all__ = [
     "STRATEGIES",
     "strategy_named",
     "View",
-    "local_deductions",
     "Estimate",
     "estimate",
     "value_chances",
@@ -491,7 +490,8 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
 def _part_layouts(part: Part, allowed: frozenset[int], limit: int
                   ) -> list[tuple[int, int]] | None:
     """Every cell layout of a component with a mine number in ``allowed``, as ``(mines,
-    bitmask)``, or ``None`` past ``limit`` layouts (or a search of ``50 * limit`` nodes)."""
+    bitmask)``, or ``None`` past ``limit`` layouts (or a search of the usual
+    :data:`~exactmines.deduction.search.NODES` plus 50 nodes per layout allowed)."""
     found: list[tuple[int, int]] = []
     cells_of = [_bits(m) for m in part.box_masks]
 
@@ -508,7 +508,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
         found.extend((k, mask) for mask in masks)
 
     try:
-        box_search(part.sizes, part.rule_boxes, part.needs, 50 * limit + 1000, leaf)
+        box_search(part.sizes, part.rule_boxes, part.needs, NODES + 50 * limit, leaf)
     except TooLarge:
         return None
     return found
@@ -519,7 +519,7 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
     by component, then outside cells), or ``None`` past ``limit`` layouts.
 
     Each component's layouts come from its boxes
-    (:func:`~exactmines.play.lookahead.box_search`, then every choice of cells inside each box),
+    (:func:`~exactmines.deduction.search.box_search`, then every choice of cells inside each box),
     keeping only the mine numbers that fit the count
     (:func:`~exactmines.analysis.combine.allowed_mine_numbers`); the outside cells take the rest.
     """

@@ -1,65 +1,27 @@
-"""What the player knows, and the local rules it applies first.
+"""What the player knows: :class:`~exactmines.deduction.grid.Grid` (the numbers shown, the
+cells proved to be mines, the clues to look at again), plus the neighbour masks the exact
+analysis reads.
 
-The player clicks every cell it proves safe and flags every cell it proves a mine; most of
-these proofs come from one number, or two overlapping ones (:func:`local_deductions`), the
-exact analysis (:func:`exactmines.play.strategy.estimate`) being needed only where they are
-stuck. On a large board that is nearly every cell, so this is the player's hot path, and
-its cost is kept to what a click changed, whatever the size of the board: the state is one
-byte per cell on a grid padded with a border of off-board cells (a neighbour is a fixed
-offset away, never out of range), the clues to look at again are kept in sets, and the
-bitmasks over flat indices ``r * width + c`` that the analysis reads (:attr:`View.revealed`,
-:attr:`View.mines`, :attr:`View.unknown`, :attr:`View.masks`) are made when asked.
+The player applies :func:`~exactmines.deduction.grid.local_deductions` first and the exact
+analysis (:func:`exactmines.play.strategy.estimate`) only where they are stuck; the grid
+keeps the cost of a click to what it changed, whatever the size of the board.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import overload
 
-from exactmines.analysis.frontier import Rule
-from exactmines.position import dilate, indices_of, neighbour_masks
+from exactmines.deduction.grid import Grid
+from exactmines.position import neighbour_masks
 
-__all__ = ["View", "NeighbourMasks", "local_deductions"]
-
-# The state of a cell of the padded grid.
-_UNKNOWN, _REVEALED, _MINE, _OFF = 0, 1, 2, 3
-#: Off-board cells around the board, on every side.
-_PAD = 2
-
-#: State byte -> binary digit, for the bitmasks of :meth:`View._mask`.
-_IS_REVEALED = bytes.maketrans(bytes(range(4)), b"0100")
-_IS_MINE = bytes.maketrans(bytes(range(4)), b"0010")
-_IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
+__all__ = ["View", "NeighbourMasks"]
 
 #: Boards up to this many cells keep the whole table of neighbour masks
 #: (:func:`~exactmines.position.neighbour_masks`, cached per size); a larger board's table
 #: would hold ``cells`` masks of up to ``cells`` bits (about 60 GB for 1000x1000), so its
 #: masks are made one at a time, when asked.
 _TABLE_CELLS = 4096
-
-
-def _on_board_neighbours(width: int, height: int) -> bytearray:
-    """Per cell of the padded grid, how many of its neighbours are on the board: the rows
-    around it on the board times the columns, less itself when it is on the board. Made a
-    row pattern at a time (a few kinds of rows), so in one linear pass of bytes."""
-    stride = width + 2 * _PAD
-
-    def around(i: int, length: int) -> int:  # lines i-1..i+1 of 0..length-1 (padded i)
-        return len(range(max(i - _PAD - 1, 0), min(i - _PAD + 2, length)))
-
-    columns = [around(c, width) for c in range(stride)]
-    on_row = [_PAD <= c < _PAD + width for c in range(stride)]
-    patterns: dict[tuple[int, bool], bytes] = {}
-    rows = []
-    for r in range(height + 2 * _PAD):
-        key = (around(r, height), _PAD <= r < _PAD + height)
-        if key not in patterns:
-            rows_near, inside = key
-            patterns[key] = bytes(rows_near * n - (inside and on)
-                                  for n, on in zip(columns, on_row, strict=True))
-        rows.append(patterns[key])
-    return bytearray(b"".join(rows))
 
 
 class NeighbourMasks(Sequence[int]):
@@ -96,268 +58,14 @@ class NeighbourMasks(Sequence[int]):
         return mask & ~(1 << index)
 
 
-class View:
-    """What the player knows: the numbers shown, the cells proved to be mines (flags) and
-    the mine count.
+class View(Grid):
+    """The player's :class:`~exactmines.deduction.grid.Grid`, with ``masks``: per cell, its
+    neighbours as a bitmask (:class:`NeighbourMasks` on a large board)."""
 
-    Attributes
-    ----------
-    width, height, total:
-        The board, and its number of mines.
-    numbers:
-        ``numbers[i]``: what cell ``i`` shows (meaningless where it is not revealed).
-    masks:
-        Per cell, its neighbours as a bitmask (:class:`NeighbourMasks` on a large board).
-    dirty, pair_dirty:
-        Revealed cells (padded indices) near a change since the single-clue / the pair
-        rules last looked at them: only those can yield a new local deduction. The clues
-        of ``dirty`` that still touch an unknown cell pass to ``pair_dirty`` when the
-        single-clue rules take them.
-    """
-
-    __slots__ = ("width", "height", "total", "everything", "numbers", "masks", "dirty",
-                 "pair_dirty", "_stride", "_start", "_state", "_number", "_free", "_flags",
-                 "_offsets", "_flagged", "_masks")
+    __slots__ = ("masks",)
 
     def __init__(self, width: int, height: int, total: int) -> None:
-        self.width, self.height, self.total = width, height, total
-        self.everything = (1 << (width * height)) - 1
-        self.numbers = [0] * (width * height)
+        super().__init__(width, height, total)
         self.masks: Sequence[int] = (neighbour_masks(width, height)
                                      if width * height <= _TABLE_CELLS
                                      else NeighbourMasks(width, height))
-        # Two off-board cells on every side: the pair rules look two steps away.
-        stride = self._stride = width + 2 * _PAD
-        start = self._start = _PAD * stride + _PAD  # the padded index of cell 0
-        self._state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
-        for r in range(height):
-            self._state[start + r * stride:start + r * stride + width] = bytes(width)
-        self._number = bytearray(len(self._state))
-        # Per cell of the padded grid, its unknown neighbours and its flagged ones, kept up
-        # to date by every change: a clue's rule reads them in two steps.
-        self._free = _on_board_neighbours(width, height)
-        self._flags = bytearray(len(self._state))
-        self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
-                         stride + 1)
-        self._flagged = 0
-        self.dirty: set[int] = set()
-        self.pair_dirty: set[int] = set()
-        self._masks: dict[bytes, int] = {}  # made bitmasks, until the next change
-
-    # -- the padded grid ---------------------------------------------------------------
-
-    def padded(self, index: int) -> int:
-        """The padded index of flat index ``index``."""
-        return index + (index // self.width) * 2 * _PAD + self._start
-
-    def flat(self, padded: int) -> int:
-        """The flat index of padded index ``padded`` (a cell on the board)."""
-        return padded - self._start - 2 * _PAD * (padded // self._stride - _PAD)
-
-    # -- changes -------------------------------------------------------------------------
-
-    def show(self, shown: Iterable[tuple[int, int]]) -> None:
-        """Cells newly revealed, as ``(flat index, number)`` (one already revealed is left
-        as it is). Cost: a few steps per cell."""
-        state, number, numbers, dirty = self._state, self._number, self.numbers, self.dirty
-        free, width, start, offsets = self._free, self.width, self._start, self._offsets
-        for index, shows in shown:
-            p = index + (index // width) * 2 * _PAD + start
-            if state[p] != _UNKNOWN:
-                if state[p] == _MINE:
-                    raise ValueError(f"cell {index} is flagged as a mine: it cannot show a "
-                                     "number")
-                continue
-            numbers[index] = shows
-            state[p] = _REVEALED
-            number[p] = shows
-            # The clues near the change that still touch an unknown cell: this one and its
-            # revealed neighbours (one revealed later in the same call adds itself).
-            if free[p]:
-                dirty.add(p)
-            for d in offsets:
-                q = p + d
-                free[q] -= 1
-                if state[q] == _REVEALED and free[q]:
-                    dirty.add(q)
-        self._masks.clear()
-
-    def mark_mines(self, cells: int | Iterable[int]) -> None:
-        """Cells proved to be mines, as a bitmask or flat indices; those already flagged are
-        skipped."""
-        if isinstance(cells, int):
-            cells = indices_of(cells)
-        state, dirty, free, flags = self._state, self.dirty, self._free, self._flags
-        width, start, offsets = self.width, self._start, self._offsets
-        changed = False
-        for index in cells:
-            p = index + (index // width) * 2 * _PAD + start
-            if state[p] != _UNKNOWN:
-                if state[p] == _REVEALED:
-                    raise ValueError(f"cell {index} is revealed: it cannot be a mine")
-                continue
-            state[p] = _MINE
-            self._flagged += 1
-            changed = True
-            for d in offsets:
-                q = p + d
-                free[q] -= 1
-                flags[q] += 1
-                if state[q] == _REVEALED and free[q]:
-                    dirty.add(q)
-        if changed:
-            self._masks.clear()
-
-    # -- what the analysis reads ---------------------------------------------------------
-
-    def _mask(self, digits: bytes) -> int:
-        """The cells whose state ``digits`` maps to ``1``, as a bitmask over flat indices:
-        the board's rows as binary digits, read by ``int`` in one linear pass (kept until
-        the next change)."""
-        found = self._masks.get(digits)
-        if found is None:
-            state, width, stride, start = self._state, self.width, self._stride, self._start
-            cells = b"".join(state[start + r * stride:start + r * stride + width]
-                             for r in range(self.height))
-            # int reads the most significant digit first: the last cell first.
-            found = self._masks[digits] = int(cells[::-1].translate(digits), 2)
-        return found
-
-    @property
-    def revealed(self) -> int:
-        """Revealed cells, as a bitmask."""
-        return self._mask(_IS_REVEALED)
-
-    @property
-    def mines(self) -> int:
-        """Cells proved to be mines (the player's flags), as a bitmask."""
-        return self._mask(_IS_MINE)
-
-    @property
-    def unknown(self) -> int:
-        """Covered cells not proved to be mines, as a bitmask."""
-        return self._mask(_IS_UNKNOWN)
-
-    @property
-    def mines_left(self) -> int:
-        return self.total - self._flagged
-
-    def is_revealed(self, index: int) -> bool:
-        return self._state[self.padded(index)] == _REVEALED
-
-    def rules(self) -> list[Rule]:
-        """One rule per revealed number that still touches an unknown cell: its unknown
-        neighbours (a bitmask) and the mines among them (its number less its flags), in
-        row-major order of the numbers. Cost: a few passes over the board's bitmasks, and
-        a few steps per such number."""
-        state, number, flags, offsets = self._state, self._number, self._flags, self._offsets
-        out = []
-        for i in indices_of(self.revealed & dilate(self.unknown, self.width, self.height)):
-            p = self.padded(i)
-            free = 0
-            for d in offsets:
-                if state[p + d] == _UNKNOWN:
-                    free |= 1 << self.flat(p + d)
-            out.append((free, number[p] - flags[p]))
-        return out
-
-    def _flat(self, cells: set[int]) -> list[int]:
-        """Padded indices -> flat indices, ascending."""
-        return sorted(map(self.flat, cells))
-
-
-#: The 7-wide frame in which :func:`local_deductions` compares two clues: a clue's unknown
-#: neighbours, as bits ``(dr + 1) * 7 + (dc + 1)`` (in the order of ``View._offsets``),
-#: are moved to another clue's frame by a shift.
-_FRAME = 7
-_FRAME_BITS = tuple(1 << ((dr + 1) * _FRAME + dc + 1)
-                    for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-#: Where a clue sits in its own frame (row 3, column 3): the shift of its own bits.
-_CENTRE = 2 * _FRAME + 2
-
-
-@lru_cache(maxsize=64)
-def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
-    """``(padded offset, frame shift)`` of every cell within two steps (the clues whose
-    neighbourhoods can overlap a clue's)."""
-    return tuple((dr * stride + dc, (dr + 2) * _FRAME + dc + 2)
-                 for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
-
-
-def local_deductions(view: View) -> tuple[list[int], list[int]]:
-    """Cells (flat indices, ascending) proved safe and proved mines by one clue, else by two
-    overlapping clues.
-
-    Only clues near a change since the last call are examined (``view.dirty``, then
-    ``view.pair_dirty``), so a call costs a few steps per such clue, whatever the size of
-    the board. Sound but incomplete: the exact analysis finds the rest.
-    """
-    state, number, offsets = view._state, view._number, view._offsets
-    free, flags = view._free, view._flags
-    dirty = view.dirty
-    view.dirty = set()
-    pair_dirty = view.pair_dirty
-    safe: set[int] = set()
-    mines: set[int] = set()
-    for p in dirty:
-        size = free[p]
-        if not size:  # the clue is settled for good: unknown cells only ever go
-            continue
-        pair_dirty.add(p)
-        need = number[p] - flags[p]
-        if need == 0 or need == size:
-            (safe if need == 0 else mines).update(p + d for d in offsets
-                                                  if state[p + d] == _UNKNOWN)
-    if safe or mines:
-        return view._flat(safe), view._flat(mines)
-    # Two clues: mines(only j) - mines(only i) = need_j - need_i; at an extreme the larger
-    # side is full and the other empty. Each clue's unknown neighbours are bits of a small
-    # frame (see _FRAME_BITS); a pair compares them shifted into one frame.
-    facts: dict[int, tuple[int, int, int]] = {}
-
-    def fact(p: int) -> tuple[int, int, int]:
-        """``(frame bits of the unknown neighbours, mines among them, how many)``."""
-        found = facts.get(p)
-        if found is None:
-            bits = 0
-            if free[p]:
-                for d, bit in zip(offsets, _FRAME_BITS, strict=True):
-                    if state[p + d] == _UNKNOWN:
-                        bits |= bit
-            found = facts[p] = (bits, number[p] - flags[p], free[p])
-        return found
-
-    def cells(p: int, bits: int) -> list[int]:
-        """Frame bits around clue ``p`` (at the centre) -> padded indices."""
-        stride = view._stride
-        return [p + (k // _FRAME - 3) * stride + k % _FRAME - 3 for k in indices_of(bits)]
-
-    pairs = _pair_offsets(view._stride)
-    dirty = view.pair_dirty
-    view.pair_dirty = set()
-    done: set[int] = set()  # a pair is looked at once, from whichever clue comes first
-    for p in dirty:
-        bits_i, need_i, size_i = fact(p)
-        if not size_i:
-            continue
-        done.add(p)
-        mine = bits_i << _CENTRE
-        for offset, shift in pairs:
-            j = p + offset
-            if state[j] != _REVEALED or j in done:
-                continue
-            bits_j, need_j, size_j = fact(j)
-            if not size_j:
-                continue
-            theirs = bits_j << shift
-            shared = (mine & theirs).bit_count()
-            if not shared:
-                continue
-            diff = need_j - need_i
-            if diff == size_j - shared:
-                mines.update(cells(p, theirs & ~mine))
-                safe.update(cells(p, mine & ~theirs))
-            elif -diff == size_i - shared:
-                mines.update(cells(p, mine & ~theirs))
-                safe.update(cells(p, theirs & ~mine))
-    return view._flat(safe), view._flat(mines)

@@ -14,11 +14,20 @@ The steps, cheapest first, each run only when the ones before it are stuck:
 
 1. single-clue rules on the clues next to what changed: a number whose mines are all
    flagged clears its other neighbours; one that needs all its covered neighbours flags them;
-2. pairwise rules over overlapping clues near what changed (the "1-2" patterns);
-3. the exact step: the frontier cut into independent components, each component's
-   layouts enumerated once (cached until one of its clues changes), combined under the total
-   count with :func:`~exactmines.analysis.combine.allowed_mine_numbers`. Components too big to
-   enumerate go to a counting backend's ``mine_numbers``/``deduce``, which are exact too.
+2. pairwise rules over overlapping clues near what changed (the "1-2" patterns); both are
+   the player's (:func:`~exactmines.deduction.grid.local_deductions`);
+3. the exact step: the frontier cut into independent components
+   (:func:`~exactmines.deduction.rules.group`), each component's layouts enumerated once
+   (:func:`~exactmines.deduction.search.extremes`, cached by the component's rules),
+   combined under the total count with
+   :func:`~exactmines.analysis.combine.allowed_mine_numbers`. Components past the
+   enumeration's budget go to a counting backend's ``mine_numbers``/``deduce``, which are
+   exact too.
+
+Time and memory are linear in the board apart from the exact steps, each of which costs a
+few steps per clue on the frontier plus the components not met before: state is a few bytes
+per cell (:class:`~exactmines.game.Game`, :class:`~exactmines.deduction.grid.Grid`), never a
+table of bitmasks per cell.
 
 Only step 3 matters for correctness; steps 1-2 are there because most positions on the way
 never need it.
@@ -28,24 +37,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import allowed_mine_numbers, feasible_sums, fits
-from exactmines.analysis.frontier import Component, Constraint, Rule, build_frontier, group_rules
-from exactmines.errors import InputError
+from exactmines.analysis.frontier import Component, Rule, build_frontier
+from exactmines.deduction import NODES, Grid, component, extremes, group, local_deductions
+from exactmines.errors import InputError, ParameterError, SolverError, TooLarge
+from exactmines.game import Game, board_from_indices
 from exactmines.io.formats import position_to_mine
-from exactmines.position import (
-    Board,
-    Cell,
-    Position,
-    dilate,
-    flood,
-    indices_of,
-    neighbour_masks,
-    neighbour_table,
-)
+from exactmines.position import Board, Cell, Position, indices_of
 
 __all__ = [
     "Solvability",
@@ -54,19 +55,7 @@ __all__ = [
     "solvable",
     "solve_indices",
     "is_unique",
-    "ENUMERATION_LIMIT",
-    "MAX_BOARD_CELLS",
 ]
-
-#: Search nodes one component may take in the built-in enumeration before it is handed to
-#: the backend instead (enumeration is the fastest way for the small components of ordinary
-#: play; a few thousand nodes is a few milliseconds).
-ENUMERATION_LIMIT = 4000
-
-#: Largest board :func:`solvable` takes. Cells are bits of Python ints, so each operation
-#: costs O(cells / 64) and the cached neighbour masks take about cells^2 / 16 bytes
-#: (40,000 cells, e.g. 200x200: ~140 MB).
-MAX_BOARD_CELLS = 40_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +131,7 @@ class Outcome:
 
 def solvable(board: Board, at: Cell, *, use_count: bool = True,
              backend: str | Backend = "auto",
-             enumeration_limit: int = ENUMERATION_LIMIT) -> Solvability:
+             enumeration_limit: int = NODES) -> Solvability:
     """Can ``board`` be cleared from a first click at ``at`` without guessing?
 
     Parameters
@@ -157,7 +146,8 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     backend:
         Engine for components too large for the built-in enumeration.
     enumeration_limit:
-        Search nodes per component before it goes to ``backend`` (0 sends every component
+        Search nodes per component before it goes to ``backend`` (the shared budget
+        :data:`~exactmines.deduction.search.NODES` by default; 0 sends every component
         there: slow, but a second, independent route to the same answers).
 
     Raises
@@ -167,13 +157,10 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
 
     Notes
     -----
-    Cost: bitmask operations over the clues near each change; the exact step enumerates the
-    layouts of each changed component (exponential in the worst case, bounded by
-    ``enumeration_limit`` before the backend takes over).
+    Cost: a few steps per cell and per clue near each change; each exact step a few steps per
+    clue on the frontier, plus the enumeration of each component not met before (exponential
+    in the worst case, bounded by ``enumeration_limit`` nodes before the backend takes over).
     """
-    if board.width * board.height > MAX_BOARD_CELLS:
-        raise InputError(f"a {board.width}x{board.height} board has more than the "
-                         f"{MAX_BOARD_CELLS} cells the no-guess check takes", source="board")
     r, c = at
     if not (0 <= r < board.height and 0 <= c < board.width):
         raise InputError(f"row {r}, col {c} is off the {board.width}x{board.height} board",
@@ -202,231 +189,148 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     )
 
 
-@lru_cache(maxsize=64)
-def _pair_masks(width: int, height: int) -> tuple[int, ...]:
-    """Per cell, the cells within two steps (their neighbourhoods can overlap), itself out."""
-    out = []
-    for r in range(height):
-        for c in range(width):
-            mask = 0
-            for rr in range(max(r - 2, 0), min(r + 3, height)):
-                for cc in range(max(c - 2, 0), min(c + 3, width)):
-                    if (rr, cc) != (r, c):
-                        mask |= 1 << (rr * width + cc)
-            out.append(mask)
-    return tuple(out)
-
-
 def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                   start: int, *, use_count: bool = True, backend: str | Backend = "auto",
-                  enumeration_limit: int = ENUMERATION_LIMIT) -> Outcome:
-    """:func:`solvable` on flat indices (``r * width + c``), without validation or Position.
+                  enumeration_limit: int = NODES) -> Outcome:
+    """:func:`solvable` on flat indices (``r * width + c``), without a Position.
 
-    The survey's inner loop; ``start`` must be a safe cell.
+    The survey's inner loop. Cost: a few steps per cell revealed or flagged and per clue near
+    it, plus the exact steps (see :func:`solvable`); memory a few bytes per cell.
+
+    Raises
+    ------
+    ParameterError
+        When ``start`` is off the board or on a mine.
     """
-    table = neighbour_table(width, height)
-    numbers = [0] * (width * height)
-    mine_mask = 0
-    for i in mine_indices:
-        mine_mask |= 1 << i
-        for n in table[i]:
-            numbers[n] += 1
-    assert not (mine_mask >> start) & 1, "the first click must be safe"
-    everything = (1 << (width * height)) - 1
-    # Safe cells with no mine around: everything a mine's neighbourhood does not reach.
-    zeros = everything & ~dilate(mine_mask, width, height)
-    solver = _Solver(width, height, numbers, mine_mask, zeros, len(mine_indices),
-                     use_count, backend, enumeration_limit)
+    cells = width * height
+    if not 0 <= start < cells:
+        raise ParameterError("start", start, f"is off the {width}x{height} board "
+                                             f"(cells 0 to {cells - 1})")
+    game = Game(board_from_indices(width, height, mine_indices))
+    if divmod(start, width) in game.board.mine_cells:
+        raise ParameterError("start", start, "holds a mine: the first click must be safe")
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     return solver.run(start)
 
 
 class _Solver:
-    """One run of the deduction loop; all sets of cells are bitmasks over flat indices.
+    """One run of the deduction loop: the hidden board (:class:`~exactmines.game.Game`,
+    which floods zeros) and what has been proved (:class:`~exactmines.deduction.grid.Grid`,
+    which keeps the clues near each change for the local rules)."""
 
-    A *clue* is a revealed cell; it is *active* while it has covered, unflagged neighbours.
-    ``dirty`` / ``pair_dirty`` hold the clues near a change since the single-clue / the
-    pairwise rules last looked at them: only those can yield something new.
-    """
-
-    def __init__(self, width: int, height: int, numbers: list[int], mine_mask: int,
-                 zeros: int, mines: int, use_count: bool, backend: str | Backend,
+    def __init__(self, game: Game, mines: int, use_count: bool, backend: str | Backend,
                  enumeration_limit: int) -> None:
-        self.width, self.height = width, height
-        self.masks = neighbour_masks(width, height)
-        self.pairs = _pair_masks(width, height)
-        self.numbers = numbers
-        self.mine_mask = mine_mask
-        self.zeros = zeros
-        self.mines = mines
-        self.everything = (1 << (width * height)) - 1
-        self.safe_mask = self.everything & ~mine_mask
+        self.game = game
+        self.width = game.width
+        self.grid = Grid(game.width, game.height, mines)
         self.use_count = use_count
         self.backend = backend
         self.limit = enumeration_limit
-        self.revealed = 0
-        self.flagged = 0
-        self.dirty = 0
-        self.pair_dirty = 0
         self.steps = 0
         self.exact_steps = 0
         self.count_deductions = 0
-        self.cache: dict[tuple[tuple[int, int], ...], _Summary] = {}
+        # Summaries of components by their rules over their own cells (numbered 0, 1, ...
+        # in row-major order): a component seen again anywhere is not enumerated again.
+        self.cache: dict[tuple[Rule, ...], _Summary] = {}
 
-    def apply(self, safe: int, mines: int) -> None:
-        """Flag ``mines``, reveal ``safe`` (flooding zeros); mark the clues near changes."""
-        # Soundness is an invariant, not an input check: a wrong proof is a bug.
-        assert not safe & self.mine_mask and not mines & self.safe_mask
-        before = self.revealed
-        self.flagged |= mines
-        if safe:
-            self.revealed = flood(before, safe, self.zeros, self.masks)
-            self.steps += 1
-        changed = (self.revealed & ~before) | mines
-        near = dilate(changed, self.width, self.height) & self.revealed
-        self.dirty |= near
-        self.pair_dirty |= near
+    def apply(self, safe: list[int], mines: list[int]) -> None:
+        """Flag ``mines``, reveal ``safe`` (the game floods zeros)."""
+        game, width, grid = self.game, self.width, self.grid
+        hidden = game.board.mine_cells
+        # Soundness: a proof the hidden board contradicts is a bug, never an answer.
+        wrong = ([i for i in safe if divmod(i, width) in hidden]
+                 or [i for i in mines if divmod(i, width) not in hidden])
+        if wrong:
+            raise SolverError(f"the no-guess check proved cell {divmod(wrong[0], width)} "
+                              f"{'safe' if wrong[0] in safe else 'a mine'}, which the board "
+                              "contradicts (a bug in the deduction)")
+        grid.mark_mines(mines)
+        if not safe:
+            return
+        self.steps += 1
+        numbers = game.numbers
+        for i in safe:
+            if game.won:
+                break
+            grid.show((r * width + c, numbers[r * width + c])
+                      for r, c in game.reveal(divmod(i, width)))
 
     def run(self, start: int) -> Outcome:
-        self.apply(1 << start, 0)
-        width, height, everything = self.width, self.height, self.everything
-        while self.revealed != self.safe_mask:
-            unknown = everything & ~(self.revealed | self.flagged)
-            active = self.revealed & dilate(unknown, width, height)
-            safe, mines = self.single_rules(unknown, active)
+        self.apply([start], [])
+        game, grid = self.game, self.grid
+        while not game.won:
+            # Steps 1 and 2: one clue, else two, near what changed.
+            safe, mines = local_deductions(grid)
             if not (safe or mines):
-                safe, mines = self.pair_rules(unknown, active)
-            if not (safe or mines):
-                safe, mines = self.exact_step(unknown, active)
+                safe, mines = self.exact_step()
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
-        return Outcome(self.revealed, self.flagged, self.safe_mask, self.steps,
-                        self.exact_steps, self.count_deductions)
-
-    # -- step 1: one clue at a time -----------------------------------------------------
-
-    def single_rules(self, unknown: int, active: int) -> tuple[int, int]:
-        flagged, masks, numbers = self.flagged, self.masks, self.numbers
-        safe = mines = 0
-        dirty = self.dirty & active
-        self.dirty = 0
-        while dirty:
-            low = dirty & -dirty
-            dirty ^= low
-            i = low.bit_length() - 1
-            around = masks[i]
-            free = around & unknown
-            need = numbers[i] - (around & flagged).bit_count()
-            if need == 0:
-                safe |= free
-            elif need == free.bit_count():
-                mines |= free
-        return safe, mines
-
-    # -- step 2: two overlapping clues --------------------------------------------------
-
-    def pair_rules(self, unknown: int, active: int) -> tuple[int, int]:
-        flagged, masks, numbers, pairs = self.flagged, self.masks, self.numbers, self.pairs
-        clue: dict[int, tuple[int, int, int]] = {}
-        safe = mines = 0
-        dirty = self.pair_dirty & active
-        self.pair_dirty = 0
-        # A pair is looked at once, from whichever of its clues comes first.
-        done = 0
-        while dirty:
-            low = dirty & -dirty
-            dirty ^= low
-            done |= low
-            i = low.bit_length() - 1
-            found = clue.get(i)
-            if found is None:
-                around = masks[i]
-                free_i = around & unknown
-                found = (free_i, numbers[i] - (around & flagged).bit_count(),
-                         free_i.bit_count())
-                clue[i] = found
-            free_i, need_i, size_i = found
-            others = pairs[i] & active & ~done
-            while others:
-                low = others & -others
-                others ^= low
-                j = low.bit_length() - 1
-                found = clue.get(j)
-                if found is None:
-                    around = masks[j]
-                    free_j = around & unknown
-                    found = (free_j, numbers[j] - (around & flagged).bit_count(),
-                             free_j.bit_count())
-                    clue[j] = found
-                free_j, need_j, size_j = found
-                shared = free_i & free_j
-                if not shared:
-                    continue
-                # mines(only j) - mines(only i) = need_j - need_i; at its extreme the larger
-                # side is full and the other empty.
-                diff = need_j - need_i
-                if diff == size_j - shared.bit_count():
-                    mines |= free_j & ~free_i
-                    safe |= free_i & ~free_j
-                elif -diff == size_i - shared.bit_count():
-                    mines |= free_i & ~free_j
-                    safe |= free_j & ~free_i
-        return safe, mines
+        return Outcome(game.revealed, grid.mines, game.safe_mask, self.steps,
+                       self.exact_steps, self.count_deductions)
 
     # -- step 3: exact ------------------------------------------------------------------
 
-    def exact_step(self, unknown: int, active: int) -> tuple[int, int]:
-        """Every cell that is safe or a mine in all consistent layouts (count included)."""
+    def exact_step(self) -> tuple[list[int], list[int]]:
+        """Every cell that is safe or a mine in all consistent layouts (count included).
+
+        Cost: a few steps per clue still touching an unknown cell, plus the enumeration of
+        the components not met before.
+        """
         self.exact_steps += 1
-        masks, numbers, flagged = self.masks, self.numbers, self.flagged
-        # Active clues grouped into components that share covered cells.
-        rules: list[Rule] = []
-        while active:
-            low = active & -active
-            active ^= low
-            i = low.bit_length() - 1
-            around = masks[i]
-            rules.append((around & unknown, numbers[i] - (around & flagged).bit_count()))
+        grid = self.grid
+        clues = grid.clues()
+        safe: list[int] = []
+        mines: list[int] = []
+        parts = []
         frontier = 0
-        summaries = []
-        for cells, key in group_rules(rules):
-            frontier |= cells
-            summary = self.cache.get(key)
+        for members in group([covered for covered, _ in clues]):
+            cells = sorted({i for j in members for i in clues[j][0]})
+            frontier += len(cells)
+            local = {i: k for k, i in enumerate(cells)}
+            rules = tuple(sorted({(sum(1 << local[i] for i in clues[j][0]), clues[j][1])
+                                  for j in members}))
+            summary = self.cache.get(rules)
             if summary is None:
-                summary = _summarise(cells, list(key), self.limit, self.backend)
-                self.cache[key] = summary
-            summaries.append((cells, summary))
-        numbers_each = [s.numbers for _, s in summaries]
-        outside = unknown & ~frontier
-        if self.use_count:
-            left = self.mines - flagged.bit_count()
-            allowed = allowed_mine_numbers(numbers_each, outside.bit_count(), left)
-        else:
-            allowed = numbers_each
-        safe = mines = 0
-        for (cells, summary), ok, every in zip(summaries, allowed, numbers_each, strict=True):
+                summary = self.cache[rules] = _summarise(rules, self.limit, self.backend)
+            parts.append((cells, summary))
+        numbers_each = [summary.numbers for _, summary in parts]
+        unknown = self.width * self.game.height - self.game.revealed_count - grid.flagged
+        outside = unknown - frontier
+        left = grid.mines_left
+        allowed = (allowed_mine_numbers(numbers_each, outside, left) if self.use_count
+                   else numbers_each)
+        for (cells, summary), ok, every in zip(parts, allowed, numbers_each, strict=True):
+            whole = (1 << len(cells)) - 1
             can_mine, can_clear = summary.verdicts(ok)
-            safe |= cells & ~can_mine
-            mines |= cells & ~can_clear
+            proved_safe, proved_mine = whole & ~can_mine, whole & ~can_clear
+            safe.extend(cells[k] for k in indices_of(proved_safe))
+            mines.extend(cells[k] for k in indices_of(proved_mine))
             if ok != every:
                 loose_mine, loose_clear = summary.verdicts(every)
-                self.count_deductions += ((cells & ~can_mine & loose_mine)
-                                          | (cells & ~can_clear & loose_clear)).bit_count()
+                self.count_deductions += ((proved_safe & loose_mine)
+                                          | (proved_mine & loose_clear)).bit_count()
         if self.use_count and outside:
-            size = outside.bit_count()
             total = feasible_sums(allowed)
-            if not fits(total, left - size, left - 1):
-                safe |= outside
-                self.count_deductions += size
-            elif not fits(total, left - size + 1, left):
-                mines |= outside
-                self.count_deductions += size
-        return safe, mines
+            if not fits(total, left - outside, left - 1):
+                safe.extend(self.outside(parts))
+                self.count_deductions += outside
+            elif not fits(total, left - outside + 1, left):
+                mines.extend(self.outside(parts))
+                self.count_deductions += outside
+        return sorted(safe), sorted(mines)
+
+    def outside(self, parts: list[tuple[list[int], _Summary]]) -> list[int]:
+        """The unknown cells next to no clue (one pass over the board: at most twice a run,
+        since they are then all revealed or all flagged)."""
+        frontier = {i for cells, _ in parts for i in cells}
+        return [i for i in indices_of(self.grid.unknown) if i not in frontier]
 
 
 class _Summary(ABC):
     """What the exact step needs from one component: its possible mine numbers, and for a
-    set of allowed mine numbers, which cells can be a mine and which can be clear."""
+    set of allowed mine numbers, which cells can be a mine and which can be clear (masks over
+    the component's own cells)."""
 
     numbers: frozenset[int]
 
@@ -436,10 +340,10 @@ class _Summary(ABC):
 
 
 class _Enumerated(_Summary):
-    """Per mine number ``k``: the union and the intersection of the mine sets of the
-    layouts with ``k`` mines."""
+    """Per mine number ``k``: the cells some and every layout with ``k`` mines mines
+    (:func:`~exactmines.deduction.search.extremes`)."""
 
-    def __init__(self, cells: int, by_number: dict[int, list[int]]) -> None:
+    def __init__(self, cells: int, by_number: dict[int, tuple[int, int]]) -> None:
         self.cells = cells
         self.by_number = by_number
         self.numbers = frozenset(by_number)
@@ -456,7 +360,8 @@ class _Enumerated(_Summary):
 class _ByBackend(_Summary):
     """A component too large to enumerate, answered by a backend."""
 
-    def __init__(self, component: Component, box_masks: list[int], engine: Backend) -> None:
+    def __init__(self, component: Component, box_masks: tuple[int, ...],
+                 engine: Backend) -> None:
         self.component = component
         self.box_masks = box_masks
         self.engine = engine
@@ -466,7 +371,7 @@ class _ByBackend(_Summary):
         facts = self.engine.deduce(self.component, allowed)
         can_mine = can_clear = 0
         for mask, mine, clear in zip(self.box_masks, facts.can_mine, facts.can_clear,
-                                         strict=True):
+                                     strict=True):
             if mine:
                 can_mine |= mask
             if clear:
@@ -474,114 +379,20 @@ class _ByBackend(_Summary):
         return can_mine, can_clear
 
 
-def _summarise(cells: int, rules: list[tuple[int, int]], limit: int,
-               backend: str | Backend) -> _Summary:
-    by_number = _enumerate(cells, rules, limit)
-    if by_number is not None:
-        return _Enumerated(cells, by_number)
-    component, box_masks = _component(rules)
+def _summarise(rules: tuple[Rule, ...], limit: int, backend: str | Backend) -> _Summary:
+    """The component's layouts enumerated (at most ``limit`` search nodes), else handed to
+    ``backend`` (``limit`` 0: always)."""
+    if limit > 0:
+        cells = 0
+        for free, _ in rules:
+            cells |= free
+        try:
+            return _Enumerated(cells, extremes(rules, limit))
+        except TooLarge:
+            pass
+    found, box_masks = component(rules)
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    return _ByBackend(component, box_masks, engine)
-
-
-def _component(rules: list[tuple[int, int]]) -> tuple[Component, list[int]]:
-    """Rules over cells -> a :class:`Component` over boxes (cells under the same rules)."""
-    under: dict[int, int] = {}
-    for j, (free, _) in enumerate(rules):
-        for i in indices_of(free):
-            under[i] = under.get(i, 0) | (1 << j)
-    boxes: dict[int, int] = {}
-    for i in sorted(under):
-        boxes[under[i]] = boxes.get(under[i], 0) | (1 << i)
-    keys = list(boxes)
-    box_masks = [boxes[k] for k in keys]
-    constraints = tuple(
-        Constraint(tuple(b for b, key in enumerate(keys) if (key >> j) & 1), need)
-        for j, (_, need) in enumerate(rules))
-    return Component(tuple(m.bit_count() for m in box_masks), constraints), box_masks
-
-
-def _enumerate(cells: int, rules: list[tuple[int, int]],
-               limit: int) -> dict[int, list[int]] | None:
-    """Every layout of the component, folded into ``{k: [union, intersection]}`` of the
-    mine sets with ``k`` mines; ``None`` past ``limit`` search nodes.
-
-    Depth-first over cells with unit propagation (a rule whose mines are all placed clears
-    the rest; one that needs all its free cells fills them), re-examining only the rules
-    that touch newly assigned cells.
-    """
-    if limit <= 0:
-        return None
-    frees = [free for free, _ in rules]
-    needs = [need for _, need in rules]
-    touching: dict[int, int] = {}
-    order: list[int] = []
-    for j, free in enumerate(frees):
-        for i in indices_of(free):
-            bit = 1 << i
-            if bit not in touching:
-                touching[bit] = 0
-                order.append(bit)
-            touching[bit] |= 1 << j
-
-    def propagate(mined: int, cleared: int, check: int) -> tuple[int, int] | None:
-        while check:
-            low = check & -check
-            check ^= low
-            j = low.bit_length() - 1
-            free = frees[j]
-            need = needs[j]
-            placed = (free & mined).bit_count()
-            if placed > need:
-                return None
-            rest = free & ~(mined | cleared)
-            if not rest:
-                if placed != need:
-                    return None
-                continue
-            room = rest.bit_count()
-            if placed == need:
-                cleared |= rest
-            elif placed + room == need:
-                mined |= rest
-            elif placed + room < need:
-                return None
-            else:
-                continue
-            while rest:
-                low = rest & -rest
-                check |= touching[low]
-                rest ^= low
-        return mined, cleared
-
-    by_number: dict[int, list[int]] = {}
-    first = propagate(0, 0, (1 << len(rules)) - 1)
-    stack = [(first[0], first[1], 0)] if first is not None else []
-    nodes = 0
-    while stack:
-        mined, cleared, at = stack.pop()
-        nodes += 1
-        if nodes > limit:
-            return None
-        settled = mined | cleared
-        if settled == cells:
-            k = mined.bit_count()
-            entry = by_number.get(k)
-            if entry is None:
-                by_number[k] = [mined, mined]
-            else:
-                entry[0] |= mined
-                entry[1] &= mined
-            continue
-        while order[at] & settled:
-            at += 1
-        bit = order[at]
-        check = touching[bit]
-        for branch in (propagate(mined, cleared | bit, check),
-                       propagate(mined | bit, cleared, check)):
-            if branch is not None:
-                stack.append((branch[0], branch[1], at + 1))
-    return by_number
+    return _ByBackend(found, box_masks, engine)
 
 
 # -- uniqueness ---------------------------------------------------------------------------
@@ -629,7 +440,9 @@ def is_unique(position: Position) -> Uniqueness:
     from exactmines.analysis.backends.sat import SatBackend
 
     engine = get_backend("sat")
-    assert isinstance(engine, SatBackend)
+    if not isinstance(engine, SatBackend):  # the registry's "sat" is always this class
+        raise SolverError(f"the sat backend is a {type(engine).__name__}, without "
+                          "layouts_up_to")
     frontier = build_frontier(position)
     if frontier.contradiction:
         return Uniqueness(False, False, frontier.contradiction)

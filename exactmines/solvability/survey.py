@@ -30,7 +30,7 @@ from exactmines.errors import ParameterError
 from exactmines.game import free_indices, protected_cells
 from exactmines.position import Cell, dilate, indices_of
 from exactmines.runner import run_batch
-from exactmines.solvability.check import MAX_BOARD_CELLS, solve_indices
+from exactmines.solvability.check import solve_indices
 from exactmines.stats import rate_summary
 
 __all__ = ["SURVEY_RULES", "SurveySettings", "SurveyResult", "board_seed", "survey_board",
@@ -61,10 +61,6 @@ class SurveySettings:
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
-        if self.width * self.height > MAX_BOARD_CELLS:
-            raise ParameterError("width", self.width, f"a {self.width}x{self.height} board has "
-                                 f"more than the {MAX_BOARD_CELLS} cells the no-guess check "
-                                 "takes")
         if self.start == "random-zero":
             if self.at is not None:
                 raise ParameterError("at", self.at, "has no meaning with the start rule "

@@ -1,0 +1,25 @@
+"""The reasoning the player and the no-guess check share, on bitmasks.
+
+Above :mod:`exactmines.analysis` (whose :class:`~exactmines.analysis.frontier.Component` it
+builds) and below :mod:`exactmines.solvability` and :mod:`exactmines.play`, which both use it:
+
+* :mod:`.rules` -- the local rules: what one clue (:func:`single`) or two overlapping clues
+  (:func:`pair`) prove, as functions of a clue's unknown neighbours as a small bitmask (in any
+  numbering of the cells: the player uses a 7-wide frame around a clue, the check flat board
+  indices) and the mines it still needs, so a rule's cost does not grow with the board; and
+  the grouping of rules into boxes (cells under the same rules, :func:`boxes`,
+  :func:`component`) and into independent components (:func:`group`).
+* :mod:`.search` -- the one enumerator of a component's solutions over its boxes
+  (:func:`box_search`), bounded by :data:`NODES` search nodes unless told otherwise, past
+  which it raises :class:`~exactmines.errors.TooLarge` and the caller hands the component to
+  a counting backend; and :func:`extremes`, which folds those solutions into the cells that
+  are a mine in some and in every layout, per mine number (what a complete deduction needs).
+"""
+
+from exactmines.deduction.grid import Grid, local_deductions
+from exactmines.deduction.rules import Boxes, boxes, component, group, pair, single
+from exactmines.deduction.search import NODES, box_search, extremes
+
+__all__ = ["single", "pair", "Boxes", "boxes", "component", "group", "NODES", "box_search",
+           "Grid", "local_deductions",
+           "extremes"]

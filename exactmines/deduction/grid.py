@@ -1,0 +1,329 @@
+"""What a player of certain moves knows, and the local rules it applies first.
+
+The player (:mod:`exactmines.play`) and the no-guess check (:mod:`exactmines.solvability`)
+both click every cell they prove safe and flag every cell they prove a mine; most of these
+proofs come from one number, or two overlapping ones (:func:`local_deductions`), the exact
+analysis being needed only where they are stuck. On a large board that is nearly every
+cell, so this is the hot path of both, and its cost is kept to what a click changed,
+whatever the size of the board: the state is one byte per cell on a grid padded with a
+border of off-board cells (a neighbour is a fixed offset away, never out of range), the
+clues to look at again are kept in sets, and the bitmasks over flat indices
+``r * width + c`` that the analysis reads (:attr:`Grid.revealed`, :attr:`Grid.mines`,
+:attr:`Grid.unknown`) are made when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from exactmines.analysis.frontier import Rule
+from exactmines.deduction.rules import pair, single
+from exactmines.position import dilate, indices_of
+
+__all__ = ["Grid", "local_deductions"]
+
+# The state of a cell of the padded grid.
+_UNKNOWN, _REVEALED, _MINE, _OFF = 0, 1, 2, 3
+#: Off-board cells around the board, on every side.
+_PAD = 2
+
+#: State byte -> binary digit, for the bitmasks of :meth:`Grid._mask`.
+_IS_REVEALED = bytes.maketrans(bytes(range(4)), b"0100")
+_IS_MINE = bytes.maketrans(bytes(range(4)), b"0010")
+_IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
+
+def _on_board_neighbours(width: int, height: int) -> bytearray:
+    """Per cell of the padded grid, how many of its neighbours are on the board: the rows
+    around it on the board times the columns, less itself when it is on the board. Made a
+    row pattern at a time (a few kinds of rows), so in one linear pass of bytes."""
+    stride = width + 2 * _PAD
+
+    def around(i: int, length: int) -> int:  # lines i-1..i+1 of 0..length-1 (padded i)
+        return len(range(max(i - _PAD - 1, 0), min(i - _PAD + 2, length)))
+
+    columns = [around(c, width) for c in range(stride)]
+    on_row = [_PAD <= c < _PAD + width for c in range(stride)]
+    patterns: dict[tuple[int, bool], bytes] = {}
+    rows = []
+    for r in range(height + 2 * _PAD):
+        key = (around(r, height), _PAD <= r < _PAD + height)
+        if key not in patterns:
+            rows_near, inside = key
+            patterns[key] = bytes(rows_near * n - (inside and on)
+                                  for n, on in zip(columns, on_row, strict=True))
+        rows.append(patterns[key])
+    return bytearray(b"".join(rows))
+
+
+class Grid:
+    """What the player knows: the numbers shown, the cells proved to be mines (flags) and
+    the mine count.
+
+    Attributes
+    ----------
+    width, height, total:
+        The board, and its number of mines.
+    numbers:
+        ``numbers[i]``: what cell ``i`` shows (meaningless where it is not revealed).
+    dirty, pair_dirty:
+        Revealed cells (padded indices) near a change since the single-clue / the pair
+        rules last looked at them: only those can yield a new local deduction. The clues
+        of ``dirty`` that still touch an unknown cell pass to ``pair_dirty`` when the
+        single-clue rules take them.
+    """
+
+    __slots__ = ("width", "height", "total", "everything", "numbers", "dirty",
+                 "pair_dirty", "_stride", "_start", "_state", "_number", "_free", "_flags",
+                 "_offsets", "_flagged", "_masks", "_live")
+
+    def __init__(self, width: int, height: int, total: int) -> None:
+        self.width, self.height, self.total = width, height, total
+        self.everything = (1 << (width * height)) - 1
+        self.numbers = [0] * (width * height)
+        # Two off-board cells on every side: the pair rules look two steps away.
+        stride = self._stride = width + 2 * _PAD
+        start = self._start = _PAD * stride + _PAD  # the padded index of cell 0
+        self._state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
+        for r in range(height):
+            self._state[start + r * stride:start + r * stride + width] = bytes(width)
+        self._number = bytearray(len(self._state))
+        # Per cell of the padded grid, its unknown neighbours and its flagged ones, kept up
+        # to date by every change: a clue's rule reads them in two steps.
+        self._free = _on_board_neighbours(width, height)
+        self._flags = bytearray(len(self._state))
+        self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
+                         stride + 1)
+        self._flagged = 0
+        self.dirty: set[int] = set()
+        self.pair_dirty: set[int] = set()
+        self._masks: dict[bytes, int] = {}  # made bitmasks, until the next change
+        self._live: set[int] = set()  # clues that touched an unknown cell when revealed
+
+    # -- the padded grid ---------------------------------------------------------------
+
+    def padded(self, index: int) -> int:
+        """The padded index of flat index ``index``."""
+        return index + (index // self.width) * 2 * _PAD + self._start
+
+    def flat(self, padded: int) -> int:
+        """The flat index of padded index ``padded`` (a cell on the board)."""
+        return padded - self._start - 2 * _PAD * (padded // self._stride - _PAD)
+
+    # -- changes -------------------------------------------------------------------------
+
+    def show(self, shown: Iterable[tuple[int, int]]) -> None:
+        """Cells newly revealed, as ``(flat index, number)`` (one already revealed is left
+        as it is). Cost: a few steps per cell."""
+        state, number, numbers, dirty = self._state, self._number, self.numbers, self.dirty
+        free, width, start, offsets = self._free, self.width, self._start, self._offsets
+        live = self._live
+        for index, shows in shown:
+            p = index + (index // width) * 2 * _PAD + start
+            if state[p] != _UNKNOWN:
+                if state[p] == _MINE:
+                    raise ValueError(f"cell {index} is flagged as a mine: it cannot show a "
+                                     "number")
+                continue
+            numbers[index] = shows
+            state[p] = _REVEALED
+            number[p] = shows
+            # The clues near the change that still touch an unknown cell: this one and its
+            # revealed neighbours (one revealed later in the same call adds itself).
+            if free[p]:
+                dirty.add(p)
+                live.add(p)
+            for d in offsets:
+                q = p + d
+                free[q] -= 1
+                if state[q] == _REVEALED and free[q]:
+                    dirty.add(q)
+        self._masks.clear()
+
+    def mark_mines(self, cells: int | Iterable[int]) -> None:
+        """Cells proved to be mines, as a bitmask or flat indices; those already flagged are
+        skipped."""
+        if isinstance(cells, int):
+            cells = indices_of(cells)
+        state, dirty, free, flags = self._state, self.dirty, self._free, self._flags
+        width, start, offsets = self.width, self._start, self._offsets
+        changed = False
+        for index in cells:
+            p = index + (index // width) * 2 * _PAD + start
+            if state[p] != _UNKNOWN:
+                if state[p] == _REVEALED:
+                    raise ValueError(f"cell {index} is revealed: it cannot be a mine")
+                continue
+            state[p] = _MINE
+            self._flagged += 1
+            changed = True
+            for d in offsets:
+                q = p + d
+                free[q] -= 1
+                flags[q] += 1
+                if state[q] == _REVEALED and free[q]:
+                    dirty.add(q)
+        if changed:
+            self._masks.clear()
+
+    # -- what the analysis reads ---------------------------------------------------------
+
+    def _mask(self, digits: bytes) -> int:
+        """The cells whose state ``digits`` maps to ``1``, as a bitmask over flat indices:
+        the board's rows as binary digits, read by ``int`` in one linear pass (kept until
+        the next change)."""
+        found = self._masks.get(digits)
+        if found is None:
+            state, width, stride, start = self._state, self.width, self._stride, self._start
+            cells = b"".join(state[start + r * stride:start + r * stride + width]
+                             for r in range(self.height))
+            # int reads the most significant digit first: the last cell first.
+            found = self._masks[digits] = int(cells[::-1].translate(digits), 2)
+        return found
+
+    @property
+    def revealed(self) -> int:
+        """Revealed cells, as a bitmask."""
+        return self._mask(_IS_REVEALED)
+
+    @property
+    def mines(self) -> int:
+        """Cells proved to be mines (the player's flags), as a bitmask."""
+        return self._mask(_IS_MINE)
+
+    @property
+    def unknown(self) -> int:
+        """Covered cells not proved to be mines, as a bitmask."""
+        return self._mask(_IS_UNKNOWN)
+
+    @property
+    def mines_left(self) -> int:
+        return self.total - self._flagged
+
+    def is_revealed(self, index: int) -> bool:
+        return self._state[self.padded(index)] == _REVEALED
+
+    def rules(self) -> list[Rule]:
+        """One rule per revealed number that still touches an unknown cell: its unknown
+        neighbours (a bitmask) and the mines among them (its number less its flags), in
+        row-major order of the numbers. Cost: a few passes over the board's bitmasks, and
+        a few steps per such number."""
+        state, number, flags, offsets = self._state, self._number, self._flags, self._offsets
+        out = []
+        for i in indices_of(self.revealed & dilate(self.unknown, self.width, self.height)):
+            p = self.padded(i)
+            free = 0
+            for d in offsets:
+                if state[p + d] == _UNKNOWN:
+                    free |= 1 << self.flat(p + d)
+            out.append((free, number[p] - flags[p]))
+        return out
+
+    def clues(self) -> list[tuple[list[int], int]]:
+        """Each revealed number that still touches an unknown cell: its unknown neighbours
+        (flat indices, ascending) and the mines among them (its number less its flags), in
+        row-major order of the numbers. Cost: a few steps per such number (numbers settled
+        since the last call are dropped for good), whatever the size of the board."""
+        state, number, flags, free = self._state, self._number, self._flags, self._free
+        offsets, live, flat = self._offsets, self._live, self.flat
+        live.difference_update([p for p in live if not free[p]])
+        return [([flat(p + d) for d in offsets if state[p + d] == _UNKNOWN],
+                 number[p] - flags[p]) for p in sorted(live)]
+
+    @property
+    def flagged(self) -> int:
+        """How many cells are flagged (no pass over the board)."""
+        return self._flagged
+
+    def _flat(self, cells: set[int]) -> list[int]:
+        """Padded indices -> flat indices, ascending."""
+        return sorted(map(self.flat, cells))
+
+
+#: The 7-wide frame in which :func:`local_deductions` compares two clues: a clue's unknown
+#: neighbours, as bits ``(dr + 1) * 7 + (dc + 1)`` (in the order of ``Grid._offsets``),
+#: are moved to another clue's frame by a shift.
+_FRAME = 7
+_FRAME_BITS = tuple(1 << ((dr + 1) * _FRAME + dc + 1)
+                    for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+#: Where a clue sits in its own frame (row 3, column 3): the shift of its own bits.
+_CENTRE = 2 * _FRAME + 2
+
+
+@lru_cache(maxsize=64)
+def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
+    """``(padded offset, frame shift)`` of every cell within two steps (the clues whose
+    neighbourhoods can overlap a clue's)."""
+    return tuple((dr * stride + dc, (dr + 2) * _FRAME + dc + 2)
+                 for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
+
+
+def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
+    """Cells (flat indices, ascending) proved safe and proved mines by one clue
+    (:func:`~exactmines.deduction.rules.single`), else by two overlapping clues
+    (:func:`~exactmines.deduction.rules.pair`).
+
+    Only clues near a change since the last call are examined (``grid.dirty``, then
+    ``grid.pair_dirty``), so a call costs a few steps per such clue, whatever the size of
+    the board: a clue's unknown neighbours are bits of a 7-wide frame around it (see
+    ``_FRAME_BITS``), and a pair compares them shifted into one frame. Sound but incomplete:
+    the exact analysis finds the rest.
+    """
+    state, number, offsets = grid._state, grid._number, grid._offsets
+    free, flags, stride = grid._free, grid._flags, grid._stride
+    facts: dict[int, tuple[int, int]] = {}
+
+    def fact(p: int) -> tuple[int, int]:
+        """``(frame bits of the unknown neighbours, mines among them)`` of clue ``p``."""
+        found = facts.get(p)
+        if found is None:
+            bits = 0
+            if free[p]:
+                for d, bit in zip(offsets, _FRAME_BITS, strict=True):
+                    if state[p + d] == _UNKNOWN:
+                        bits |= bit
+            found = facts[p] = (bits, number[p] - flags[p])
+        return found
+
+    safe: set[int] = set()
+    mines: set[int] = set()
+
+    def prove(p: int, proved: tuple[int, int]) -> None:
+        """Frame bits around clue ``p`` (at the centre) -> padded indices, kept."""
+        for found, bits in zip((safe, mines), proved, strict=True):
+            found.update(p + (k // _FRAME - 3) * stride + k % _FRAME - 3
+                         for k in indices_of(bits))
+
+    dirty = grid.dirty
+    grid.dirty = set()
+    pair_dirty = grid.pair_dirty
+    for p in dirty:
+        size = free[p]
+        if not size:  # the clue is settled for good: unknown cells only ever go
+            continue
+        pair_dirty.add(p)
+        need = number[p] - flags[p]
+        if need == 0 or need == size:  # the single rule fires: only then read the cells
+            bits, need = fact(p)
+            safe_bits, mine_bits = single(bits, need)
+            prove(p, (safe_bits << _CENTRE, mine_bits << _CENTRE))
+    if safe or mines:
+        return grid._flat(safe), grid._flat(mines)
+    pairs = _pair_offsets(stride)
+    grid.pair_dirty = set()
+    done: set[int] = set()  # a pair is looked at once, from whichever clue comes first
+    for p in pair_dirty:
+        if not free[p]:
+            continue
+        done.add(p)
+        bits_i, need_i = fact(p)
+        mine = bits_i << _CENTRE
+        for offset, shift in pairs:
+            j = p + offset
+            if state[j] != _REVEALED or j in done or not free[j]:
+                continue
+            bits_j, need_j = fact(j)
+            proved = pair(mine, need_i, bits_j << shift, need_j)
+            if proved[0] or proved[1]:
+                prove(p, proved)
+    return grid._flat(safe), grid._flat(mines)
