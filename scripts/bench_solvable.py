@@ -4,6 +4,7 @@ Usage::
 
     python scripts/bench_solvable.py                 # both sizes, default board counts
     python scripts/bench_solvable.py --boards 5000 --profile
+    python scripts/bench_solvable.py --area          # one board each of 100², 300², 1000²
 
 Each case deals boards with seed 000's rule (uniform board, first click on a random zero
 cell), exactly as ``exactmines survey --start random-zero`` does, and times dealing plus
@@ -15,11 +16,16 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import random
+import resource
+import subprocess
+import sys
 import time
 
+from exactmines.game import free_indices, protected_cells
 from exactmines.solvability.check import solve_indices
 from exactmines.solvability.survey import SurveySettings, _deal, _free, board_seed
 
@@ -54,13 +60,56 @@ def run_case(width: int, height: int, mines: int, boards: int, seed: int,
             "wall": deal_wall + solve_wall, "solved": solved}
 
 
+#: Sides of the square boards of ``--area``.
+AREA_SIDES = (100, 300, 1000)
+
+
+def area_row(side: int, seed: int) -> dict[str, float]:
+    """Check one ``side`` x ``side`` board at 15 % mines from the centre (opening rule):
+    wall and CPU seconds of the check alone, peak memory of this process, the outcome."""
+    mines = side * side * 15 // 100
+    at = (side // 2, side // 2)
+    free = free_indices(side, side, mines, protected_cells(side, side, "opening", at))
+    mine_list = random.Random(seed).sample(free, mines)
+    wall, cpu = time.perf_counter(), time.process_time()
+    outcome = solve_indices(side, side, mine_list, at[0] * side + at[1])
+    return {"side": side, "mines": mines, "wall": time.perf_counter() - wall,
+            "cpu": time.process_time() - cpu,
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "revealed": outcome.revealed.bit_count(), "solvable": outcome.solvable,
+            "exact_steps": outcome.exact_steps}
+
+
+def area_curve(seed: int) -> None:
+    print("no-guess check against area (15% mines, opening at the centre), each in a fresh "
+          "process:")
+    for side in AREA_SIDES:
+        done = subprocess.run([sys.executable, __file__, "--one", str(side), "--seed",
+                               str(seed)], capture_output=True, text=True, check=True)
+        row = json.loads(done.stdout)
+        cells = side * side
+        print(f"{side}x{side}/{row['mines']}: {row['wall']:.2f} s wall, {row['cpu']:.2f} s "
+              f"CPU ({1e6 * row['cpu'] / cells:.2f} us per cell), peak {row['peak_mb']:.0f} "
+              f"MB; {row['revealed']} cells revealed, {row['exact_steps']} exact steps, "
+              f"{'solvable' if row['solvable'] else 'stuck'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, help="boards per case (default: per case)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-count", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile the solving")
+    parser.add_argument("--area", action="store_true", help="the cost against the area")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # one --area row, as JSON
     args = parser.parse_args()
+    if args.one:
+        print(json.dumps(area_row(args.one, args.seed)))
+        return
+    if args.area:
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        area_curve(args.seed)
+        return
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for width, height, mines, default_boards, target in CASES:
         boards = args.boards or default_boards

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from exactmines.analysis.frontier import Rule
-from exactmines.deduction.rules import pair, single
+from exactmines.deduction.rules import pair
 from exactmines.position import dilate, indices_of
 
 __all__ = ["Grid", "local_deductions"]
@@ -32,6 +32,20 @@ _PAD = 2
 _IS_REVEALED = bytes.maketrans(bytes(range(4)), b"0100")
 _IS_MINE = bytes.maketrans(bytes(range(4)), b"0010")
 _IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
+
+
+@lru_cache(maxsize=16)
+def _fresh(width: int, height: int) -> tuple[bytes, bytes]:
+    """The padded grid of a board with nothing known (every cell unknown, the border off
+    the board) and :func:`_on_board_neighbours`, kept per size: a grid starts as copies (the
+    no-guess check makes one per board it checks)."""
+    stride = width + 2 * _PAD
+    start = _PAD * stride + _PAD
+    state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
+    for r in range(height):
+        state[start + r * stride:start + r * stride + width] = bytes(width)
+    return bytes(state), bytes(_on_board_neighbours(width, height))
+
 
 def _on_board_neighbours(width: int, height: int) -> bytearray:
     """Per cell of the padded grid, how many of its neighbours are on the board: the rows
@@ -83,14 +97,13 @@ class Grid:
         self.numbers = [0] * (width * height)
         # Two off-board cells on every side: the pair rules look two steps away.
         stride = self._stride = width + 2 * _PAD
-        start = self._start = _PAD * stride + _PAD  # the padded index of cell 0
-        self._state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
-        for r in range(height):
-            self._state[start + r * stride:start + r * stride + width] = bytes(width)
-        self._number = bytearray(len(self._state))
+        self._start = _PAD * stride + _PAD  # the padded index of cell 0
+        state, free = _fresh(width, height)
+        self._state = bytearray(state)
+        self._number = bytearray(len(state))
         # Per cell of the padded grid, its unknown neighbours and its flagged ones, kept up
         # to date by every change: a clue's rule reads them in two steps.
-        self._free = _on_board_neighbours(width, height)
+        self._free = bytearray(free)
         self._flags = bytearray(len(self._state))
         self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
                          stride + 1)
@@ -260,7 +273,8 @@ def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
 
 def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
     """Cells (flat indices, ascending) proved safe and proved mines by one clue
-    (:func:`~exactmines.deduction.rules.single`), else by two overlapping clues
+    (:func:`~exactmines.deduction.rules.single`, read from the grid's counts of unknown and
+    flagged neighbours), else by two overlapping clues
     (:func:`~exactmines.deduction.rules.pair`).
 
     Only clues near a change since the last call are examined (``grid.dirty``, then
@@ -303,10 +317,10 @@ def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
             continue
         pair_dirty.add(p)
         need = number[p] - flags[p]
-        if need == 0 or need == size:  # the single rule fires: only then read the cells
-            bits, need = fact(p)
-            safe_bits, mine_bits = single(bits, need)
-            prove(p, (safe_bits << _CENTRE, mine_bits << _CENTRE))
+        # single() read from the counts: it fires when no mine or every cell is left.
+        if need == 0 or need == size:
+            (safe if need == 0 else mines).update(p + d for d in offsets
+                                                  if state[p + d] == _UNKNOWN)
     if safe or mines:
         return grid._flat(safe), grid._flat(mines)
     pairs = _pair_offsets(stride)
@@ -322,7 +336,8 @@ def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
             j = p + offset
             if state[j] != _REVEALED or j in done or not free[j]:
                 continue
-            bits_j, need_j = fact(j)
+            found = facts.get(j)
+            bits_j, need_j = fact(j) if found is None else found
             proved = pair(mine, need_i, bits_j << shift, need_j)
             if proved[0] or proved[1]:
                 prove(p, proved)

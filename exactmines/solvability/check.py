@@ -222,6 +222,9 @@ class _Solver:
                  enumeration_limit: int) -> None:
         self.game = game
         self.width = game.width
+        self.hidden = bytearray(game.width * game.height)  # 1 on a mine
+        for r, c in game.board.mine_cells:
+            self.hidden[r * game.width + c] = 1
         self.grid = Grid(game.width, game.height, mines)
         self.use_count = use_count
         self.backend = backend
@@ -235,11 +238,9 @@ class _Solver:
 
     def apply(self, safe: list[int], mines: list[int]) -> None:
         """Flag ``mines``, reveal ``safe`` (the game floods zeros)."""
-        game, width, grid = self.game, self.width, self.grid
-        hidden = game.board.mine_cells
+        game, width, grid, hidden = self.game, self.width, self.grid, self.hidden
         # Soundness: a proof the hidden board contradicts is a bug, never an answer.
-        wrong = ([i for i in safe if divmod(i, width) in hidden]
-                 or [i for i in mines if divmod(i, width) not in hidden])
+        wrong = [i for i in safe if hidden[i]] or [i for i in mines if not hidden[i]]
         if wrong:
             raise SolverError(f"the no-guess check proved cell {divmod(wrong[0], width)} "
                               f"{'safe' if wrong[0] in safe else 'a mine'}, which the board "
@@ -248,12 +249,13 @@ class _Solver:
         if not safe:
             return
         self.steps += 1
-        numbers = game.numbers
+        opened: list[tuple[int, int]] = []
         for i in safe:
             if game.won:
                 break
-            grid.show((r * width + c, numbers[r * width + c])
-                      for r, c in game.reveal(divmod(i, width)))
+            opened.extend(game.reveal(divmod(i, width)))
+        numbers = game.numbers
+        grid.show((r * width + c, numbers[r * width + c]) for r, c in opened)
 
     def run(self, start: int) -> Outcome:
         self.apply([start], [])
