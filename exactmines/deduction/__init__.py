@@ -9,6 +9,9 @@ builds) and below :mod:`exactmines.solvability` and :mod:`exactmines.play`, whic
   indices) and the mines it still needs, so a rule's cost does not grow with the board; and
   the grouping of rules into boxes (cells under the same rules, :func:`boxes`,
   :func:`component`) and into independent components (:func:`group`).
+* :mod:`.grid` -- what a player of certain moves knows, one byte per cell on a padded grid
+  (:class:`Grid`), and :func:`local_deductions`, the single and pair rules applied to the
+  clues near what changed, at a cost per click that does not grow with the board.
 * :mod:`.search` -- the one enumerator of a component's solutions over its boxes
   (:func:`box_search`), bounded by :data:`NODES` search nodes unless told otherwise, past
   which it raises :class:`~exactmines.errors.TooLarge` and the caller hands the component to
@@ -20,6 +23,5 @@ from exactmines.deduction.grid import Grid, local_deductions
 from exactmines.deduction.rules import Boxes, boxes, component, group, pair, single
 from exactmines.deduction.search import NODES, box_search, extremes
 
-__all__ = ["single", "pair", "Boxes", "boxes", "component", "group", "NODES", "box_search",
-           "Grid", "local_deductions",
-           "extremes"]
+__all__ = ["single", "pair", "Boxes", "boxes", "component", "group", "Grid",
+           "local_deductions", "NODES", "box_search", "extremes"]

@@ -71,8 +71,9 @@ def _on_board_neighbours(width: int, height: int) -> bytearray:
 
 
 class Grid:
-    """What the player knows: the numbers shown, the cells proved to be mines (flags) and
-    the mine count.
+    """What a player of certain moves knows: the numbers shown, the cells proved to be mines
+    (flags) and the mine count. The player's :class:`~exactmines.play.view.View` adds the
+    neighbour masks its exact analysis reads; the no-guess check uses it as it is.
 
     Attributes
     ----------
