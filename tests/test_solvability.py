@@ -454,3 +454,32 @@ def test_survey_bad_plot_name_fails_before_the_work(tmp_path, capsys):
                          "--boards", 20, "--start", "random-zero", "--seed", 1,
                          "--plot", tmp_path / "share.txt")
     assert code == 2 and out == "" and "must end in" in err
+
+
+def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monkeypatch):
+    import exactmines.solvability.check as check
+
+    calls = []
+
+    def counted(rules, limit):
+        calls.append(rules)
+        return check_extremes(rules, limit)
+
+    check_extremes = check.extremes
+    monkeypatch.setattr(check, "_ENUMERATED", {})
+    monkeypatch.setattr(check, "extremes", counted)
+    board = board_from_text("3x4x2\nHHH\nHHH\nHMH\nHMH\n")  # needs the exact step
+    first = solvable(board, (0, 0))
+    assert first.exact_steps >= 1 and calls
+    seen = len(calls)
+    assert solvable(board, (0, 0)) == first and len(calls) == seen  # served from the store
+    routed = []
+
+    class Counted(check._ByBackend):
+        def __init__(self, *args):
+            routed.append(args)
+            super().__init__(*args)
+
+    monkeypatch.setattr(check, "_ByBackend", Counted)
+    assert solvable(board, (0, 0), enumeration_limit=0) == first  # not from the store
+    assert routed and len(calls) == seen

@@ -381,20 +381,36 @@ class _ByBackend(_Summary):
         return can_mine, can_clear
 
 
+#: Enumerated components by their rules over their own cells, shared by every run: the same
+#: small shapes recur from board to board (a survey's boards, a generator's attempts). Only
+#: enumerations are kept (exact whatever the budget they were found under); cleared past
+#: ``_KEPT`` entries.
+_ENUMERATED: dict[tuple[Rule, ...], _Enumerated] = {}
+_KEPT = 50_000
+
+
 def _summarise(rules: tuple[Rule, ...], limit: int, backend: str | Backend) -> _Summary:
     """The component's layouts enumerated (at most ``limit`` search nodes), else handed to
     ``backend`` (``limit`` 0: always)."""
     if limit > 0:
-        cells = 0
-        for free, _ in rules:
-            cells |= free
+        found = _ENUMERATED.get(rules)
+        if found is not None:
+            return found
         try:
-            return _Enumerated(cells, extremes(rules, limit))
+            by_number = extremes(rules, limit)
         except TooLarge:
             pass
-    found, box_masks = component(rules)
+        else:
+            cells = 0
+            for free, _ in rules:
+                cells |= free
+            if len(_ENUMERATED) >= _KEPT:
+                _ENUMERATED.clear()
+            found = _ENUMERATED[rules] = _Enumerated(cells, by_number)
+            return found
+    made, box_masks = component(rules)
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    return _ByBackend(found, box_masks, engine)
+    return _ByBackend(made, box_masks, engine)
 
 
 # -- uniqueness ---------------------------------------------------------------------------
