@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -248,10 +249,15 @@ def _check_workers(client: Any, work: Work, scheduler: str) -> None:
     Without this, a worker that cannot unpickle a task fails inside Dask's comm layer and
     the task is never finished: the run would hang. ``pkgutil.resolve_name`` is standard
     library, so the check itself unpickles anywhere. Workers that join later are not checked.
+    ``work`` may be a :func:`functools.partial` (work bound to its run's settings): the
+    function inside is what the workers must import.
     """
     from exactmines.version import __version__
 
-    name = f"{work.__module__}:{work.__qualname__}"
+    function = work
+    while isinstance(function, partial):
+        function = function.func
+    name = f"{function.__module__}:{function.__qualname__}"
     found = client.run(pkgutil.resolve_name, name, on_error="return")
     broken = {w: e for w, e in found.items() if isinstance(e, BaseException)}
     if broken:
@@ -259,7 +265,7 @@ def _check_workers(client: Any, work: Work, scheduler: str) -> None:
         raise InputError(f"{len(broken)} of {len(found)} Dask workers cannot load {name} "
                          f"(first, {worker}: {error!r}); install exactmines on every worker",
                          source=scheduler)
-    if work.__module__.split(".")[0] == "exactmines":
+    if function.__module__.split(".")[0] == "exactmines":
         versions = client.run(pkgutil.resolve_name, "exactmines:__version__")
         other = sorted({v for v in versions.values() if v != __version__})
         if other:

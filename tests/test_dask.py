@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import socket
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,10 @@ def square_with_pid(chunk):
     return [{"id": t["id"], "value": t["x"] * t["x"], "pid": os.getpid()} for t in chunk]
 
 
+def offset_square(offset, chunk):
+    return [{"id": t["id"], "value": offset + t["x"] * t["x"]} for t in chunk]
+
+
 def fail_on_seven(chunk):
     if any(t["id"] == 7 for t in chunk):
         raise ValueError("seven")
@@ -54,6 +59,14 @@ def test_rows_come_back_in_task_order_from_two_worker_processes(scheduler):
     assert [r["value"] for r in rows] == [i * i for i in range(40)]
     pids = {r["pid"] for r in rows}
     assert os.getpid() not in pids and len(pids) == 2  # the work really ran on the cluster
+
+
+def test_work_bound_to_its_settings_with_partial_runs_on_the_cluster(scheduler):
+    # survey and play send partial(check_boards, meta): the workers check must name the
+    # function inside the partial (a partial has no __qualname__).
+    rows = run_batch(TASKS[:6], partial(offset_square, 100), scheduler=scheduler,
+                     chunk_size=2, progress=False)
+    assert [r["value"] for r in rows] == [100 + i * i for i in range(6)]
 
 
 def test_dask_run_streams_and_resumes(scheduler, tmp_path):
