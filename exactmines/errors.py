@@ -7,6 +7,7 @@ __all__ = [
     "InputError",
     "ParameterError",
     "OutputError",
+    "WorkerLost",
     "BackendUnavailable",
     "TimeLimitExceeded",
     "BudgetExceeded",
@@ -75,6 +76,14 @@ class ParameterError(InputError):
 class OutputError(ExactminesError):
     """Results could not be written (disk full, a closed pipe, a write refused mid-run): not
     the input's fault, so not exit code 2. What was written before stays valid."""
+
+    exit_code = 1
+
+
+class WorkerLost(ExactminesError):
+    """A worker process died (killed, out of memory) or a cluster gave up on a task: the run
+    stops, not the input's fault (exit code 1). The rows finished before stay in the results
+    file and a resumed run does the rest."""
 
     exit_code = 1
 

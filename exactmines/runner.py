@@ -14,20 +14,25 @@ refuse a file written by a different run), then one row per finished task.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pkgutil
+import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from exactmines.errors import InputError, ParameterError
+from exactmines.errors import InputError, ParameterError, WorkerLost
 
-__all__ = ["run_batch", "read_rows", "chunked", "Task", "Row"]
+__all__ = ["run_batch", "read_rows", "chunked", "Rows", "Interrupted", "Task", "Row"]
 
 Task = dict[str, Any]
 Row = dict[str, Any]
@@ -119,11 +124,48 @@ def _open_output(out: Path, meta: dict[str, Any], resume: bool,
     return handle, []
 
 
+class Rows(list[Row]):
+    """What :func:`run_batch` returns: one row per task, in task order, plus how many tasks
+    this call ran (``ran``; the others were read back from a resumed file) and the wall time
+    it spent running them (``seconds``). A speed is ``seconds / ran``, never per row."""
+
+    ran: int = 0
+    seconds: float = 0.0
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM (or SIGINT) stopped a run: raised in the main thread by :func:`run_batch`'s
+    handler so that a terminated run ends as an interrupted one (workers stopped, finished
+    rows kept). ``signum`` says which signal; the usual exit status is ``128 + signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While the run lasts, SIGTERM raises :class:`Interrupted` like Ctrl-C raises
+    KeyboardInterrupt (only the main thread may set handlers; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise Interrupted(signum)
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] | None = None,
               meta: dict[str, Any] | None = None, resume: bool = False, workers: int = 1,
               chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
               description: str = "working",
-              retry: Callable[[Row], bool] | None = None) -> list[Row]:
+              retry: Callable[[Row], bool] | None = None) -> Rows:
     """Run ``work`` over ``tasks`` and return one row per task, in task order.
 
     Parameters
@@ -131,7 +173,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     tasks:
         JSON-able dicts with unique ``"id"`` values.
     work:
-        Module-level function: a chunk of tasks -> their rows (each with the task's id).
+        Module-level function (or a :func:`functools.partial` of one): a chunk of tasks ->
+        their rows (each with the task's id).
     out:
         JSONL file to stream rows to (flushed after every chunk). With ``resume``, tasks
         that already have a row there are not run again.
@@ -147,8 +190,11 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
 
     Notes
     -----
-    On KeyboardInterrupt, pending chunks are cancelled and the exception propagates; every
-    row already written stays in ``out``.
+    On KeyboardInterrupt, or SIGTERM (raised as :class:`Interrupted`), pending chunks are
+    cancelled, every local worker process is stopped before the exception propagates, and
+    every row already written stays in ``out``. A worker process that dies, or a task the
+    Dask cluster gives up on, stops the run with :class:`~exactmines.errors.WorkerLost`,
+    the finished rows kept likewise.
     """
     ids = [t["id"] for t in tasks]
     if len(set(ids)) != len(ids):
@@ -162,6 +208,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
         finished = {r["id"]: r for r in old_rows if r["id"] in wanted}
     todo = [t for t in tasks if t["id"] not in finished]
     chunks = chunked(todo, chunk_size)
+    where = ("" if out is None else
+             f"; the finished rows are kept in {out} and a resumed run does the rest")
 
     def record(rows: list[Row]) -> None:
         for row in rows:
@@ -170,46 +218,95 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
             handle.write("".join(json.dumps(r) + "\n" for r in rows))
             handle.flush()
 
+    started = time.perf_counter()
     try:
-        with _progress(len(tasks), len(tasks) - len(todo), description, progress) as advance:
+        with (_terminate_as_interrupt(),
+              _progress(len(tasks), len(tasks) - len(todo), description, progress) as advance):
             if scheduler is not None:
-                _run_dask(chunks, work, scheduler, record, advance)
+                _run_dask(chunks, work, scheduler, record, advance, where)
             elif workers <= 1 or len(chunks) <= 1:
                 for chunk in chunks:
                     record(work(chunk))
                     advance(len(chunk))
             else:
-                _run_processes(chunks, work, workers, record, advance)
+                _run_processes(chunks, work, workers, record, advance, where)
     finally:
         if handle is not None:
             handle.close()
-    return [finished[i] for i in ids]
+    rows = Rows(finished[i] for i in ids)
+    rows.ran, rows.seconds = len(todo), time.perf_counter() - started
+    return rows
+
+
+def _worker_start(parent: int) -> None:
+    """Initializer of a local worker process: the parent alone handles Ctrl-C and SIGTERM
+    (it stops the workers itself; a worker that raised KeyboardInterrupt would only report
+    it), and on Linux the worker dies with its parent, even a parent killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _stop(processes: list[multiprocessing.process.BaseProcess]) -> None:
+    """Terminate ``processes`` and wait for them: SIGTERM, then SIGKILL after a second."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(1)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def _run_processes(chunks: list[list[Task]], work: Work, workers: int,
-                   record: Callable[[list[Row]], None], advance: Callable[[int], None]) -> None:
-    pool = ProcessPoolExecutor(max_workers=workers)
+                   record: Callable[[list[Row]], None], advance: Callable[[int], None],
+                   where: str) -> None:
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start,
+                               initargs=(os.getpid(),))
     try:
-        pending: dict[Future[list[Row]], int] = {}
+        pending: dict[Future[list[Row]], list[Task]] = {}
         queue = iter(chunks)
         # Keep a couple of chunks in flight per worker: memory stays bounded on huge runs.
         for chunk in queue:
-            pending[pool.submit(work, chunk)] = len(chunk)
+            pending[pool.submit(work, chunk)] = chunk
             if len(pending) >= 2 * workers:
                 break
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                size = pending.pop(future)
-                record(future.result())
-                advance(size)
+                chunk = pending.pop(future)
+                try:
+                    rows = future.result()
+                except BrokenProcessPool:
+                    # Every pending chunk fails alike: which one killed the worker is unknown.
+                    raise WorkerLost("a worker process died (killed, or out of memory)"
+                                     f"{where}") from None
+                record(rows)
+                advance(len(chunk))
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending[pool.submit(work, nxt)] = len(nxt)
+                    pending[pool.submit(work, nxt)] = nxt
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Workers do not stop on their own (a running chunk would go on, and SIGTERM reaches
+        # only this process): the pool's processes are the children started since `before`.
+        _stop([p for p in multiprocessing.active_children() if p not in before])
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+def _span(chunk: list[Task]) -> str:
+    """The ids of a chunk, for messages: ``3`` or ``200-399`` (a chunk is consecutive
+    tasks, though not always consecutive ids)."""
+    first, last = chunk[0]["id"], chunk[-1]["id"]
+    return str(first) if len(chunk) == 1 else f"{first}-{last}"
 
 
 def _dask_client(scheduler: str) -> Any:
@@ -275,20 +372,30 @@ def _check_workers(client: Any, work: Work, scheduler: str) -> None:
 
 
 def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
-              record: Callable[[list[Row]], None], advance: Callable[[int], None]) -> None:
+              record: Callable[[list[Row]], None], advance: Callable[[int], None],
+              where: str) -> None:
     if not chunks:
         return  # all done already (resume): no need for the cluster
     client = _dask_client(scheduler)
     from dask.distributed import as_completed
+    from distributed import KilledWorker
 
     try:
         _check_workers(client, work, scheduler)
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
-        sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
+        by_key = {f.key: c for f, c in zip(futures, chunks, strict=True)}
         try:
             for future in as_completed(futures, loop=client.loop):
-                record(future.result())
-                advance(sizes[future.key])
+                chunk = by_key[future.key]
+                try:
+                    rows = future.result()
+                except KilledWorker:
+                    # Dask already retried the chunk on other workers (its allowed-failures).
+                    raise WorkerLost(f"Dask workers died each time they ran tasks "
+                                     f"{_span(chunk)}, so the cluster gave up on them"
+                                     f"{where}") from None
+                record(rows)
+                advance(len(chunk))
         except BaseException:
             client.cancel(futures)
             raise

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 
 import pytest
 
-from exactmines.errors import InputError
+from exactmines.errors import InputError, WorkerLost
 from exactmines.runner import read_rows, run_batch
 from exactmines.stats import rate_summary, wilson_interval
 
@@ -26,6 +28,13 @@ def counting_square(chunk):
 def failing_after_two(chunk):
     if chunk[0]["id"] >= 2:
         raise KeyboardInterrupt
+    return square(chunk)
+
+
+def dying_on_five(chunk):
+    """The worker process running task 5 dies as a killed or out-of-memory one does."""
+    if any(t["id"] == 5 for t in chunk):
+        os.kill(os.getpid(), signal.SIGKILL)
     return square(chunk)
 
 
@@ -54,6 +63,32 @@ def test_interrupted_run_keeps_finished_rows_and_resumes(tmp_path):
     assert [r["value"] for r in rows] == [i * i for i in range(10)]
     lines = out.read_text().splitlines()
     assert len(lines) == 11 and all(json.loads(line) for line in lines)
+
+
+def test_resumed_run_says_how_many_tasks_it_ran_and_for_how_long(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    first = run_batch(TASKS[:4], square, out=out, meta={}, progress=False)
+    assert first.ran == 4 and first.seconds > 0
+    rows = run_batch(TASKS, square, out=out, meta={}, resume=True, chunk_size=4, progress=False)
+    assert rows.ran == 6 and len(rows) == 10  # a speed is rows.seconds / rows.ran
+    done = run_batch(TASKS, square, out=out, meta={}, resume=True, progress=False)
+    assert done.ran == 0 and done == rows
+
+
+def test_a_dead_worker_process_stops_the_run_and_resume_completes_it(tmp_path):
+    out = tmp_path / "rows.jsonl"
+    with pytest.raises(WorkerLost, match=r"^a worker process died \(killed, or out of memory\); "
+                                         r"the finished rows are kept in .*rows.jsonl and a "
+                                         r"resumed run does the rest$"):
+        run_batch(TASKS, dying_on_five, out=out, meta={}, workers=2, chunk_size=2,
+                  progress=False)
+    _, kept = read_rows(out)
+    assert all(r["value"] == r["id"] ** 2 for r in kept) and 5 not in {r["id"] for r in kept}
+    rows = run_batch(TASKS, square, out=out, meta={}, resume=True, workers=2, chunk_size=2,
+                     progress=False)
+    assert [r["value"] for r in rows] == [i * i for i in range(10)]
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()[1:]]
+    assert sorted(ids) == list(range(10))  # every row exactly once
 
 
 def test_existing_file_is_not_clobbered_and_other_runs_are_refused(tmp_path):

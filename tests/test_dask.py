@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import shutil
+import signal
 import socket
 from functools import partial
 from pathlib import Path
@@ -146,3 +147,106 @@ def test_batch_command_on_the_cluster_matches_the_golden_answers(scheduler, tmp_
     for row in rows:
         expected = json.loads((DATA / Path(row["file"]).name).with_suffix(".json").read_text())
         assert normalised({k: v for k, v in row.items() if k != "id"}) == expected
+
+
+def cli_json(capsys, *args):
+    code = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+SURVEY = ["survey", "--width", 8, "--height", 8, "--mines", 10, "--boards", 600,
+          "--start", "safe", "--at", "0,0", "--seed", 3, "--quiet", "--format", "json"]
+PLAY = ["play", "--width", 8, "--height", 8, "--mines", 10, "--games", 24, "--start", "safe",
+        "--at", "0,0", "--seed", 5, "--quiet", "--format", "json"]
+
+
+def without_time(rows, *keys):
+    return sorted(({k: v for k, v in r.items() if k not in keys} for r in rows),
+                  key=lambda r: r["id"])
+
+
+def test_survey_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, capsys):
+    code, text, _ = cli_json(capsys, *SURVEY, "--out", tmp_path / "local.jsonl")
+    assert code == 0
+    local = json.loads(text)
+    code, text, err = cli_json(capsys, *SURVEY, "--out", tmp_path / "dask.jsonl",
+                               "--scheduler", scheduler)
+    assert code == 0 and err == ""
+    remote = json.loads(text)
+    assert {k: v for k, v in remote.items() if k not in ("seconds", "out")} == \
+        {k: v for k, v in local.items() if k not in ("seconds", "out")}
+    assert ids_exactly_once(tmp_path / "dask.jsonl", 600)
+    assert without_time(read_rows(tmp_path / "dask.jsonl")[1]) == \
+        without_time(read_rows(tmp_path / "local.jsonl")[1])
+
+
+def test_play_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, capsys):
+    code, text, _ = cli_json(capsys, *PLAY, "--out", tmp_path / "local.jsonl")
+    assert code == 0
+    local = json.loads(text)
+    code, text, err = cli_json(capsys, *PLAY, "--out", tmp_path / "dask.jsonl",
+                               "--scheduler", scheduler)
+    assert code == 0 and err == ""
+    remote = json.loads(text)
+    assert remote["games"] == 24
+    assert (remote["wins"], remote["guesses_per_game"]) == \
+        (local["wins"], local["guesses_per_game"])
+    assert without_time(read_rows(tmp_path / "dask.jsonl")[1], "cpu_ms") == \
+        without_time(read_rows(tmp_path / "local.jsonl")[1], "cpu_ms")
+
+
+def check_boards_killing_its_worker(marker, victim, meta, chunk):
+    """survey's work, except that the worker running board ``victim`` dies (SIGKILL): once
+    when ``marker`` names a file to create, every time when it is None."""
+    from exactmines.solvability.survey import check_boards
+
+    if any(t["id"] == victim for t in chunk) and (marker is None or not os.path.exists(marker)):
+        if marker is not None:
+            Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return check_boards(meta, chunk)
+
+
+def ids_exactly_once(path, count):
+    lines = Path(path).read_text().splitlines()
+    ids = [json.loads(line)["id"] for line in lines[1:]]
+    return sorted(ids) == list(range(count))
+
+
+def test_a_worker_killed_once_is_recovered_every_board_once(scheduler, tmp_path, capsys,
+                                                           monkeypatch):
+    import exactmines.solvability.survey as survey
+
+    code, _, _ = cli_json(capsys, *SURVEY, "--out", tmp_path / "local.jsonl")
+    assert code == 0
+    monkeypatch.setattr(survey, "check_boards",
+                        partial(check_boards_killing_its_worker, str(tmp_path / "killed"), 250))
+    out = tmp_path / "dask.jsonl"
+    code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler", scheduler)
+    assert (tmp_path / "killed").exists()  # a worker really died mid-run
+    assert code == 0 and err == "" and json.loads(text)["boards"] == 600
+    assert ids_exactly_once(out, 600)
+    assert without_time(read_rows(out)[1]) == without_time(read_rows(tmp_path / "local.jsonl")[1])
+
+
+def test_a_chunk_that_kills_every_worker_fails_in_one_line_and_resume_completes(
+        scheduler, tmp_path, capsys, monkeypatch):
+    import exactmines.solvability.survey as survey
+
+    out = tmp_path / "dask.jsonl"
+    with monkeypatch.context() as patch:
+        patch.setattr(survey, "check_boards",
+                      partial(check_boards_killing_its_worker, None, 250))
+        code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler", scheduler)
+    assert code == 1 and text == "" and err.count("\n") == 1
+    assert "Dask workers died each time they ran tasks 200-399" in err
+    assert f"finished rows are kept in {out}" in err
+    _, kept = read_rows(out)
+    assert 250 not in {r["id"] for r in kept}
+    code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler", scheduler,
+                               "--resume")
+    assert code == 0 and err == "" and json.loads(text)["boards"] == 600
+    assert ids_exactly_once(out, 600)
+    code, _, _ = cli_json(capsys, *SURVEY, "--out", tmp_path / "local.jsonl")
+    assert without_time(read_rows(out)[1]) == without_time(read_rows(tmp_path / "local.jsonl")[1])
