@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -180,6 +181,12 @@ class TextOrJson(StrEnum):
     json = "json"
 
 
+def _interrupt_status(exc: KeyboardInterrupt) -> int:
+    """Exit status of a run stopped by a signal: 128 + its number (130 for Ctrl-C, 143 for
+    SIGTERM, which the runner raises as runner.Interrupted)."""
+    return 128 + getattr(exc, "signum", signal.SIGINT)
+
+
 def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
     """``"ROW,COL"`` -> ``(row, col)``; anything else is an :class:`InputError`."""
     parts = text.split(",")
@@ -299,10 +306,10 @@ def survey_command(
         result = run_survey(settings, boards, out=None if out is None else str(out),
                             resume=resume, workers=workers, scheduler=scheduler,
                             progress=not quiet)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = f"; finished boards are kept in {out}, --resume continues" if out else ""
         sys.stderr.write(f"exactmines: interrupted{kept}\n")
-        raise typer.Exit(130) from None
+        raise typer.Exit(_interrupt_status(exc)) from None
     summary = result.to_dict()
     if out is not None:
         summary["out"] = str(out)
@@ -394,10 +401,10 @@ def play_command(
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
                           progress=not quiet)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = f"; finished games are kept in {out}, --resume continues" if out else ""
         sys.stderr.write(f"exactmines: interrupted{kept}\n")
-        raise typer.Exit(130) from None
+        raise typer.Exit(_interrupt_status(exc)) from None
     summary = result.to_dict()
     published = published_rate(settings)
     summary["published"] = (None if published is None else
@@ -500,10 +507,10 @@ def batch_command(
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
                          progress=not quiet, description="analysing",
                          retry=lambda row: "error" in row)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         sys.stderr.write(f"exactmines: interrupted; finished files are kept in {out}, "
                          "--resume continues\n")
-        raise typer.Exit(130) from None
+        raise typer.Exit(_interrupt_status(exc)) from None
     failed = [r for r in rows if "error" in r]
     answered = [r for r in rows if "error" not in r]
     summary = {
@@ -748,8 +755,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
     one line on stderr and exit code 2 (SPEC: one clear line, no traceback).
 
-    ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 or, at a prompt,
-    1 after "Aborted!".
+    ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
+    run 143) or, at a prompt, 1 after "Aborted!".
     """
     args = sys.argv[1:] if argv is None else argv
     try:
