@@ -114,3 +114,20 @@ def test_wilson_interval_contains_the_estimate_and_narrows():
     assert high2 - low2 < high - low
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
     assert rate_summary(1, 3)["fraction"] == "1/3"
+
+
+def test_survey_speed_after_resume_counts_only_the_boards_checked_now(tmp_path, capsys):
+    # The speed was the resumed part's time divided by every board of the file.
+    from exactmines.ui.cli import main
+
+    out = tmp_path / "survey.jsonl"
+    args = ["survey", "--width", "8", "--height", "8", "--mines", "10", "--start", "safe",
+            "--at", "0,0", "--seed", "2", "--quiet", "--out", str(out)]
+    assert main([*args, "--boards", "100"]) == 0
+    first = capsys.readouterr().out.splitlines()[-1]
+    assert first.endswith("ms per board")  # nothing read back: no note
+    assert main([*args, "--boards", "400", "--resume"]) == 0
+    speed = capsys.readouterr().out.splitlines()[-1]
+    assert speed.endswith(f"ms per board (the 300 checked now; 100 read from {out})")
+    assert main([*args, "--boards", "400", "--resume", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["checked"] == 0

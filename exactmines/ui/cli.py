@@ -333,8 +333,11 @@ def survey_command(
                f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
     if result.without_zero:
         typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
-    typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.boards:.3f} ms per "
-               "board")
+    if result.checked:
+        earlier = result.boards - result.checked
+        typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.checked:.3f} ms "
+                   "per board" + (f" (the {result.checked} checked now; {earlier} read from "
+                                  f"{out})" if earlier else ""))
     if plot is not None:
         typer.echo(f"picture written to {plot}")
 
