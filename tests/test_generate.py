@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from exactmines import analyze
-from exactmines.errors import InputError
+from exactmines.errors import InputError, SolverError
 from exactmines.generate.hardness import CNF, count_models, parse_dimacs, random_ksat
 from exactmines.generate.positions import (
+    _Ranked,
     instance_rng,
     midgame_positions,
     noguess_boards,
@@ -127,6 +129,48 @@ def test_noguess_errors():
         noguess_boards(9, 9, 10, seed=1, count=1, method="magic")
     with pytest.raises(InputError, match="attempts"):
         noguess_boards(9, 9, 60, seed=1, count=1, method="rejection", attempts=2)
+
+
+def test_a_board_that_fails_its_certificate_is_an_error_not_an_assert(monkeypatch):
+    # The certificate is the final check of the board found; an assert would vanish under
+    # python -O and write an uncertified board.
+    import exactmines.generate.positions as positions
+
+    answers: list[bool] = []
+
+    def flaky(board, at, **options):
+        result = solvable(board, at, **options)
+        answers.append(result.solvable)
+        if answers.count(True) == 2:  # the certificate's call: it disagrees
+            return SimpleNamespace(solvable=False)
+        return result
+
+    monkeypatch.setattr(positions, "solvable", flaky)
+    with pytest.raises(SolverError, match="not solvable when checked again"):
+        noguess_boards(9, 9, 10, seed=2, count=1, at=(4, 4), method="rejection")
+    assert answers[-2:] == [True, True]
+
+
+def test_ranked_set_finds_the_kth_member_like_a_sorted_list():
+    rng = random.Random(4)
+    for n in (1, 2, 7, 64, 300):
+        start = bytearray(rng.random() < 0.3 for _ in range(n))
+        ranked = _Ranked(bytearray(start))
+        model = {i for i in range(n) if start[i]}
+        for _ in range(4 * n):
+            i = rng.randrange(n)
+            if rng.random() < 0.5:
+                ranked.add(i)
+                model.add(i)
+            else:
+                ranked.discard(i)
+                model.discard(i)
+            members = sorted(model)
+            assert len(ranked) == len(members)
+            assert [ranked.kth(k) for k in range(len(members))] == members
+            assert all((j in ranked) == (j in model) for j in range(n))
+        with pytest.raises(IndexError):
+            ranked.kth(len(model))
 
 
 # ------------------------------------------------------------------------------------ sat

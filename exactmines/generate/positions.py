@@ -35,11 +35,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from exactmines.errors import InputError, ParameterError
+from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, deal, protected_cells
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
 from exactmines.io.formats import board_to_mine, position_to_mine
-from exactmines.position import Board, Cell, Position, dilate, indices_of
+from exactmines.position import Board, Cell, Position
 from exactmines.solvability.check import solvable
 
 __all__ = [
@@ -169,13 +169,7 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
         board = deal(width, height, mines, rng, rule=start, at=cell)
         while cell in board.mine_cells:  # only with "unprotected"
             board = deal(width, height, mines, rng, rule=start, at=cell)
-        game = Game(board)
-        game.reveal(cell)
-        target = max(1, round(progress * game.safe_mask.bit_count()))
-        while game.revealed.bit_count() < target and not game.won:
-            near = dilate(game.revealed, width, height) & game.safe_mask & ~game.revealed
-            choices = indices_of(near) or indices_of(game.safe_mask & ~game.revealed)
-            game.reveal(divmod(rng.choice(choices), width))
+        game = _reveal_randomly(board, cell, progress, rng)
         position = game.position()
         name = f"position-{width}x{height}x{mines}-seed{seed}-{index:03d}"
         meta = {
@@ -193,6 +187,103 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
             f"instance {index}, first click {cell[0]},{cell[1]} ({start})",))
         out.append(Instance(name, text, meta, position=position, board=board))
     return out
+
+
+def _reveal_randomly(board: Board, cell: Cell, progress: float,
+                     rng: random.Random) -> Game:
+    """The game of ``board`` after the first click ``cell`` and random safe clicks next to
+    the revealed area (any safe cell when none is next to it) until ``progress`` of the safe
+    cells are revealed.
+
+    Each click is drawn as ``rng.choice`` over the candidates in row-major order, the
+    candidates kept in two :class:`_Ranked` sets updated by what each click opens: a click
+    costs its flood and a logarithm, not a pass over the board (which made a 1000x1000
+    board quadratic).
+    """
+    width, height = board.width, board.height
+    game = Game(board)
+    safe = bytearray(1 for _ in range(width * height))
+    for r, c in board.mine_cells:
+        safe[r * width + c] = 0
+    covered = _Ranked(safe)  # safe cells not revealed
+    near = _Ranked(bytearray(width * height))  # ... next to a revealed cell
+
+    def opened(cells: list[Cell]) -> None:
+        for r, c in cells:
+            index = r * width + c
+            covered.remove(index)
+            near.discard(index)
+        for r, c in cells:
+            for row in range(max(r - 1, 0), min(r + 2, height)):
+                for i in range(row * width + max(c - 1, 0), row * width + min(c + 2, width)):
+                    if i in covered:
+                        near.add(i)
+
+    opened(game.reveal(cell))
+    target = max(1, round(progress * (len(covered) + game.revealed_count)))
+    while game.revealed_count < target and not game.won:
+        pool = near if len(near) else covered
+        opened(game.reveal(divmod(pool.kth(rng.randrange(len(pool))), width)))
+    return game
+
+
+class _Ranked:
+    """A set of indices ``0..n-1`` that finds its ``k``-th smallest member: a Fenwick tree
+    of counts. Build O(n), add/remove/kth O(log n), membership O(1)."""
+
+    def __init__(self, members: bytearray) -> None:
+        n = len(members)
+        self._member = members
+        self._size = sum(members)
+        tree = [0] * (n + 1)
+        for i in range(1, n + 1):  # linear build: each node passes its sum to its parent
+            tree[i] += members[i - 1]
+            parent = i + (i & -i)
+            if parent <= n:
+                tree[parent] += tree[i]
+        self._tree = tree
+        self._top = 1 << n.bit_length() if n else 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __contains__(self, index: int) -> bool:
+        return self._member[index] == 1
+
+    def _change(self, index: int, delta: int) -> None:
+        tree, i = self._tree, index + 1
+        while i < len(tree):
+            tree[i] += delta
+            i += i & -i
+        self._size += delta
+
+    def add(self, index: int) -> None:
+        if not self._member[index]:
+            self._member[index] = 1
+            self._change(index, 1)
+
+    def discard(self, index: int) -> None:
+        if self._member[index]:
+            self._member[index] = 0
+            self._change(index, -1)
+
+    def remove(self, index: int) -> None:
+        if not self._member[index]:
+            raise KeyError(index)
+        self.discard(index)
+
+    def kth(self, k: int) -> int:
+        """The member with ``k`` members below it (0-based rank)."""
+        if not 0 <= k < self._size:
+            raise IndexError(k)
+        tree, position, step = self._tree, 0, self._top
+        while step:
+            nxt = position + step
+            if nxt < len(tree) and tree[nxt] <= k:
+                position = nxt
+                k -= tree[nxt]
+            step >>= 1
+        return position  # tree positions are 1-based: the member is index `position`
 
 
 def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *,
@@ -268,7 +359,10 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                              f"{dealt} boards; repair: {REPAIR_BOARDS} boards): too dense?",
                              source="generate")
         check = solvable(board, cell, use_count=use_count, backend=backend)
-        assert check.solvable  # the certificate
+        if not check.solvable:  # the certificate: never write a board it does not cover
+            raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
+                              "is not solvable when checked again (the no-guess check "
+                              "disagrees with itself): no board written")
         name = f"noguess-{width}x{height}x{mines}-seed{seed}-{index:03d}"
         meta = {
             "kind": "noguess",
@@ -300,7 +394,9 @@ def _repair(board: Board, at: Cell, protected: frozenset[Cell], rng: random.Rand
         if move == moves:
             break
         stuck = result.stuck
-        assert stuck is not None
+        if stuck is None:
+            raise SolverError("the no-guess check said not solvable without the position "
+                              "where deduction got stuck")
         revealed = {cell for cell in _cells(stuck) if stuck.number(cell) is not None}
         near: set[Cell] = set()
         for cell in revealed:
