@@ -47,6 +47,7 @@ the file ("Current model not valid", a ``PulpSolverError``); every column here i
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections.abc import Sequence
@@ -169,13 +170,30 @@ def _highspy() -> Any:
     return highspy
 
 
+@functools.cache
+def _quiet_highs_class(highspy: Any) -> Any:
+    """A ``highspy.Highs`` that prints nothing: highspy's constructor installs its callbacks
+    through ``enableCallbacks``, and HiGHS prints its banner on stdout at that moment unless
+    ``output_flag`` is already off, so it is turned off first."""
+
+    class QuietHighs(highspy.Highs):  # type: ignore[misc,name-defined]
+        def enableCallbacks(self) -> None:
+            self.setOptionValue("output_flag", False)
+            super().enableCallbacks()
+
+    return QuietHighs
+
+
+def _quiet_highs(highspy: Any) -> Any:
+    return _quiet_highs_class(highspy)()
+
+
 class _HighsDriver:
     """HiGHS in-process; rows and costs changed in place between solves."""
 
     def __init__(self) -> None:
         self._highspy = highspy = _highspy()
-        self._h = highspy.Highs()
-        self._h.setOptionValue("output_flag", False)
+        self._h = _quiet_highs(highspy)
         # Zero relative gap: "optimal" must mean optimal (objectives here are integers, so
         # the default absolute gap of 1e-6 is already exact).
         self._h.setOptionValue("mip_rel_gap", 0.0)
