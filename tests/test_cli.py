@@ -147,7 +147,7 @@ def test_version(capsys):
     (["analyze", "x.mine", "--mines", "abc"], "Invalid value for '--mines'"),
     (["analyze", "x.mine", "--format", "xml"], "Invalid value for '--format'"),
     (["analyze", "x.mine", "--nope"], "No such option: --nope"),
-    (["solvable", "b.mine"], "exactmines solvable: Missing option '--at'."),
+    (["solvable"], "exactmines solvable: Missing argument 'board'."),
     (["bogus"], "No such command 'bogus'."),
 ])
 def test_usage_errors_are_one_line(capsys, args, message):
@@ -179,3 +179,40 @@ def test_a_name_the_system_refuses_is_one_line_not_a_traceback(command, tmp_path
     assert captured.out == ""
     assert captured.err == f"exactmines: error: {name}: File name too long\n"
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+NOGUESS = Path(__file__).parent.parent / "instances" / "noguess-9x9x10-seed1-000.mine"
+
+
+def test_solvable_takes_the_first_click_from_the_files_header(capsys):
+    # generate writes "solvable from 4,4" in the header; --at is then not needed.
+    assert main(["solvable", str(NOGUESS), "--format", "json"]) == 0
+    from_header = json.loads(capsys.readouterr().out)
+    assert main(["solvable", str(NOGUESS), "--at", "4,4", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == from_header
+    assert from_header["solvable"] is True
+
+
+def test_solvable_without_at_or_header_names_the_option(tmp_path, capsys):
+    board = tmp_path / "b.mine"
+    board.write_text("\n".join(line for line in NOGUESS.read_text().splitlines()
+                               if not line.startswith("#")) + "\n")
+    assert main(["solvable", str(board)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--at" in err and "b.mine" in err
+
+
+def test_counts_of_one_are_singular(capsys):
+    assert main(["convert", str(NOGUESS)]) == 0
+    assert "10 mines" in capsys.readouterr().out
+    from exactmines.ui.report import plural
+    assert [plural(n, "mine") for n in (0, 1, 2, 1000)] == [
+        "0 mines", "1 mine", "2 mines", "1,000 mines"]
+
+
+def test_a_board_too_big_to_draw_says_so(tmp_path, capsys):
+    position = tmp_path / "big.mine"
+    position.write_text("100x100x10\n" + "\n".join(["H" * 100] * 100) + "\n")
+    assert main(["analyze", str(position)]) == 0
+    out = capsys.readouterr().out
+    assert "not drawn" in out and "10,000 cells" in out and "--format json" in out

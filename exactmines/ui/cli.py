@@ -23,6 +23,7 @@ from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.errors import ExactminesError, InputError, ParameterError
 from exactmines.io.files import read_position
 from exactmines.position import Position
+from exactmines.ui.report import plural
 from exactmines.version import __version__
 
 __all__ = ["app", "main"]
@@ -205,8 +206,9 @@ def solvable_command(
     board: Annotated[Path, typer.Argument(
         help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
         show_default=False)],
-    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
-                                    show_default=False)],
+    at: Annotated[Optional[str], typer.Option(
+        "--at", help="First click ROW,COL (0-based) [default: the first click the file's "
+                     "header names, as generate writes it].", show_default=False)] = None,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="Deduce without the total mine count.")] = False,
     stuck: Annotated[Optional[Path], typer.Option(
@@ -225,12 +227,16 @@ def solvable_command(
 
     Example: exactmines solvable board.mine --at 3,3 --format json
     """
-    from exactmines.io.files import read_board, write_position
+    from exactmines.io.files import read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 
-    cell = _parse_cell(at)
+    given = None if at is None else _parse_cell(at)
     engine = get_backend(backend)
-    hidden = read_board(board)
+    hidden, noted = read_board_and_click(board)
+    cell = given or noted
+    if cell is None:
+        raise InputError("--at: give the first click ROW,COL (the file's header names none)",
+                         source=str(board))
     result = solvable(hidden, cell, use_count=not no_count, backend=engine)
     if stuck is not None and result.stuck is not None:
         write_position(stuck, result.stuck,
@@ -239,17 +245,19 @@ def solvable_command(
         _emit_json({"file": str(board), "width": hidden.width, "height": hidden.height,
                     "mines": hidden.mines, "use_count": not no_count, **result.to_dict()})
         return
-    head = (f"{board}: {hidden.width}x{hidden.height}, {hidden.mines} mines, first click "
+    head = (f"{board}: {hidden.width}x{hidden.height}, {plural(hidden.mines, 'mine')}, "
+            f"first click "
             f"{cell[0]},{cell[1]}{'' if not no_count else ', without the mine count'}")
     typer.echo(head)
     if result.solvable:
-        typer.echo(f"solvable: all {result.safe_cells} safe cells revealed in {result.steps} "
-                   f"rounds ({result.exact_steps} exact steps, {result.count_deductions} cells "
-                   "proved by the count)")
+        typer.echo(f"solvable: all {plural(result.safe_cells, 'safe cell')} revealed in "
+                   f"{plural(result.steps, 'round')} ({plural(result.exact_steps, 'exact step')}, "
+                   f"{plural(result.count_deductions, 'cell')} proved by the count)")
         return
     assert result.stuck is not None
-    typer.echo(f"not solvable: stuck after revealing {result.revealed} of {result.safe_cells} "
-               f"safe cells ({result.mines_found} mines proved)")
+    typer.echo(f"not solvable: stuck after revealing {result.revealed} of "
+               f"{plural(result.safe_cells, 'safe cell')} "
+               f"({plural(result.mines_found, 'mine')} proved)")
     typer.echo("\n".join(result.stuck.rows))
     if stuck is not None:
         typer.echo(f"stuck position written to {stuck}")
@@ -328,11 +336,12 @@ def survey_command(
     low, high = wilson_interval(result.solvable, result.boards)
     typer.echo(f"{width}x{height}/{mines}, {rule}, seed {seed}"
                f"{', without the mine count' if no_count else ''}: "
-               f"{result.solvable} of {result.boards} boards solvable = "
+               f"{result.solvable} of {plural(result.boards, 'board')} solvable = "
                f"{100 * result.solvable / result.boards:.2f} % "
                f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
     if result.without_zero:
-        typer.echo(f"{result.without_zero} boards had no zero cell (counted as not solvable)")
+        typer.echo(f"{plural(result.without_zero, 'board')} had no zero cell (counted as not "
+                   "solvable)")
     if result.checked:
         earlier = result.boards - result.checked
         typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.checked:.3f} ms "
@@ -428,7 +437,7 @@ def play_command(
         return
     low, high = wilson_interval(result.wins, result.games)
     typer.echo(f"{width}x{height}/{mines}, {start} at {at}, seed {seed}, strategy "
-               f"{summary['strategy']}: {result.wins} of {result.games} games won = "
+               f"{summary['strategy']}: {result.wins} of {plural(result.games, 'game')} won = "
                f"{100 * result.wins / result.games:.2f} % (95 % CI {100 * low:.2f}-"
                f"{100 * high:.2f} %)")
     if published is not None:
@@ -529,19 +538,21 @@ def batch_command(
     if output is TextOrJson.json:
         _emit_json(summary)
     elif not quiet:
-        typer.echo(f"{summary['files']} positions -> {out}: {summary['consistent']} consistent "
+        typer.echo(f"{plural(summary['files'], 'position')} -> {out}: "
+                   f"{summary['consistent']} consistent "
                    f"({summary['unique']} unique), {summary['inconsistent']} inconsistent, "
                    f"{summary['errors']} unreadable; {summary['seconds']:.2f} s of analysis")
         if summary["not_counted"]:
-            typer.echo(f"{summary['not_counted']} positions went past --time-limit: "
+            typer.echo(f"{plural(summary['not_counted'], 'position')} went past --time-limit: "
                        "probabilities not computed")
         if summary["verdicts_incomplete"]:
-            typer.echo(f"{summary['verdicts_incomplete']} positions went past it again while "
+            typer.echo(f"{plural(summary['verdicts_incomplete'], 'position')} went past it again "
+                       "while "
                        f"proving verdicts ({summary['undecided']} with consistency undecided): "
                        "their unproved cells are unknown")
     if failed:
         first = failed[0]["error"]
-        raise ExactminesError(f"{len(failed)} of {len(rows)} files could not be analysed "
+        raise ExactminesError(f"{len(failed)} of {plural(len(rows), 'file')} could not be analysed "
                               f"(rows with \"error\" in {out}); first: {first}")
 
 
@@ -584,7 +595,7 @@ def convert_command(
         _emit_json(summary)
         return
     written = f" -> {target}" if target is not None else ""
-    typer.echo(f"{source}{written}: {board.width}x{board.height}, {board.mines} mines")
+    typer.echo(f"{source}{written}: {board.width}x{board.height}, {plural(board.mines, 'mine')}")
     typer.echo(f"JSMinesweeper: {link}")
 
 
@@ -698,8 +709,9 @@ def generate_command(
         if "size" in row:
             size = row["size"]
             models = "unknown" if row["model_count"] is None else row["model_count"]
-            detail = (f": {size['width']}x{size['height']}, {size['covered']} covered cells, "
-                      f"{size['mines']} mines; layouts = models = {models}")
+            detail = (f": {size['width']}x{size['height']}, "
+                      f"{plural(size['covered'], 'covered cell')}, "
+                      f"{plural(size['mines'], 'mine')}; layouts = models = {models}")
         elif "method" in row:
             detail = f": {row['method']}"
         typer.echo(f"{row['mine']}{detail}")

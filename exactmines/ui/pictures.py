@@ -20,6 +20,7 @@ from typing import Any
 from exactmines.analysis.analyze import Analysis
 from exactmines.errors import ExactminesError, InputError
 from exactmines.stats import wilson_interval
+from exactmines.ui.report import plural
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -270,7 +271,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
 
 def _title(result: Analysis, file: str | None) -> str:
     position = result.position
-    mines = "unknown mines" if position.mines is None else f"{position.mines} mines"
+    mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
     head = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
     if result.consistent is False:
         return f"{head}\ninconsistent: no layout of mines fits this position"

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from exactmines.analysis.analyze import Analysis
-from exactmines.analysis.serialize import decimal
+if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
+    from exactmines.analysis.analyze import Analysis
 
-__all__ = ["analysis_to_text", "percent"]
+__all__ = ["analysis_to_text", "percent", "plural"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``"1 mine"``, ``"0 mines"``, ``"2 boxes"`` (give ``words`` where ``s`` is wrong)."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def percent(p: Fraction) -> str:
@@ -49,8 +55,10 @@ def _grid(result: Analysis) -> list[str]:
 
 def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     """A report a person reads at a glance (rich markup; the console strips it if plain)."""
+    from exactmines.analysis.serialize import decimal
+
     position = result.position
-    mines = "unknown mines" if position.mines is None else f"{position.mines} mines"
+    mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
     title = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
     lines = [f"[bold]{title}[/]"]
     if result.consistent is False:
@@ -68,8 +76,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     if not result.verdicts_complete:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
-    plural = "" if result.components == 1 else "s"
-    lines.append(f"backend {result.backend}: {result.components} component{plural}, "
+    lines.append(f"backend {result.backend}: {plural(result.components, 'component')}, "
                  f"{result.frontier_cells} frontier cells (largest {result.largest_component}), "
                  f"{result.seconds * 1000:.1f} ms")
     lines += [f"[yellow]note[/]: {note}" for note in result.notes]
@@ -78,6 +85,10 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines += _grid(result)
         lines.append("legend: digits revealed, F flag, [green]s[/] safe, [red]*[/] mine, "
                      "other covered cells: mine probability in %")
+    else:
+        lines.append(f"(the board is not drawn: {plural(position.width * position.height, 'cell')}"
+                     f", more than {MAX_DRAWN_CELLS:,}; --format json or --image show every "
+                     "cell)")
     safe, mine_cells = result.safe, result.mines
     lines.append("")
     lines.append(f"safe: {len(safe)}" + (f"  {_cells(safe)}" if safe else ""))
