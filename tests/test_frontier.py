@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import networkx as nx
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import positions
 
-from exactmines.analysis.frontier import build_frontier, group_rules
+from exactmines.analysis.frontier import box_graph, build_frontier, group_rules
 from exactmines.io.formats import position_from_text
 
 
@@ -63,6 +65,32 @@ def test_partition_is_exact_and_deterministic(position):
         for rule in component.constraints:
             assert rule.boxes == tuple(sorted(set(rule.boxes)))
     assert build_frontier(position) == frontier
+
+
+@given(positions(max_side=7, max_covered=30))
+def test_components_are_the_connected_components_of_the_cells(position):
+    # Oracle from the grid alone: covered cells next to a number, joined when some number
+    # touches both; networkx's components, as sets of cells, are the frontier's components
+    # (found by a union-find), and each component's box graph is connected.
+    def near(r, c):
+        return {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < position.height and 0 <= c + dc < position.width}
+
+    numbers = [(r, c) for r, row in enumerate(position.rows) for c, ch in enumerate(row)
+               if ch.isdigit()]
+    covered = set(position.covered)
+    graph = nx.Graph()
+    for q in numbers:
+        cells = sorted(near(*q) & covered)
+        graph.add_nodes_from(cells)
+        graph.add_edges_from(pairwise(cells))
+    expected = sorted(sorted(nodes) for nodes in nx.connected_components(graph))
+    frontier = build_frontier(position)
+    found = [sorted(cell for box in boxes for cell in box) for boxes in frontier.box_cells]
+    assert found == expected
+    boxes = box_graph(frontier)
+    assert boxes.number_of_nodes() == sum(len(c.sizes) for c in frontier.components)
+    assert nx.number_connected_components(boxes) == len(frontier.components)
 
 
 @given(st.lists(st.tuples(st.integers(1, (1 << 12) - 1), st.integers(0, 3)), max_size=12))

@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress, pairwise, repeat
-from operator import itemgetter
-
-import networkx as nx
+from itertools import compress, pairwise, repeat
+from typing import TYPE_CHECKING
 
 from exactmines.position import COVERED, FLAG, Cell, Position
 
-__all__ = ["Constraint", "Component", "Frontier", "build_frontier", "Rule", "group_rules"]
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["Constraint", "Component", "Frontier", "build_frontier", "box_graph", "Rule",
+           "group_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +163,12 @@ def build_frontier(position: Position) -> Frontier:
     cell has its 8 neighbours at fixed offsets. Whole-board questions (which covered cells
     touch a number, which numbers touch a covered cell) are big-integer bitmask shifts,
     linear in the cells but at C speed; the Python loops run only over the covered cells
-    that touch a number, the numbers they touch and the flags. Then networkx's connected
-    components over the boxes, each number linking its boxes as a path, the pairs shared by
-    several numbers given once (mid-game, about half of them): linear in the size of that
-    graph. The rules are then dealt to their components in one row-major pass.
+    that touch a number, the numbers they touch and the flags. The components come from a
+    union-find over the boxes, each number joining the boxes under it (nearly linear in the
+    rule-box incidences): the connected components of :func:`box_graph`, without building a
+    graph object for each position (on an expert mid-game position networkx's graph cost
+    more than all the rest of this function). The rules are then dealt to their components
+    in one row-major pass.
     """
     width, height = position.width, position.height
     stride = width + 2
@@ -187,12 +191,18 @@ def build_frontier(position: Position) -> Frontier:
     clue_list = _bits(clue_mask)
     is_clue = frozenset(clue_list).__contains__
     up, down = stride + 1, stride - 1
-    # Each cell's clues, as padded indices in increasing order (a C-speed filter per cell).
-    keys = [tuple(filter(is_clue, (p - up, p - stride, p - down, p - 1, p + 1, p + down,
-                                   p + stride, p + up))) for p in _bits(touched_mask)]
-    boxes: dict[tuple[int, ...], list[Cell]] = {}
-    for key, cell in zip(keys, _cells(touched_mask, width, height), strict=True):
-        boxes.setdefault(key, []).append(cell)
+    # Each cell's clues, as padded indices in increasing order (a C-speed filter per cell);
+    # the cells under the same clues make a box, boxes in order of first cell.
+    boxes: dict[tuple[int, ...], list[int]] = {}
+    get = boxes.get
+    for p in _bits(touched_mask):
+        key = tuple(filter(is_clue, (p - up, p - stride, p - down, p - 1, p + 1, p + down,
+                                     p + stride, p + up)))
+        box = get(key)
+        if box is None:
+            boxes[key] = [p]
+        else:
+            box.append(p)
     flagged: dict[int, int] = {}
     for f in _bits(flag_mask):
         for d in offsets:
@@ -228,46 +238,106 @@ def build_frontier(position: Position) -> Frontier:
         elif mines_left > covered_total:
             contradiction = f"{mines_left} mines left for {covered_total} covered cells"
 
-    # Components: boxes are the nodes (in order of first cell), and the boxes under one
-    # number a path (as connected as a star through a number node, with fewer nodes and
-    # edges for networkx to build).
-    box_cells = list(boxes.values())
-    boxes_of: dict[int, list[int]] = {q: [] for q in clue_list}
+    # Components: union-find over the boxes, each number joining its boxes. The root of a
+    # set is its smallest box (path halving keeps the trees shallow), so the components
+    # come out ordered by smallest box, hence by smallest cell.
+    parent = list(range(len(boxes)))
+    boxes_of: dict[int, list[int]] = {}
     for b, key in enumerate(boxes):
         for q in key:
-            boxes_of[q].append(b)
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(box_cells)))
-    graph.add_edges_from(set(chain.from_iterable(map(pairwise, boxes_of.values()))))
-    members = sorted((sorted(nodes) for nodes in nx.connected_components(graph)),
-                     key=itemgetter(0))  # by smallest box, so by smallest cell
-    component_of = [0] * len(box_cells)
-    local = [0] * len(box_cells)
-    for i, nodes in enumerate(members):
-        for b, node in enumerate(nodes):
-            component_of[node] = i
-            local[node] = b
+            under = boxes_of.get(q)
+            if under is None:
+                boxes_of[q] = [b]
+                continue
+            under.append(b)
+            x = under[0]
+            while parent[x] != x:
+                parent[x] = x = parent[parent[x]]
+            y = b
+            while parent[y] != y:
+                parent[y] = y = parent[parent[y]]
+            if x < y:
+                parent[y] = x
+            elif y < x:
+                parent[x] = y
+    component_of = [0] * len(parent)
+    local = [0] * len(parent)
+    members: list[list[int]] = []
+    for b in range(len(parent)):
+        x = b
+        while parent[x] != x:
+            x = parent[x]
+        if x == b:
+            component_of[b] = len(members)
+            members.append([b])
+        else:
+            nodes = members[component_of[x]]
+            component_of[b] = component_of[x]
+            local[b] = len(nodes)
+            nodes.append(b)
     # Every number's boxes lie in one component: deal the rules out in row-major order.
     rules: list[list[Constraint]] = [[] for _ in members]
-    clues: list[list[Cell]] = [[] for _ in members]
+    clues: list[list[int]] = [[] for _ in members]
     to_local = local.__getitem__
-    for q, need, cell in zip(clue_list, clue_needs, _cells(clue_mask, width, height),
-                             strict=True):
+    for q, need in zip(clue_list, clue_needs, strict=True):
         under = boxes_of[q]
         i = component_of[under[0]]
         rules[i].append(Constraint(tuple(map(to_local, under)), need))
-        clues[i].append(cell)
+        clues[i].append(q)
 
-    outside = tuple(_cells(covered_mask & ~around(number_mask), width, height))
+    cell_of = _padded_cells(width, height)
+    box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
+    outside_mask = covered_mask & ~around(number_mask)
     return Frontier(
         components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))
                          for nodes, r in zip(members, rules, strict=True)),
-        box_cells=tuple(tuple(tuple(box_cells[b]) for b in nodes) for nodes in members),
-        clue_cells=tuple(map(tuple, clues)),
-        outside=outside,
+        box_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
+        clue_cells=tuple(tuple(map(cell_of, qs)) for qs in clues),
+        outside=tuple(map(cell_of, _bits(outside_mask))) if outside_mask else (),
         mines_left=mines_left,
         contradiction=contradiction,
     )
+
+
+def _padded_cells(width: int, height: int):  # type: ignore[no-untyped-def]
+    """Padded index (``width + 2`` to a row, one blank row and column around) -> cell:
+    a table's ``__getitem__`` for boards up to 4096 cells (kept, the same few sizes recur),
+    else a function."""
+    if width * height <= 4096:
+        return _cell_table(width, height).__getitem__
+    stride = width + 2
+
+    def cell(p: int) -> Cell:
+        r, c = divmod(p, stride)
+        return (r - 1, c - 1)
+
+    return cell
+
+
+@lru_cache(maxsize=16)
+def _cell_table(width: int, height: int) -> tuple[Cell | None, ...]:
+    stride = width + 2
+    return tuple((p // stride - 1, p % stride - 1)
+                 if 0 < p // stride <= height and 0 < p % stride <= width else None
+                 for p in range(stride * (height + 2)))
+
+
+def box_graph(frontier: Frontier) -> nx.Graph:
+    """The frontier's boxes as a networkx graph, for looking at its structure.
+
+    Nodes are ``(component, box)``; two boxes are joined when some number lies over both.
+    Its connected components are exactly ``frontier.components`` (a test checks this);
+    :func:`build_frontier` finds them with a union-find of its own, cheaper per position
+    than building the graph. networkx is imported here, on first use.
+    """
+    import networkx as nx
+
+    graph = nx.Graph()
+    for i, component in enumerate(frontier.components):
+        graph.add_nodes_from((i, b) for b in range(len(component.sizes)))
+        for rule in component.constraints:
+            graph.add_edges_from(((i, a), (i, b)) for a, b in pairwise(rule.boxes))
+    return graph
 
 
 # -- the same split on bitmasks, for the player and the no-guess check ----------------------
