@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+
 __all__ = [
     "ExactminesError",
     "InputError",
     "ParameterError",
     "OutputError",
+    "DEVICE_ERRNOS",
     "WorkerLost",
     "BackendUnavailable",
     "TimeLimitExceeded",
@@ -78,6 +81,12 @@ class OutputError(ExactminesError):
     the input's fault, so not exit code 2. What was written before stays valid."""
 
     exit_code = 1
+
+
+#: ``errno`` values that mean the device refused the data (full, over quota, a file size
+#: limit, an I/O error): an :class:`OutputError`, where other refusals of a path are the
+#: user's input (a directory, no permission) and so an :class:`InputError`.
+DEVICE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 class WorkerLost(ExactminesError):

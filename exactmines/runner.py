@@ -30,7 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
-from exactmines.errors import InputError, ParameterError, WorkerLost
+from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError, ParameterError, WorkerLost
 
 __all__ = ["run_batch", "read_rows", "chunked", "Rows", "Interrupted", "Task", "Row"]
 
@@ -99,8 +99,28 @@ def _progress(total: int, done: int, description: str,
         yield lambda n: bar.advance(task, n)
 
 
+@contextmanager
+def _writing(out: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Writes to the results file: a device that refuses them (full, quota, I/O error) is an
+    :class:`OutputError`, exit 1, not bad input. The rows written before stay; a torn last
+    line is dropped by a resumed run."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in DEVICE_ERRNOS:
+            raise
+        raise OutputError(f"{out}: cannot write: {exc.strerror}; the rows before this write "
+                          "are kept, and a resumed run does the rest") from None
+
+
 def _open_output(out: Path, meta: dict[str, Any], resume: bool,
                  retry: Callable[[Row], bool] | None = None) -> tuple[TextIO, list[Row]]:
+    with _writing(out):
+        return _open_output_unguarded(out, meta, resume, retry)
+
+
+def _open_output_unguarded(out: Path, meta: dict[str, Any], resume: bool,
+                           retry: Callable[[Row], bool] | None) -> tuple[TextIO, list[Row]]:
     if out.exists() and out.stat().st_size > 0:
         if not resume:
             raise ParameterError("resume", None, f"not given, but the results file {out} "
@@ -215,8 +235,9 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
         for row in rows:
             finished[row["id"]] = row
         if handle is not None:
-            handle.write("".join(json.dumps(r) + "\n" for r in rows))
-            handle.flush()
+            with _writing(out):
+                handle.write("".join(json.dumps(r) + "\n" for r in rows))
+                handle.flush()
 
     started = time.perf_counter()
     try:
@@ -232,7 +253,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
                 _run_processes(chunks, work, workers, record, advance, where)
     finally:
         if handle is not None:
-            handle.close()
+            with _writing(out):
+                handle.close()
     rows = Rows(finished[i] for i in ids)
     rows.ran, rows.seconds = len(todo), time.perf_counter() - started
     return rows

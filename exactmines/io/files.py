@@ -6,13 +6,12 @@ on text held in memory (``formats``) and errors always name the file.
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from exactmines.errors import InputError, OutputError
+from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError
 from exactmines.io import registry
 from exactmines.io.formats import decode_text, position_to_mine
 from exactmines.io.urls import looks_like_jsm_url
@@ -28,7 +27,6 @@ MAX_FILE_BYTES = 200_000_000
 STDIN = "-"
 
 #: errno values that say the disk, not the name, refused a write: output errors.
-_DEVICE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def _source(path: str | os.PathLike[str]) -> str:
@@ -119,7 +117,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",
                          source=str(path)) from None
     except OSError as exc:
-        if exc.errno in _DEVICE_ERRORS:
+        if exc.errno in DEVICE_ERRNOS:
             raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
     try:

@@ -20,7 +20,13 @@ from rich.console import Console
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.errors import ExactminesError, InputError, ParameterError
+from exactmines.errors import (
+    DEVICE_ERRNOS,
+    ExactminesError,
+    InputError,
+    OutputError,
+    ParameterError,
+)
 from exactmines.io.files import read_position
 from exactmines.position import Position
 from exactmines.ui.report import plural
@@ -776,6 +782,13 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
         code = app(args=args, prog_name="exactmines", standalone_mode=False)
+        sys.stdout.flush()  # a refused write shows here, not at exit with a traceback
+    except BrokenPipeError:
+        # The reader went away (``| head``) after the last write: end quietly with 1, as click
+        # does when it meets this during a command. Python would complain again when it
+        # flushes stdout at exit, so point stdout at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except ParameterError as exc:
         sys.stderr.write(f"exactmines: error: {_as_option(exc, args)}\n")
         return exc.exit_code
@@ -785,6 +798,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except OSError as exc:
+        if exc.errno in DEVICE_ERRNOS:  # writing the output, not reading the input
+            where = exc.filename or "standard output"
+            sys.stderr.write(f"exactmines: error: {where}: cannot write: {exc.strerror}\n")
+            return OutputError.exit_code
         # A path the system refuses that no check above caught (say, a name too long):
         # still bad input, said in one line.
         where = f"{exc.filename}: " if exc.filename else ""

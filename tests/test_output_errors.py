@@ -1,0 +1,85 @@
+"""Output errors are not input errors: a full disk, a closed pipe and a write refused in the
+middle of a run are reported as what they are (exit 1, never 2, which means bad input), in
+one line, and the results file stays valid up to its last complete row, so --resume finishes it.
+
+Each case runs the real command in a subprocess: the failures happen at the descriptor level.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+REFERENCE = ROOT / "instances" / "reference-9x9.mine"
+SURVEY = ["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "60",
+          "--start", "safe", "--at", "0,0", "--seed", "3", "--quiet"]
+
+pytestmark = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+
+
+def _exactmines(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "exactmines", *args], text=True,
+                          stderr=subprocess.PIPE, timeout=120, **kwargs)
+
+
+def _one_line(err: str) -> None:
+    assert err.startswith("exactmines: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+def test_stdout_on_a_full_disk_is_an_output_error():
+    with open("/dev/full", "w") as full:
+        done = _exactmines("analyze", str(REFERENCE), "--format", "json", stdout=full)
+    assert done.returncode == 1
+    _one_line(done.stderr)
+    assert "standard output" in done.stderr and "No space left" in done.stderr
+
+
+def test_a_closed_pipe_ends_quietly():
+    # Enough output to fill the pipe (about 3 kB a row) after the reader has gone.
+    args = ["analyze", *[str(REFERENCE)] * 200, "--format", "jsonl"]
+    process = subprocess.Popen([sys.executable, "-m", "exactmines", *args], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(8) == '{"file":'
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 1
+    assert err == ""
+
+
+def test_a_results_file_on_a_full_disk_is_an_output_error():
+    done = _exactmines(*SURVEY, "--out", "/dev/full", stdout=subprocess.PIPE)
+    assert done.returncode == 1
+    _one_line(done.stderr)
+    assert "/dev/full" in done.stderr and "resumed run" in done.stderr
+
+
+def _limit_file_size() -> None:
+    # A write past 3 kB fails with EFBIG, as on a disk that fills up during the run.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
+
+
+def test_a_write_refused_mid_run_keeps_the_rows_and_resume_completes(tmp_path):
+    out = tmp_path / "survey.jsonl"
+    done = _exactmines(*SURVEY, "--out", str(out), stdout=subprocess.PIPE,
+                       preexec_fn=_limit_file_size)
+    assert done.returncode == 1
+    _one_line(done.stderr)
+    assert "cannot write" in done.stderr
+    lines = out.read_text().split("\n")
+    complete = [json.loads(line) for line in lines[:-1]]  # a torn last line may remain
+    assert "meta" in complete[0] and 0 < len(complete) - 1 < 60
+
+    resumed = _exactmines(*SURVEY, "--out", str(out), "--resume", stdout=subprocess.PIPE)
+    assert resumed.returncode == 0, resumed.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    assert sorted(row["id"] for row in rows) == list(range(60))
