@@ -12,7 +12,6 @@ __all__ = [
     "DEVICE_ERRNOS",
     "WorkerLost",
     "BackendUnavailable",
-    "TimeLimitExceeded",
     "BudgetExceeded",
     "OutOfTime",
     "TooLarge",
@@ -99,10 +98,6 @@ class WorkerLost(ExactminesError):
 
 class BackendUnavailable(ExactminesError):
     """A backend was asked for whose package is not installed, or whose name is unknown."""
-
-
-class TimeLimitExceeded(ExactminesError):
-    """The work went past its ``--time-limit``; callers degrade or report it."""
 
 
 class BudgetExceeded(ExactminesError):

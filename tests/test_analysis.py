@@ -16,7 +16,7 @@ from exactmines import analyze, read_position
 from exactmines.analysis.backends import get_backend, mine_number_runs
 from exactmines.analysis.backends import sat as sat_engine
 from exactmines.analysis.frontier import Component, Constraint
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import OutOfTime
 from exactmines.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,7 @@ def test_verdicts_get_the_time_left_when_counting_runs_out(position):
 
     def counting_runs_out(deadline, doing="counting layouts"):
         if doing == "counting layouts":
-            raise TimeLimitExceeded("out of time while counting (test)")
+            raise OutOfTime("out of time while counting (test)")
         real(deadline, doing)
 
     with pytest.MonkeyPatch.context() as patch:
@@ -84,7 +84,7 @@ def test_verdicts_out_of_time_are_noted_per_component():
     # Two components (cells 0, 2 and 4, 6): out of time for every proof, each note names
     # its component, counted from 1.
     def out_of_time(deadline, doing="counting layouts"):
-        raise TimeLimitExceeded(f"out of time while {doing} (test)")
+        raise OutOfTime(f"out of time while {doing} (test)")
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sat_engine, "check_deadline", out_of_time)
@@ -103,7 +103,7 @@ class _StopAfter:
 
     def __call__(self, deadline, doing="counting layouts"):
         if self.stop == 0 or doing == "counting layouts":
-            raise TimeLimitExceeded(f"out of time while {doing} (test)")
+            raise OutOfTime(f"out of time while {doing} (test)")
         self.stop -= 1
 
 

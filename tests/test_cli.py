@@ -11,7 +11,7 @@ from golden import normalised
 from oracle import truth
 
 from exactmines.analysis.backends import sat as sat_engine
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import OutOfTime
 from exactmines.io.files import read_position
 from exactmines.ui.cli import main
 
@@ -110,7 +110,7 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
     # An engine that runs out of time on every question: nothing is claimed, the output
     # says why, and an undecided position is not reported inconsistent (exit 0, not 3).
     def out_of_time(deadline, doing="counting layouts"):
-        raise TimeLimitExceeded(f"time limit reached while {doing}")
+        raise OutOfTime(f"time limit reached while {doing}")
 
     monkeypatch.setattr(sat_engine, "check_deadline", out_of_time)
     code, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",

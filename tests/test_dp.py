@@ -19,7 +19,7 @@ from exactmines.analysis.backends.brute import BruteForceBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component, forward_states, sweep_order
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import TooLarge
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
 
@@ -189,7 +189,7 @@ class _NoEnumeration(SatBackend):
     """SAT that refuses to enumerate: what auto meets on a component with too many layouts."""
 
     def count(self, component, *, deadline=None):
-        raise TimeLimitExceeded("too many layouts to enumerate (test)")
+        raise TooLarge("too many layouts to enumerate (test)")
 
 
 def test_auto_counts_by_enumeration_when_too_wide():

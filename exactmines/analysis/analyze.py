@@ -39,7 +39,7 @@ from exactmines.analysis.combine import (
     fits,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze"]
@@ -220,7 +220,7 @@ def _count(frontier: Frontier, engine: Backend,
         try:
             counts.append(engine.count(component, deadline=deadline))
             reasons.append("")
-        except TimeLimitExceeded as exc:
+        except BudgetExceeded as exc:
             counts.append(None)
             reasons.append(str(exc))
     return counts, reasons
@@ -270,7 +270,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             continue
         try:
             numbers.append(engine.mine_numbers(comp, deadline=deadline))
-        except TimeLimitExceeded as exc:
+        except BudgetExceeded as exc:
             decided = False
             numbers.append(frozenset(range(comp.cells + 1)))
             notes.append(f"component {i + 1}: its possible numbers of mines were not all "

@@ -76,7 +76,7 @@ from functools import cached_property
 from itertools import product
 from typing import Any
 
-from exactmines.errors import InputError, ParameterError
+from exactmines.errors import InputError, OutOfTime, ParameterError
 from exactmines.position import Cell, Position
 
 __all__ = [
@@ -225,10 +225,6 @@ def random_ksat(variables: int, clauses: int, rng: random.Random, *, k: int = 3)
     return CNF(variables, tuple(out))
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
     """The exact number of models of ``cnf`` over its ``variables`` (free ones included),
     or ``None`` when ``time_limit`` seconds run out.
@@ -250,7 +246,7 @@ def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
     occurring = {abs(lit) for c in clauses for lit in c}
     try:
         inner = _count(clauses, deadline)
-    except _OutOfTime:
+    except OutOfTime:
         return None
     return inner << (cnf.variables - len(occurring))
 
@@ -275,7 +271,7 @@ def _variables(clauses: list[tuple[int, ...]]) -> set[int]:
 def _count(clauses: list[tuple[int, ...]], deadline: float | None) -> int:
     """Models over the variables occurring in ``clauses`` (non-empty, no empty clause)."""
     if deadline is not None and time.monotonic() > deadline:
-        raise _OutOfTime
+        raise OutOfTime("time limit reached while counting models")
     groups = _components(clauses)
     if len(groups) > 1:
         total = 1

@@ -42,7 +42,7 @@ from exactmines.analysis.backends import ComponentCounts, get_backend
 from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.deduction import NODES, box_search, boxes
-from exactmines.errors import TimeLimitExceeded, TooLarge
+from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.position import indices_of as _bits
 
 __all__ = [
@@ -92,7 +92,7 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
         return get_backend("auto").count(component)
-    except TimeLimitExceeded:
+    except BudgetExceeded:
         # Too wide for the DP: count by search after all, with no budget.
         return _count_boxes(sizes, rule_boxes, needs, None)
 

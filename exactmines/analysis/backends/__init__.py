@@ -3,7 +3,10 @@
 A backend answers three questions about one :class:`~exactmines.analysis.frontier.Component`:
 
 ``count``
-    exact layout counts by number of mines (may give up with ``TimeLimitExceeded``);
+    exact layout counts by number of mines (may give up with a
+    :class:`~exactmines.errors.BudgetExceeded`: :class:`~exactmines.errors.OutOfTime` past
+    its deadline, :class:`~exactmines.errors.TooLarge` when the component is beyond the
+    method, such as a DP table too wide);
 ``mine_numbers``
     which numbers of mines the component can hold at all;
 ``deduce``
@@ -14,9 +17,9 @@ A backend answers three questions about one :class:`~exactmines.analysis.frontie
 counting is too expensive. Both take an optional ``deadline`` (a ``time.monotonic()`` value).
 An engine whose verdict questions are bounded (DP, brute force, counting engines) may ignore
 it; one that can run long (SAT, MILP) stops at it, and then says so: ``mine_numbers`` raises
-``TimeLimitExceeded`` and ``deduce`` returns :class:`Deductions` with ``complete=False``, in
-which every fact not yet proved impossible is left possible -- an unproved cell is
-"unknown", never "safe" or "mine".
+:class:`~exactmines.errors.OutOfTime` and ``deduce`` returns :class:`Deductions` with
+``complete=False``, in which every fact not yet proved impossible is left possible -- an
+unproved cell is "unknown", never "safe" or "mine".
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from math import comb
 from typing import Protocol
 
 from exactmines.analysis.frontier import Component
-from exactmines.errors import BackendUnavailable, TimeLimitExceeded
+from exactmines.errors import BackendUnavailable, OutOfTime
 
 __all__ = [
     "ComponentCounts",
@@ -138,9 +141,10 @@ class LayoutTally:
 
 
 def check_deadline(deadline: float | None, doing: str = "counting layouts") -> None:
-    """Raise :class:`TimeLimitExceeded` once ``time.monotonic()`` passes ``deadline``."""
+    """Raise :class:`~exactmines.errors.OutOfTime` once ``time.monotonic()`` passes
+    ``deadline``."""
     if deadline is not None and time.monotonic() > deadline:
-        raise TimeLimitExceeded(f"time limit reached while {doing}")
+        raise OutOfTime(f"time limit reached while {doing}")
 
 
 def mine_number_runs(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:

@@ -2,16 +2,16 @@
 infeasible.
 
 ``count`` is the DP engine's (exact, no enumeration). When a component is too wide for it
-(a table past its state cap), the SAT engine enumerates its layouts until the deadline (or
-for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component with few
-layouts, such as a compiled SAT formula's, is still counted exactly. When that runs out
-too, ``count`` raises :class:`~exactmines.errors.TimeLimitExceeded` and the analysis asks
-``mine_numbers`` and ``deduce`` instead: for such a component those go to the SAT engine,
-whose feasibility tests are fast, so safe/mine verdicts stay exact and only the
-probabilities go missing (and are said to); past the verdicts' own deadline, a cell not
-yet proved is reported unknown. Asked directly (the solvability search does),
-``mine_numbers`` and ``deduce`` first try the counts for at most :data:`DEDUCE_BUDGET`
-seconds.
+(a table past its state cap: :class:`~exactmines.errors.TooLarge`), the SAT engine
+enumerates its layouts until the deadline (or for :data:`ENUMERATION_BUDGET` seconds when
+there is none): a wide component with few layouts, such as a compiled SAT formula's, is
+still counted exactly. When that runs out too, ``count`` raises
+:class:`~exactmines.errors.OutOfTime` and the analysis asks ``mine_numbers`` and ``deduce``
+instead: for such a component those go to the SAT engine, whose feasibility tests are fast,
+so safe/mine verdicts stay exact and only the probabilities go missing (and are said to);
+past the verdicts' own deadline, a cell not yet proved is reported unknown. Asked directly
+(the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
+most :data:`DEDUCE_BUDGET` seconds.
 
 The two engines are reached through the registry, never imported: backends stay
 independent of each other.
@@ -29,7 +29,7 @@ from exactmines.analysis.backends import (
     get_backend,
 )
 from exactmines.analysis.frontier import Component
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import BudgetExceeded, TooLarge
 
 __all__ = ["AutoBackend", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
 
@@ -63,13 +63,13 @@ class AutoBackend:
         try:
             try:
                 return self.counter.count(component, deadline=deadline)
-            except TimeLimitExceeded:
+            except TooLarge:
                 if deadline is not None and time.monotonic() >= deadline:
                     raise
             if deadline is None:
                 deadline = time.monotonic() + ENUMERATION_BUDGET
             return self.decider.count(component, deadline=deadline)
-        except TimeLimitExceeded:
+        except BudgetExceeded:
             if len(self._uncounted) >= _MEMORY:
                 self._uncounted.clear()
             self._uncounted.add(component)
@@ -80,7 +80,7 @@ class AutoBackend:
             return None
         try:
             return self.count(component, deadline=time.monotonic() + DEDUCE_BUDGET)
-        except TimeLimitExceeded:
+        except BudgetExceeded:
             return None
 
     def mine_numbers(self, component: Component, *,

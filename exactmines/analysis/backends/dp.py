@@ -35,8 +35,8 @@ Cost: O(sum over cuts of states x (box size + 1)) big-integer additions, where t
 of a cut are at most the product of (need range + 1) over its open rules; linear in the
 length of a long thin front, exponential only in its width. A table past ``max_states``,
 more than ``max_kept`` states kept between sweeps, or a passed ``deadline`` raises
-:class:`~exactmines.errors.TimeLimitExceeded`, so a caller can fall back to deciding
-verdicts without counting.
+:class:`~exactmines.errors.TooLarge` (the deadline: :class:`~exactmines.errors.OutOfTime`),
+so a caller can fall back to deciding verdicts without counting.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from operator import add, mul
 
 from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
 from exactmines.analysis.frontier import Component, Constraint
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import OutOfTime, TooLarge
 
 __all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEPT",
            "forward_states"]
@@ -329,8 +329,8 @@ def _unpack(packed: int, shift: int, offset: int, low: int, high: int) -> list[i
     return out[low - offset:]
 
 
-def _too_wide(states: int, kept: int, component: Component) -> TimeLimitExceeded:
-    return TimeLimitExceeded(
+def _too_wide(states: int, kept: int, component: Component) -> TooLarge:
+    return TooLarge(
         f"too wide to count exactly: {states} partial states in one table, {kept} kept "
         f"({component.cells} cells, {len(component.sizes)} boxes)")
 
@@ -451,7 +451,7 @@ class _Watch:
         if len(table) > self.max_states or self.kept > self.max_kept:
             raise _too_wide(len(table), self.kept, self.component)
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise TimeLimitExceeded("time limit reached while counting layouts")
+            raise OutOfTime("time limit reached while counting layouts")
 
 
 class _Part:
@@ -606,10 +606,11 @@ def count_component(component: Component, *, deadline: float | None = None,
 
     Raises
     ------
-    TimeLimitExceeded
-        When ``time.monotonic()`` passes ``deadline``, or the DP is infeasible: a table
-        grows past ``max_states`` states, or the tables kept between sweeps past
-        ``max_kept`` states in all.
+    OutOfTime
+        When ``time.monotonic()`` passes ``deadline``.
+    TooLarge
+        When the DP is infeasible: a table grows past ``max_states`` states, or the tables
+        kept between sweeps past ``max_kept`` states in all.
     """
     check_deadline(deadline)
     sizes = component.sizes

@@ -33,7 +33,7 @@ directly, not through ``pulp.HiGHS``: that wrapper rebuilds the whole model on e
 (2.5x slower here) and reports HiGHS's time-limit and interrupt statuses as "Optimal".
 Every solve's status is mapped explicitly (:func:`highs_outcome`, :func:`cbc_outcome`): only
 a proven optimum or proven infeasibility is an answer, a time-out is
-:class:`~exactmines.errors.TimeLimitExceeded`, anything else a
+:class:`~exactmines.errors.OutOfTime`, anything else a
 :class:`~exactmines.errors.SolverError`. Every point a solver returns is rounded and checked
 against the rows exactly before it is used.
 
@@ -65,7 +65,7 @@ from exactmines.analysis.backends import (
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component
-from exactmines.errors import BackendUnavailable, SolverError, TimeLimitExceeded
+from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 
 __all__ = [
     "MilpBackend",
@@ -117,7 +117,7 @@ def highs_outcome(run_status: Any, model_status: Any, *, time_limit: float | Non
 
     Only ``kOptimal`` (with run status not ``kError``) is a solution and only ``kInfeasible``
     or ``kUnboundedOrInfeasible`` (every column is bounded, so it cannot be unbounded) is
-    infeasibility. ``kTimeLimit`` raises :class:`TimeLimitExceeded`; every other status
+    infeasibility. ``kTimeLimit`` raises :class:`OutOfTime`; every other status
     (interrupts, other limits, errors, statuses added in later releases) raises
     :class:`SolverError`.
     """
@@ -131,7 +131,7 @@ def highs_outcome(run_status: Any, model_status: Any, *, time_limit: float | Non
     if model_status in (kinds.kInfeasible, kinds.kUnboundedOrInfeasible):
         return "infeasible"
     if model_status == kinds.kTimeLimit:
-        raise TimeLimitExceeded(f"HiGHS stopped at its time limit of {time_limit} s")
+        raise OutOfTime(f"HiGHS stopped at its time limit of {time_limit} s")
     raise SolverError(f"HiGHS stopped without a proven answer: {model_status.name}")
 
 
@@ -141,7 +141,7 @@ def cbc_outcome(status: int, solution_status: int, *, time_limit: float | None) 
     PuLP reports a run stopped on time *with* an incumbent as status ``Optimal`` and solution
     status ``IntegerFeasible``; only status and solution status both ``Optimal`` is an
     answer. ``Infeasible`` (CBC's "Infeasible" and "Integer infeasible") is infeasibility. A
-    run stopped early (``Not Solved`` or ``IntegerFeasible``) is :class:`TimeLimitExceeded`
+    run stopped early (``Not Solved`` or ``IntegerFeasible``) is :class:`OutOfTime`
     when a time limit was set (CBC is given no other limit) and :class:`SolverError` when
     not; ``Unbounded`` and ``Undefined`` are :class:`SolverError`.
     """
@@ -153,7 +153,7 @@ def cbc_outcome(status: int, solution_status: int, *, time_limit: float | None) 
                or (status == pulp.LpStatusOptimal
                    and solution_status == pulp.LpSolutionIntegerFeasible))
     if stopped and time_limit is not None:
-        raise TimeLimitExceeded(f"CBC stopped at its time limit of {time_limit:.3g} s")
+        raise OutOfTime(f"CBC stopped at its time limit of {time_limit:.3g} s")
     raise SolverError(f"CBC stopped without a proven answer: status "
                       f"{pulp.LpStatus.get(status, status)}, solution "
                       f"{pulp.LpSolution.get(solution_status, solution_status)}")
@@ -295,7 +295,7 @@ class _CbcDriver:
             # has been reported to call a time-out infeasible. An infeasibility that comes as
             # late as the limit is not taken as a proof.
             if time_limit is not None and time.monotonic() - started >= 0.9 * time_limit:
-                raise TimeLimitExceeded(f"CBC answered 'infeasible' at its time limit of "
+                raise OutOfTime(f"CBC answered 'infeasible' at its time limit of "
                                         f"{time_limit:.3g} s: not taken as a proof")
             return None
         return [_INF if v.varValue is None else v.varValue for v in self._columns]
@@ -373,7 +373,7 @@ class _Model:
         if deadline is not None:
             time_limit = deadline - time.monotonic()
             if time_limit <= 0:
-                raise TimeLimitExceeded("time limit reached before a solve")
+                raise OutOfTime("time limit reached before a solve")
         self.solves += 1
         values = self.driver.solve(objective, time_limit)
         if values is None:
@@ -464,7 +464,7 @@ class MilpBackend:
             try:
                 if model.hold_total(allowed):
                     _settle(model, can_mine, can_clear, deadline)
-            except TimeLimitExceeded:
+            except OutOfTime:
                 return Deductions.unsettled(len(sizes))
             finally:
                 self.solves += model.solves

@@ -30,7 +30,7 @@ from exactmines.analysis.backends import (
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component
-from exactmines.errors import TimeLimitExceeded
+from exactmines.errors import OutOfTime
 
 __all__ = ["SatBackend", "encode"]
 
@@ -240,7 +240,7 @@ class SatBackend:
                             record()
                         if free_clear[b] and not can_clear[b] and solve([*bounds, -chain[-1]]):
                             record()
-            except TimeLimitExceeded:
+            except OutOfTime:
                 return Deductions(
                     tuple(m or not never for m, never in zip(can_mine, never_mine, strict=True)),
                     tuple(c or not never for c, never in zip(can_clear, never_clear,

@@ -15,7 +15,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.analysis.serialize import fraction_text
-from exactmines.errors import BudgetExceeded, TimeLimitExceeded
+from exactmines.errors import BudgetExceeded
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import COVERED, FLAG, Position
 
@@ -32,8 +32,6 @@ REASONS = {
     "frontier": "safest (scored by what it reveals next)",
     "off_frontier": "safest (scored by what it reveals next), away from the numbers",
 }
-
-_LIMITS = (TimeLimitExceeded, BudgetExceeded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +94,7 @@ def recommend(position: Position, analysis: Analysis) -> tuple[Recommendation | 
         player.view.mark_mines(flags)
     try:
         cells, guess = player.next_clicks()
-    except _LIMITS:
+    except BudgetExceeded:
         return None, "no recommendation: the player's search went past its budget"
     if not cells:
         return None, "nothing to click: every covered cell is a mine"
@@ -149,7 +147,7 @@ def find_fault(position: Position, engine: Backend,
     for i, component in enumerate(frontier.components):
         try:
             found = engine.count(component, deadline=deadline)
-        except _LIMITS:
+        except BudgetExceeded:
             return None  # undecided in time: not known to be inconsistent
         if found.total == 0:
             clues = _minimal_conflict(component, engine, deadline)
@@ -205,7 +203,7 @@ def _minimal_conflict(component: Component, engine: Backend,
             counts = engine.count(Component(component.sizes,
                                             tuple(component.constraints[k] for k in trial)),
                                   deadline=deadline)
-        except _LIMITS:
+        except BudgetExceeded:
             break
         if counts.total == 0:
             keep = trial
