@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.metadata
 import math
 import multiprocessing
 import pstats
@@ -243,6 +244,75 @@ def summary(label: str, rows: list[dict[str, object]], target_ms: float | None =
     print(text)
 
 
+# ---------------------------------------------------------------------------------------
+# Against ms_toollib (issue 25)
+
+MS_TOOLLIB_CODES = {"H": 10, "F": 11, **{str(d): d for d in range(9)}}
+
+
+def versus_ms_toollib(positions: list[tuple[str, Position]], backend: str,
+                      runs: int = 5) -> None:
+    """exactmines ``analyze`` against ms_toollib's ``cal_probability_onboard`` (Rust) on the
+    same positions, in this process: warm (one untimed pass each first), CPU time
+    (``time.process_time``), the two tools alternating position by position in each of
+    ``runs`` runs, so a loaded machine slows both alike. Total: the median over the runs of
+    the CPU summed over the suite; per position: the median over positions of each one's
+    median over the runs. The boards are converted to ms_toollib's lists of numbers
+    (10 covered, 11 flag) before timing. The answers are compared too: every covered cell's
+    exact probability against ms_toollib's float, within 1e-9.
+
+    ms_toollib is for this benchmark only (``pip install ms_toollib``), not a dependency.
+    """
+    try:
+        import ms_toollib
+    except ImportError:
+        print("\nversus ms_toollib: not installed, skipped (pip install ms_toollib; it is "
+              "needed by this benchmark only)")
+        return
+    boards = [[[MS_TOOLLIB_CODES[ch] for ch in row] for row in p.rows] for _, p in positions]
+    theirs_of = ms_toollib.cal_probability_onboard
+    for (_, position), board in zip(positions, boards, strict=True):  # warm both
+        analyze(position, backend=backend)
+        theirs_of(board, position.mines)
+    ours = [[0.0] * runs for _ in positions]
+    theirs = [[0.0] * runs for _ in positions]
+    clock = time.process_time
+    for run in range(runs):
+        for i, ((_, position), board) in enumerate(zip(positions, boards, strict=True)):
+            started = clock()
+            analyze(position, backend=backend)
+            middle = clock()
+            theirs_of(board, position.mines)
+            ours[i][run], theirs[i][run] = middle - started, clock() - middle
+    worst, differ = 0.0, 0
+    for (_, position), board in zip(positions, boards, strict=True):
+        probabilities, _ = theirs_of(board, position.mines)
+        for cell in analyze(position, backend=backend).cells:
+            gap = abs(float(cell.probability) - probabilities[cell.row][cell.col])
+            worst = max(worst, gap)
+            differ += gap > 1e-9
+
+    def figures(times: list[list[float]]) -> tuple[float, float, float]:
+        total = statistics.median(sum(t[run] for t in times) for run in range(runs))
+        each = [statistics.median(t) for t in times]
+        return 1000 * total, 1000 * statistics.median(each), 1000 * max(each)
+
+    version = importlib.metadata.version("ms_toollib")
+    print(f"\nversus ms_toollib {version} on the {len(positions)} 30x16/99 mid-game "
+          f"positions: warm, CPU ms, median of {runs} runs, alternating")
+    print(f"  {'':<40} {'total':>9} {'median':>8} {'max':>8}")
+    mine = figures(ours)
+    other = figures(theirs)
+    print(f"  {'exactmines analyze (' + backend + ')':<40} {mine[0]:>9.1f} {mine[1]:>8.3f} "
+          f"{mine[2]:>8.2f}")
+    print(f"  {'ms_toollib cal_probability_onboard':<40} {other[0]:>9.1f} {other[1]:>8.3f} "
+          f"{other[2]:>8.2f}")
+    print(f"  exactmines / ms_toollib: total {mine[0] / other[0]:.2f}x, median per position "
+          f"{mine[1] / other[1]:.2f}x (targets: total <= 0.5x, median <= 0.5 ms)")
+    print(f"  answers: largest difference {worst:.1e} over every covered cell; "
+          f"{differ} cells differ by more than 1e-9")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="auto", choices=backend_names())
@@ -254,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", choices=["midgame", "lattice", "sparse", "area"],
                         help="cProfile one family (area: the 300x300 board) and print the top")
     parser.add_argument("--verbose", action="store_true", help="a line for every position")
+    parser.add_argument("--versus", action="store_true",
+                        help="only the table against ms_toollib (mid-game suite)")
     args = parser.parse_args(argv)
     games = 8 if args.quick else MIDGAME_GAMES
     lattice_seeds = range(3) if args.quick else LATTICE_SEEDS
@@ -262,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.profile:
         return profile(args.profile, args.backend)
+
+    if args.versus:
+        versus_ms_toollib(list(midgame_positions(games)), args.backend)
+        return 0
 
     # The positions are made first (the midgame ones with the auto engine), then timed.
     analyze(Position(1, 1, 0, ("H",)), backend=args.backend)  # imports, caches
@@ -277,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line({**worst, "position": f"midgame worst: {worst['position']}"}))
     summary("30x16/99 midgame", rows, 3)
     print(f"  (worst target 30 ms; {len(midgame)} positions from {games} games)")
+    versus_ms_toollib(midgame, args.backend)
 
     rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(s), args.backend, REPEATS,
                     limit) for s in lattice_seeds]
