@@ -16,7 +16,7 @@ MAX_DRAWN_CELLS = 6000
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``"1 mine"``, ``"0 mines"``, ``"2 boxes"`` (give ``words`` where ``s`` is wrong)."""
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
+    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def percent(p: Fraction) -> str:
