@@ -45,6 +45,7 @@ import heapq
 import time
 from collections import deque
 from collections.abc import Sized
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 from math import comb
@@ -184,10 +185,22 @@ def _binomials(size: int) -> list[int]:
     return [comb(size, j) for j in range(size + 1)]
 
 
-def _plan(component: Component, order: list[int], backward_too: bool = True,
-          ) -> tuple[list[_Step], list[_Step], list[int], int, int]:
-    """Forward steps, backward steps (none unless ``backward_too``), the full key of each
-    cut, field width, field mask."""
+@dataclass(frozen=True)
+class Plan:
+    """How a component is swept, box by box in ``order``: each rule that spans several boxes
+    owns a bit field (a slot) of the packed state from its first box to its last, holding
+    the mines it still needs; slots are reused once a rule closes (interval colouring)."""
+
+    forward: list[_Step]
+    backward: list[_Step]  # empty unless asked for
+    cut_keys: list[int]  # the packed key of every open rule's full need, at each cut
+    width: int  # bits per slot
+    fmask: int  # (1 << width) - 1
+
+
+def _plan(component: Component, order: list[int], backward_too: bool = True) -> Plan:
+    """The :class:`Plan` of sweeping ``component`` in ``order`` (backward steps only if
+    ``backward_too``)."""
     sizes = component.sizes
     n = len(order)
     pos = [0] * len(sizes)
@@ -243,7 +256,7 @@ def _plan(component: Component, order: list[int], backward_too: bool = True,
             backward[last].opened += r.mines << shift
     for t in range(1, n + 1):
         cut_keys[t] += cut_keys[t - 1]
-    return forward, backward, cut_keys, width, fmask
+    return Plan(forward, backward, cut_keys, width, fmask)
 
 
 def _moves(key: int, step: _Step, fmask: int) -> tuple[int, range]:
@@ -461,8 +474,9 @@ class _Part:
         self.component = component
         self.cells = component.cells
         self.order = sweep_order(component)
-        self.forward, self.backward, self.cut_keys, _, self.fmask = _plan(component,
-                                                                           self.order)
+        plan = _plan(component, self.order)
+        self.forward, self.backward = plan.forward, plan.backward
+        self.cut_keys, self.fmask = plan.cut_keys, plan.fmask
         self.ahead: list[dict[int, int]] = []
 
     def total(self, watch: _Watch) -> int:
@@ -551,7 +565,8 @@ def _carried(component: Component, shift: int,
     """
     if len(component.sizes) > _CARRIED_BOXES:
         return None
-    forward, _, _, _, fmask = _plan(component, sweep_order(component), backward_too=False)
+    plan = _plan(component, sweep_order(component), backward_too=False)
+    forward, fmask = plan.forward, plan.fmask
     table: dict[int, tuple[int, tuple[int, ...]]] = {0: (1, ())}
     for step in forward:
         out: dict[int, tuple[int, tuple[int, ...]]] = {}
@@ -695,7 +710,8 @@ def count_component(component: Component, *, deadline: float | None = None,
 
 def forward_states(component: Component) -> list[int]:
     """Reachable states at each cut of a plain forward sweep (how wide the DP is)."""
-    forward, _, _, _, fmask = _plan(component, sweep_order(component))
+    plan = _plan(component, sweep_order(component), backward_too=False)
+    forward, fmask = plan.forward, plan.fmask
     table: dict[int, int] = {0: 1}
     sizes = []
     for step in forward:
