@@ -18,6 +18,7 @@ from exactmines.analysis.backends import sat as sat_engine
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.errors import OutOfTime
 from exactmines.position import Position
+from exactmines.solvability.check import is_unique
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -203,3 +204,48 @@ def test_total_runs_are_maximal(allowed, top):
         k for k in allowed if 0 <= k <= top)
     assert all(low <= high for low, high in runs)
     assert all(a[1] + 1 < b[0] for a, b in zip(runs, runs[1:], strict=False))
+
+
+# -- layouts up to a limit, on every engine -------------------------------------------------
+
+
+@st.composite
+def small_components(draw: st.DrawFn) -> Component:
+    sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=6))
+    n = len(sizes)
+    rules = draw(st.lists(st.sets(st.integers(0, n - 1), min_size=1), min_size=1, max_size=4))
+    covered = set().union(*rules)
+    rules += [{b} for b in range(n) if b not in covered]
+    return Component(tuple(sizes), tuple(
+        Constraint(tuple(sorted(r)), draw(st.integers(0, sum(sizes[b] for b in r))))
+        for r in rules))
+
+
+@given(component=small_components(), limit=st.integers(1, 4), data=st.data())
+def test_layouts_up_to_stops_at_the_limit(backend, component, limit, data):
+    # Capped at the limit, exact below it; the mine numbers met are true ones, and all of
+    # them when every layout was met.
+    counts = get_backend("brute").count(component)
+    allowed = data.draw(st.none() | st.frozensets(st.integers(0, component.cells)))
+    numbers = {k for k, n in enumerate(counts.layouts) if n and (allowed is None or k in allowed)}
+    total = sum(counts.layouts[k] for k in numbers)
+    found, seen = get_backend(backend).layouts_up_to(component, limit, allowed)
+    assert found == min(total, limit)
+    assert seen <= numbers and bool(seen) == bool(total)
+    if total < limit:
+        assert seen == numbers
+
+
+@given(position=positions(allow_lies=True))
+def test_is_unique_on_every_engine(backend, position):
+    answer = is_unique(position, backend=backend)
+    expected = truth(position)
+    assert answer.consistent == expected.consistent
+    assert answer.unique == (expected.consistent and
+                             all(v != "unknown" for v in expected.verdict.values()))
+
+
+def test_layouts_up_to_stops_at_its_deadline(backend):
+    component = Component((3, 3, 3), (Constraint((0, 1), 2), Constraint((1, 2), 3)))
+    with pytest.raises(OutOfTime):
+        get_backend(backend).layouts_up_to(component, 2, deadline=0.0)

@@ -19,7 +19,7 @@ from exactmines.analysis.backends.brute import BruteForceBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component, forward_states, sweep_order
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
-from exactmines.errors import TooLarge
+from exactmines.errors import OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
 
@@ -228,6 +228,29 @@ def test_deduce_and_mine_numbers_come_from_counts():
     assert engine.mine_numbers(component) == counts.mine_numbers() == frozenset({2, 3})
     assert engine.deduce(component, frozenset({2})) == get_backend("sat").deduce(
         component, frozenset({2}))
+
+
+def test_too_wide_is_not_out_of_time():
+    # One family of budget exceptions, two kinds: a table past its cap is TooLarge (another
+    # method may answer), a passed deadline is OutOfTime.
+    component = Component((1, 1, 2), (Constraint((0, 1), 1), Constraint((1, 2), 2)))
+    with pytest.raises(TooLarge, match="too wide"):
+        DPBackend(max_states=0).count(component)
+    with pytest.raises(OutOfTime, match="time limit"):
+        DPBackend().count(component, deadline=0.0)
+
+
+def test_each_request_gets_its_own_engine():
+    # What an engine learns (here: a component auto could not count) stays with its caller.
+    component = Component((1, 1, 2), (Constraint((0, 1), 1), Constraint((1, 2), 2)))
+    first, second = get_backend("auto"), get_backend("auto")
+    assert first is not second and get_backend("milp") is not get_backend("milp")
+    stuck = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration())
+    with pytest.raises(TooLarge):
+        stuck.count(component)
+    assert component in stuck._uncounted
+    assert not first._uncounted and not second._uncounted
+    assert first.count(component) == second.count(component) == count_component(component)
 
 
 def test_many_parts_multiply_exactly():

@@ -35,7 +35,9 @@ never need it.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,7 +296,7 @@ class _Solver:
                                   for j in members}))
             summary = self.cache.get(rules)
             if summary is None:
-                summary = self.cache[rules] = _summarise(rules, self.limit, self.backend)
+                summary = self.cache[rules] = _summarise(rules, self.limit, self.engine)
             parts.append((cells, summary))
         numbers_each = [summary.numbers for _, summary in parts]
         unknown = self.width * self.game.height - self.game.revealed_count - grid.flagged
@@ -321,6 +323,13 @@ class _Solver:
                 mines.extend(self.outside(parts))
                 self.count_deductions += outside
         return sorted(safe), sorted(mines)
+
+    def engine(self) -> Backend:
+        """The backend's engine, made on first use and kept for the run (what it learns
+        about one component serves the next question about it)."""
+        if isinstance(self.backend, str):
+            self.backend = get_backend(self.backend)
+        return self.backend
 
     def outside(self, parts: list[tuple[list[int], _Summary]]) -> list[int]:
         """The unknown cells next to no clue (one pass over the board: at most twice a run,
@@ -389,9 +398,9 @@ _ENUMERATED: dict[tuple[Rule, ...], _Enumerated] = {}
 _KEPT = 50_000
 
 
-def _summarise(rules: tuple[Rule, ...], limit: int, backend: str | Backend) -> _Summary:
+def _summarise(rules: tuple[Rule, ...], limit: int, engine: Callable[[], Backend]) -> _Summary:
     """The component's layouts enumerated (at most ``limit`` search nodes), else handed to
-    ``backend`` (``limit`` 0: always)."""
+    the backend ``engine()`` gives (``limit`` 0: always)."""
     if limit > 0:
         found = _ENUMERATED.get(rules)
         if found is not None:
@@ -409,8 +418,7 @@ def _summarise(rules: tuple[Rule, ...], limit: int, backend: str | Backend) -> _
             found = _ENUMERATED[rules] = _Enumerated(cells, by_number)
             return found
     made, box_masks = component(rules)
-    engine = get_backend(backend) if isinstance(backend, str) else backend
-    return _ByBackend(made, box_masks, engine)
+    return _ByBackend(made, box_masks, engine())
 
 
 # -- uniqueness ---------------------------------------------------------------------------
@@ -438,34 +446,37 @@ class Uniqueness:
         return {"consistent": self.consistent, "unique": self.unique, "reason": self.reason}
 
 
-def is_unique(position: Position) -> Uniqueness:
-    """Exactly one layout? Decided with SAT, stopping at the second layout, never counting.
+def is_unique(position: Position, *, backend: str | Backend = "sat",
+              time_limit: float | None = None) -> Uniqueness:
+    """Exactly one layout? Decided by stopping at the second layout, never counting.
 
-    Each component is asked for up to two layouts (a model, then a blocking clause over
-    its box counts); only a component with two or more is asked which mine numbers it can
-    hold, and the total count (when known) decides whether those can coexist: two allowed
-    mine numbers give two global layouts, so do ``0 < m < U`` mines left for ``U`` cells off
-    the frontier.
+    Each component is asked for up to two layouts (``backend.layouts_up_to``; with SAT, the
+    default, a model, then a blocking clause over its box counts); only a component with two
+    or more is asked which mine numbers it can hold, and the total count (when known)
+    decides whether those can coexist: two allowed mine numbers give two global layouts, so
+    do ``0 < m < U`` mines left for ``U`` cells off the frontier.
 
     Without a total count, cells off the frontier are never determined, so a position with
     any is not unique (as :attr:`Analysis.unique`).
 
+    Raises
+    ------
+    OutOfTime
+        When ``time_limit`` seconds (``None``: no limit) pass before the answer: every
+        question to the engine is asked under that deadline.
+
     Notes
     -----
-    Cost: two SAT solves per component, plus one per possible mine number for components
-    with several layouts.
+    Cost with SAT: two solves per component, plus one per possible mine number for
+    components with several layouts.
     """
-    from exactmines.analysis.backends.sat import SatBackend
-
-    engine = get_backend("sat")
-    if not isinstance(engine, SatBackend):  # the registry's "sat" is always this class
-        raise SolverError(f"the sat backend is a {type(engine).__name__}, without "
-                          "layouts_up_to")
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     frontier = build_frontier(position)
     if frontier.contradiction:
         return Uniqueness(False, False, frontier.contradiction)
     left, outside = frontier.mines_left, len(frontier.outside)
-    first = [engine.layouts_up_to(comp, 2) for comp in frontier.components]
+    first = [engine.layouts_up_to(comp, 2, deadline=deadline) for comp in frontier.components]
     if any(n == 0 for n, _ in first):
         return Uniqueness(False, False, "the numbers cannot all be satisfied")
     if left is None:
@@ -487,7 +498,7 @@ def is_unique(position: Position) -> Uniqueness:
             return Uniqueness(True, False, "a component has two layouts with the same number "
                                            "of mines")
     # Otherwise ask the several-layout components which numbers they can hold at all.
-    numbers = [engine.mine_numbers(comp) if n > 1 else seen
+    numbers = [engine.mine_numbers(comp, deadline=deadline) if n > 1 else seen
                for comp, (n, seen) in zip(frontier.components, first, strict=True)]
     allowed = allowed_mine_numbers(numbers, outside, left)
     if any(not a for a in allowed):
@@ -499,7 +510,7 @@ def is_unique(position: Position) -> Uniqueness:
         return Uniqueness(True, False, f"{rest} mines left for {outside} cells off the "
                                        "frontier")
     for comp, (n, _), a in zip(frontier.components, first, allowed, strict=True):
-        if n > 1 and engine.layouts_up_to(comp, 2, a)[0] > 1:
+        if n > 1 and engine.layouts_up_to(comp, 2, a, deadline=deadline)[0] > 1:
             return Uniqueness(True, False, "a component has two layouts with the same number "
                                            "of mines")
     return Uniqueness(True, True)

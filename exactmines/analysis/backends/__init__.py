@@ -1,6 +1,6 @@
 """Interchangeable counting engines behind one protocol, and the registry that names them.
 
-A backend answers three questions about one :class:`~exactmines.analysis.frontier.Component`:
+A backend answers four questions about one :class:`~exactmines.analysis.frontier.Component`:
 
 ``count``
     exact layout counts by number of mines (may give up with a
@@ -11,7 +11,13 @@ A backend answers three questions about one :class:`~exactmines.analysis.frontie
     which numbers of mines the component can hold at all;
 ``deduce``
     for each box, whether some layout with an allowed number of mines puts a mine in it,
-    and whether some such layout leaves one of its cells clear.
+    and whether some such layout leaves one of its cells clear;
+``layouts_up_to``
+    the layouts (with an allowed number of mines), counted only up to a limit, and the mine
+    numbers of the layouts met: "exactly one layout?" (the uniqueness test of
+    :mod:`exactmines.solvability.check`) is ``layouts_up_to(component, 2)``, which an
+    enumerating engine answers with two solves however many layouts there are, and a
+    counting engine reads off its counts.
 
 ``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
 counting is too expensive. Both take an optional ``deadline`` (a ``time.monotonic()`` value).
@@ -19,7 +25,8 @@ An engine whose verdict questions are bounded (DP, brute force, counting engines
 it; one that can run long (SAT, MILP) stops at it, and then says so: ``mine_numbers`` raises
 :class:`~exactmines.errors.OutOfTime` and ``deduce`` returns :class:`Deductions` with
 ``complete=False``, in which every fact not yet proved impossible is left possible -- an
-unproved cell is "unknown", never "safe" or "mine".
+unproved cell is "unknown", never "safe" or "mine". ``layouts_up_to`` raises
+:class:`~exactmines.errors.OutOfTime` past its deadline, like ``count``.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ __all__ = [
     "backend_names",
     "engine_names",
     "deductions_from_counts",
+    "layouts_from_counts",
     "LayoutTally",
 ]
 
@@ -110,6 +118,11 @@ class Backend(Protocol):
                deadline: float | None = None) -> Deductions:
         ...
 
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+        ...
+
 
 class LayoutTally:
     """Counts of box-count vectors found one by one (the enumerating engines), each weighing
@@ -170,6 +183,15 @@ def deductions_from_counts(component: Component, counts: ComponentCounts,
     return Deductions(can_mine, can_clear)
 
 
+def layouts_from_counts(counts: ComponentCounts, limit: int,
+                        allowed: frozenset[int] | None = None) -> tuple[int, frozenset[int]]:
+    """``layouts_up_to`` read off exact counts: the layouts with a mine number in
+    ``allowed`` (every number when ``None``), at most ``limit``, and those mine numbers."""
+    numbers = frozenset(k for k, n in enumerate(counts.layouts)
+                        if n and (allowed is None or k in allowed))
+    return min(sum(counts.layouts[k] for k in numbers), limit), numbers
+
+
 class CountingBackend(ABC):
     """Base for engines whose counting is the cheapest way to answer everything."""
 
@@ -186,6 +208,13 @@ class CountingBackend(ABC):
     def deduce(self, component: Component, allowed: frozenset[int], *,
                deadline: float | None = None) -> Deductions:
         return deductions_from_counts(component, self.count(component), allowed)
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+        """From the counts: the layouts with a mine number in ``allowed`` (capped at
+        ``limit``) and every such mine number."""
+        return layouts_from_counts(self.count(component, deadline=deadline), limit, allowed)
 
 
 # name -> (module, class, what to install). Imported on first use, so a missing optional
@@ -210,7 +239,6 @@ def _preferred_milp() -> str:
 
 
 _ALIASES: dict[str, str] = {"milp": _preferred_milp()}
-_CACHE: dict[str, Backend] = {}
 
 
 def backend_names() -> list[str]:
@@ -224,7 +252,13 @@ def engine_names() -> list[str]:
 
 
 def get_backend(name: str) -> Backend:
-    """The backend called ``name`` (``auto`` is the recommended default).
+    """A new engine of the backend called ``name`` (``auto`` is the recommended default).
+
+    Every call makes a new engine (a few microseconds): engines keep state of the work
+    they do (the components ``auto`` could not count, the MILP engines' solve count), and
+    that state belongs to one caller -- an analysis, a solvability run, a player's game --
+    never to the process. A caller keeps the engine it got for as long as it wants that
+    state.
 
     Raises
     ------
@@ -232,8 +266,6 @@ def get_backend(name: str) -> Backend:
         For an unknown name, or when the backend's package is not installed.
     """
     key = _ALIASES.get(name, name)
-    if key in _CACHE:
-        return _CACHE[key]
     if key not in _REGISTRY:
         raise BackendUnavailable(
             f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
@@ -248,5 +280,4 @@ def get_backend(name: str) -> Backend:
         raise BackendUnavailable(
             f"backend {name!r} needs the package {install!r}: pip install {install}") from None
     factory: Callable[[], Backend] = getattr(module, class_name)
-    _CACHE[key] = factory()
-    return _CACHE[key]
+    return factory()

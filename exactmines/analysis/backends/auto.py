@@ -41,7 +41,13 @@ _MEMORY = 256
 
 
 class AutoBackend:
-    """DP counts; SAT verdicts for the components DP could not count."""
+    """DP counts; SAT verdicts for the components DP could not count.
+
+    An instance holds its own two engines (made from the registry on first use when given
+    by name) and remembers the components it could not count, for its own later
+    questions: state of one caller (an analysis, a solvability run, a player's game), never
+    shared through the registry, which makes a new engine on every request.
+    """
 
     name = "auto"
 
@@ -53,11 +59,15 @@ class AutoBackend:
 
     @property
     def counter(self) -> Backend:
-        return get_backend(self._counter) if isinstance(self._counter, str) else self._counter
+        if isinstance(self._counter, str):
+            self._counter = get_backend(self._counter)
+        return self._counter
 
     @property
     def decider(self) -> Backend:
-        return get_backend(self._decider) if isinstance(self._decider, str) else self._decider
+        if isinstance(self._decider, str):
+            self._decider = get_backend(self._decider)
+        return self._decider
 
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         try:
@@ -96,3 +106,10 @@ class AutoBackend:
         if counts is None:
             return self.decider.deduce(component, allowed, deadline=deadline)
         return deductions_from_counts(component, counts, allowed)
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+        """The decider's: enumeration stops at the limit, where counting goes on to the end
+        (a component too wide to count may still have two layouts found at once)."""
+        return self.decider.layouts_up_to(component, limit, allowed, deadline=deadline)

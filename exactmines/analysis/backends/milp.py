@@ -25,7 +25,10 @@ Questions, and the solves they take:
     ``b`` can have a clear cell") a single layout settles, until the optimum is 0: that
     optimum is the proof the remaining facts are impossible (typically 3-7 solves). Stopped
     at a deadline before that proof, it proves nothing impossible: every cell is reported
-    unknown (``complete=False``).
+    unknown (``complete=False``);
+``layouts_up_to``
+    the vectors of ``count`` under the allowed totals, stopping once the limit is reached:
+    one solve per vector found.
 
 Solvers. HiGHS through ``highspy`` (in-process, the model kept and changed in place) when it
 is installed, else the CBC bundled with PuLP (a process per solve). HiGHS is driven
@@ -50,9 +53,9 @@ from __future__ import annotations
 import functools
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from math import isfinite
+from math import comb, isfinite, prod
 from typing import Any, Literal, Protocol
 
 import pulp
@@ -417,21 +420,34 @@ class MilpBackend:
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         check_deadline(deadline)
         tally = LayoutTally(component)
-        seen: set[tuple[int, ...]] = set()
         with self._model(component) as model:
             try:
-                # Any point not cut off yet will do: a feasibility problem per vector, so the
-                # solver stops at its first solution instead of proving an optimum.
-                while (point := model.solve({}, deadline)) is not None:
-                    counts = tuple(model.box_counts(point))
-                    if counts in seen:
-                        raise SolverError(f"the solver returned the cut vector {counts} again")
-                    seen.add(counts)
+                for counts in _vectors(model, deadline):
                     tally.add(counts)
-                    model.add_row(_no_good(model.box_columns, counts), check=False)
             finally:
                 self.solves += model.solves
         return tally.result()
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+        """The vectors of ``count`` (the total held in ``allowed``), enumerated only until
+        ``limit`` layouts are found: "exactly one layout?" is two solves."""
+        check_deadline(deadline, "looking for layouts")  # before the build
+        found = 0
+        numbers: set[int] = set()
+        with self._model(component) as model:
+            try:
+                if allowed is not None and not model.hold_total(allowed):
+                    return 0, frozenset()
+                vectors = _vectors(model, deadline)
+                while found < limit and (counts := next(vectors, None)) is not None:
+                    numbers.add(sum(counts))
+                    found += prod(comb(size, j)
+                                  for size, j in zip(component.sizes, counts, strict=True))
+            finally:
+                self.solves += model.solves
+        return min(found, limit), frozenset(numbers)
 
     def mine_numbers(self, component: Component, *,
                      deadline: float | None = None) -> frozenset[int]:
@@ -469,6 +485,20 @@ class MilpBackend:
             finally:
                 self.solves += model.solves
         return Deductions(tuple(can_mine), tuple(can_clear))
+
+
+def _vectors(model: _Model, deadline: float | None) -> Iterator[tuple[int, ...]]:
+    """Every box-count vector of ``model``'s layouts, each cut off by its no-good row once
+    found. Any point not cut off yet will do: a feasibility problem per vector, so the
+    solver stops at its first solution instead of proving an optimum."""
+    seen: set[tuple[int, ...]] = set()
+    while (point := model.solve({}, deadline)) is not None:
+        counts = tuple(model.box_counts(point))
+        if counts in seen:
+            raise SolverError(f"the solver returned the cut vector {counts} again")
+        seen.add(counts)
+        yield counts
+        model.add_row(_no_good(model.box_columns, counts), check=False)
 
 
 def _no_good(box_columns: list[list[int]], counts: Sequence[int]) -> _Row:

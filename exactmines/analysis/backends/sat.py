@@ -249,13 +249,15 @@ class SatBackend:
         return Deductions(tuple(can_mine), tuple(can_clear))
 
     def layouts_up_to(self, component: Component, limit: int,
-                      allowed: frozenset[int] | None = None) -> tuple[int, frozenset[int]]:
+                      allowed: frozenset[int] | None = None, *,
+                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
         """Layouts (with a mine number in ``allowed``), counted only up to ``limit``, and
-        the mine numbers of the layouts seen.
+        the mine numbers of the layouts seen. The deadline is checked before each solve.
 
         ``layouts_up_to(c, 2)[0] == 1`` answers "exactly one layout?" with two solves: a
         model, then a blocking clause over its box counts.
         """
+        check_deadline(deadline, "looking for layouts")  # before the encoding
         found = 0
         seen: set[int] = set()
         runs = ([(0, component.cells)] if allowed is None
@@ -265,7 +267,10 @@ class SatBackend:
                 # No bound, no totalizer: it has O(cells^2) clauses on a big component.
                 unbounded = low == 0 and high == component.cells
                 bounds = [] if unbounded else session.between(low, high)
-                while found < limit and session.solver.solve(assumptions=bounds):
+                while found < limit:
+                    check_deadline(deadline, "looking for layouts")
+                    if not session.solver.solve(assumptions=bounds):
+                        break
                     counts = session.box_counts()
                     seen.add(sum(counts))
                     weight = 1
