@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress, repeat, starmap
 from operator import add
-from typing import Literal
+from typing import Literal, overload
 
 from exactmines.analysis.backends import (
     Backend,
@@ -32,11 +32,14 @@ from exactmines.analysis.backends import (
     get_backend,
 )
 from exactmines.analysis.combine import (
+    Ratio,
+    Ratios,
     allowed_mine_numbers,
-    combine,
-    combine_without_count,
+    combine_ratios,
+    combine_ratios_without_count,
     feasible_sums,
     fits,
+    fraction_of,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier
 from exactmines.errors import BudgetExceeded
@@ -81,7 +84,9 @@ class Analysis:
     layouts:
         Consistent layouts (SPEC §2); ``None`` when some component was not counted.
     cells:
-        Every covered, unflagged cell, row-major.
+        Every covered, unflagged cell, row-major: a read-only sequence (:class:`Cells`,
+        equal to the tuple of the same cells) whose cell objects and fractions are made
+        when first read.
     probabilities_computed:
         ``False`` when a component's layouts could not be counted in time: the verdicts are
         still exact, the probabilities of the affected cells are ``None``.
@@ -100,7 +105,7 @@ class Analysis:
     backend: str
     consistent: bool | None
     layouts: int | None
-    cells: tuple[CellAnalysis, ...]
+    cells: Cells
     probabilities_computed: bool
     components: int
     frontier_cells: int
@@ -112,15 +117,17 @@ class Analysis:
     @property
     def unique(self) -> bool:
         """Consistent, and every covered cell is certainly safe or certainly a mine."""
-        return self.consistent is True and all(c.verdict != "unknown" for c in self.cells)
+        return self.consistent is True and not self.cells.any_with("unknown")
 
     @property
     def safe(self) -> list[Cell]:
-        return [c.cell for c in self.cells if c.verdict == "safe"]
+        """The cells proved safe, row-major."""
+        return self.cells.with_verdict("safe")
 
     @property
     def mines(self) -> list[Cell]:
-        return [c.cell for c in self.cells if c.verdict == "mine"]
+        """The cells proved mines, row-major."""
+        return self.cells.with_verdict("mine")
 
     def cell(self, row: int, col: int) -> CellAnalysis:
         """The covered cell at ``(row, col)``; O(log n): ``cells`` is row-major."""
@@ -128,6 +135,127 @@ class Analysis:
         if i < len(self.cells) and _cell_key(self.cells[i]) == (row, col):
             return self.cells[i]
         raise KeyError(f"({row}, {col}) is not a covered cell of the position")
+
+
+#: ``(numerator, denominator)`` of a probability, not reduced; ``None``: not computed.
+Value = tuple[Ratio | None, Verdict]
+#: What the cells get: groups of cells, each with its value; cells in no group get the
+#: ``rest`` value.
+Values = list[tuple[Sequence[Cell], Value]]
+
+_UNKNOWN: Value = (None, "unknown")
+
+
+class Cells(Sequence[CellAnalysis]):
+    """Every covered, unflagged cell of an analysed position, row-major, with its value.
+
+    A read-only sequence equal to the tuple of its :class:`CellAnalysis` (and hashed as
+    that tuple). The analysis leaves its answers here as it found them, per box, as ratios
+    of integers; the cell objects and their fractions are made on first use. An expert
+    mid-game position has about 400 covered cells and 80 boxes: making every object and
+    fraction at once cost more than the whole count. ``with_verdict`` and ``any_with``
+    (and so ``Analysis.safe``, ``mines`` and ``unique``) read the boxes, not the cells.
+    """
+
+    __slots__ = ("_position", "_boxes", "_values", "_rest", "_all")
+
+    def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
+        self._position = position
+        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios] | None = None
+        self._values: Values | None = values
+        self._rest = rest
+        self._all: tuple[CellAnalysis, ...] | None = None
+
+    @classmethod
+    def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
+                 ratios: Ratios) -> Cells:
+        """The cells of a position whose components were all counted: box ``b`` of
+        component ``c`` holds the cells ``box_cells[c][b]``, each a mine with probability
+        ``ratios.box[c][b]``; the cells off the frontier ``ratios.outside``."""
+        cells = cls(position, [])
+        cells._values = None
+        cells._boxes = (box_cells, ratios)
+        out = ratios.outside
+        cells._rest = (None, "unknown") if out is None else (out, _verdict(out))
+        return cells
+
+    def values(self) -> tuple[Values, Value]:
+        """The groups of cells with their values, and the value of every other cell."""
+        if self._values is None:
+            assert self._boxes is not None
+            box_cells, ratios = self._boxes
+            assert ratios.box is not None
+            values: Values = []
+            for boxes, box_ratios in zip(box_cells, ratios.box, strict=True):
+                values.extend(zip(boxes, zip(box_ratios, map(_verdict, box_ratios),
+                                             strict=True), strict=True))
+            self._values = values
+        return self._values, self._rest
+
+    def _cells(self) -> tuple[CellAnalysis, ...]:
+        if self._all is None:
+            values, rest = self.values()
+            fractions: dict[Ratio, Fraction] = {}
+
+            def exact(value: Value) -> tuple[Fraction | None, Verdict]:
+                ratio, verdict = value
+                if ratio is None:
+                    return None, verdict
+                if ratio not in fractions:
+                    fractions[ratio] = fraction_of(*ratio)
+                return fractions[ratio], verdict
+
+            self._all = _cells(self._position, [(cells, exact(v)) for cells, v in values],
+                               exact(rest))
+        return self._all
+
+    def __len__(self) -> int:
+        if self._all is not None:
+            return len(self._all)
+        return sum(row.count(COVERED) for row in self._position.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> CellAnalysis: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[CellAnalysis, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> CellAnalysis | tuple[CellAnalysis, ...]:
+        return self._cells()[index]
+
+    def __iter__(self) -> Iterator[CellAnalysis]:
+        return iter(self._cells())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            return self._cells() == other._cells()
+        if isinstance(other, tuple | list):
+            return self._cells() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._cells())
+
+    def __repr__(self) -> str:
+        return f"Cells({self._cells()!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        values, rest = self.values()
+        return (Cells, (self._position, values, rest))
+
+    def with_verdict(self, verdict: Verdict) -> list[Cell]:
+        """The cells with this verdict, row-major."""
+        values, rest = self.values()
+        if rest[1] == verdict and len(self) > sum(len(cells) for cells, _ in values):
+            return [c.cell for c in self._cells() if c.verdict == verdict]
+        return sorted(cell for cells, value in values if value[1] == verdict for cell in cells)
+
+    def any_with(self, verdict: Verdict) -> bool:
+        """Does some cell have this verdict?"""
+        values, rest = self.values()
+        if any(value[1] == verdict for _, value in values):
+            return True
+        return rest[1] == verdict and len(self) > sum(len(cells) for cells, _ in values)
 
 
 def analyze(position: Position, *, backend: str | Backend = "auto",
@@ -160,12 +288,14 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         largest_component=max((c.cells for c in frontier.components), default=0),
     )
 
-    def finish(consistent: bool | None, layouts: int | None, values: Values, computed: bool,
-               notes: list[str], rest: tuple[Fraction | None, Verdict] = _UNKNOWN,
+    def finish(consistent: bool | None, layouts: int | None, values: Values | Ratios,
+               computed: bool, notes: list[str], rest: Value = _UNKNOWN,
                complete: bool = True) -> Analysis:
-        # ``rest``: the value of the cells off the frontier (the default of every cell).
-        return Analysis(position, engine.name, consistent, layouts,
-                        _cells(position, values, rest), computed,
+        # ``rest``: the value of the cells off the frontier (the default of every cell);
+        # ``Ratios``: every component counted, the values of its boxes and of the rest.
+        cells = (Cells.of_boxes(position, frontier.box_cells, values)
+                 if isinstance(values, Ratios) else Cells(position, values, rest))
+        return Analysis(position, engine.name, consistent, layouts, cells, computed,
                         notes=tuple(notes), seconds=time.perf_counter() - started,
                         verdicts_complete=complete, **shape)
 
@@ -181,17 +311,13 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     return _deduce(frontier, engine, counts, reasons, verdict_deadline, finish)
 
 
-#: What the cells get: groups of cells, each with its (probability, verdict); cells in no
-#: group get the ``rest`` value of :func:`_cells`.
-Values = list[tuple[Sequence[Cell], tuple[Fraction | None, Verdict]]]
-
-_UNKNOWN: tuple[Fraction | None, Verdict] = (None, "unknown")
 #: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
 
 
-def _cells(position: Position, values: Values,
-           rest: tuple[Fraction | None, Verdict] = _UNKNOWN) -> tuple[CellAnalysis, ...]:
+def _cells(position: Position,
+           values: list[tuple[Sequence[Cell], tuple[Fraction | None, Verdict]]],
+           rest: tuple[Fraction | None, Verdict]) -> tuple[CellAnalysis, ...]:
     """Every covered cell, row-major, with its value (``rest`` for cells in no group).
 
     A flat table by cell index instead of a dict of cells: a 10**6-cell board has hundreds
@@ -226,27 +352,20 @@ def _count(frontier: Frontier, engine: Backend,
     return counts, reasons
 
 
-def _verdict(p: Fraction) -> Verdict:
-    return "safe" if p == 0 else "mine" if p == 1 else "unknown"
+def _verdict(ratio: Ratio) -> Verdict:
+    return "safe" if ratio[0] == 0 else "mine" if ratio[0] == ratio[1] else "unknown"
 
 
 def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]
     sizes = [c.sizes for c in frontier.components]
     if frontier.mines_left is None:
-        combined = combine_without_count(counts, sizes)
+        ratios = combine_ratios_without_count(counts, sizes)
     else:
-        combined = combine(counts, sizes, len(frontier.outside), frontier.mines_left)
-    if combined.layouts == 0:
+        ratios = combine_ratios(counts, sizes, len(frontier.outside), frontier.mines_left)
+    if ratios.layouts == 0:
         return finish(False, 0, [], True,
                       ["inconsistent: no layout fits the numbers and the mine count"])
-    values: Values = []
-    for boxes, probabilities in zip(frontier.box_cells, combined.box_probability, strict=True):
-        for cells, p in zip(boxes, probabilities, strict=True):
-            assert p is not None
-            values.append((cells, (p, _verdict(p))))
-    p_out = combined.outside_probability
-    return finish(True, combined.layouts, values, True, [],
-                  (p_out, "unknown" if p_out is None else _verdict(p_out)))
+    return finish(True, ratios.layouts, ratios, True, [])
 
 
 def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
@@ -297,7 +416,8 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         # Without a total, counted components keep exact probabilities: they are independent.
         exact = None
         if left is None and c is not None:
-            exact = combine_without_count([c], [comp.sizes]).box_probability[0]
+            ratios = combine_ratios_without_count([c], [comp.sizes]).box
+            exact = None if ratios is None else ratios[0]
         for b, cells in enumerate(frontier.box_cells[i]):
             verdict: Verdict = ("safe" if not facts.can_mine[b]
                                 else "mine" if not facts.can_clear[b] else "unknown")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import compress
+from itertools import compress, repeat
 from math import comb
 from math import prod as math_prod
 from operator import mul
@@ -27,8 +27,12 @@ from exactmines.analysis.backends import ComponentCounts
 
 __all__ = [
     "Combined",
+    "Ratios",
+    "fraction_of",
     "combine",
+    "combine_ratios",
     "combine_without_count",
+    "combine_ratios_without_count",
     "poly_mul",
     "binomials",
     "binomial",
@@ -119,6 +123,44 @@ class Combined:
     outside_probability: Fraction | None
 
 
+#: ``(numerator, denominator)`` of a probability, not reduced (denominator > 0).
+Ratio = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Ratios:
+    """What :class:`Combined` holds, before any fraction is made (:func:`combine_ratios`).
+
+    A :class:`~fractions.Fraction` costs a gcd and an object per box, paid for every box of
+    every position analysed; the analysis keeps these integers and makes the fractions of
+    the cells only when they are read.
+
+    Attributes
+    ----------
+    layouts:
+        As :attr:`Combined.layouts` (0 when inconsistent).
+    box:
+        ``box[c][b]``: the probability of a cell of box ``b`` of component ``c``, as a
+        ratio; ``None`` when the position is inconsistent.
+    outside:
+        The probability of each cell off the frontier, or ``None`` (see
+        :attr:`Combined.outside_probability`).
+    """
+
+    layouts: int
+    box: tuple[tuple[Ratio, ...], ...] | None
+    outside: Ratio | None
+
+    def combined(self, sizes: Sequence[Sequence[int]]) -> Combined:
+        """The same answers as exact fractions."""
+        if self.box is None:
+            return Combined(self.layouts, tuple(tuple(None for _ in s) for s in sizes),
+                            None)
+        return Combined(self.layouts,
+                        tuple(tuple(fraction_of(*r) for r in box) for box in self.box),
+                        None if self.outside is None else fraction_of(*self.outside))
+
+
 def _support(layouts: Sequence[int]) -> tuple[int, list[int]]:
     """``(lo, coefficients lo..hi)``: the polynomial without its zero ends (``[]`` if 0)."""
     nonzero = [k for k, n in enumerate(layouts) if n]
@@ -184,8 +226,9 @@ _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
 
-def _fraction(numerator: int, denominator: int) -> Fraction:
-    # Most cells of a big board are settled: skip the gcd of big numbers for them.
+def fraction_of(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)``; 0 and 1 without the gcd (most cells of a big
+    board are settled, and their numbers are big)."""
     if numerator == 0:
         return _ZERO
     if numerator == denominator:
@@ -195,7 +238,14 @@ def _fraction(numerator: int, denominator: int) -> Fraction:
 
 def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
             mines_left: int) -> Combined:
-    """Exact probabilities with a known number of mines left (see module notes).
+    """Exact probabilities with a known number of mines left (see module notes and
+    :func:`combine_ratios`)."""
+    return combine_ratios(counts, sizes, outside, mines_left).combined(sizes)
+
+
+def combine_ratios(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]],
+                   outside: int, mines_left: int) -> Ratios:
+    """Exact probabilities with a known number of mines left, as ratios of integers.
 
     Notes
     -----
@@ -209,7 +259,7 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
     """
     supports = [_support(c.layouts) for c in counts]
     if any(not poly for _, poly in supports):
-        return _inconsistent(sizes)
+        return _INCONSISTENT
     base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
     scale = 1  # layouts of the single-mine-number components
     varying = []
@@ -224,7 +274,7 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
     high = min(outside, mines_left - base)
     low = max(0, mines_left - base - top)
     if low > high:
-        return _inconsistent(sizes)
+        return _INCONSISTENT
     relative = relative_binomials(outside, low, high)
     weights = [0] * (top + 1)
     for t in range(top + 1):
@@ -237,7 +287,7 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
         total_poly, per_component = [1], []
     reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
     if reduced == 0:
-        return _inconsistent(sizes)
+        return _INCONSISTENT
     # layouts = scale * sum_t T[t] C(U, m_t), and C(U, m) = C(U, high) * e(m) / e(high).
     layouts = scale * binomial(outside, high) * reduced // relative[-1]
 
@@ -264,38 +314,40 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
         else:
             numerators = list(counts_c.box_mines[lo])
             denominator = poly[0]
-        box_probability.append(tuple(_fraction(num, size * denominator)
-                                     for num, size in zip(numerators, box_sizes, strict=True)))
+        box_probability.append(tuple(zip(numerators, map(mul, box_sizes, repeat(denominator)),
+                                         strict=True)))
     outside_probability = None
     if outside:
         # A given outside cell is a mine in C(U-1, m-1) = C(U, m) * m / U of the placements.
         hits = sum(t * w * (mines_left - base - i)
                    for i, (t, w) in enumerate(zip(total_poly, weights, strict=True)))
-        outside_probability = _fraction(hits, outside * reduced)
-    return Combined(layouts, tuple(box_probability), outside_probability)
+        outside_probability = (hits, outside * reduced)
+    return Ratios(layouts, tuple(box_probability), outside_probability)
 
 
-def _inconsistent(sizes: Sequence[Sequence[int]]) -> Combined:
-    return Combined(0, tuple(tuple(None for _ in s) for s in sizes), None)
+_INCONSISTENT = Ratios(0, None, None)
 
 
 def combine_without_count(counts: Sequence[ComponentCounts],
                           sizes: Sequence[Sequence[int]]) -> Combined:
     """Exact frontier probabilities when the total is unknown: components independent."""
+    return combine_ratios_without_count(counts, sizes).combined(sizes)
+
+
+def combine_ratios_without_count(counts: Sequence[ComponentCounts],
+                                 sizes: Sequence[Sequence[int]]) -> Ratios:
+    """:func:`combine_without_count` as ratios of integers."""
     layouts = 1
-    box_probability: list[tuple[Fraction | None, ...]] = []
+    box_probability: list[tuple[Ratio, ...]] = []
     for c, box_sizes in zip(counts, sizes, strict=True):
         total = c.total
         layouts *= total
         if total == 0:
-            box_probability.append(tuple(None for _ in box_sizes))
-            continue
-        sums = [sum(row[b] for row in c.box_mines) for b in range(len(box_sizes))]
-        box_probability.append(tuple(Fraction(m, size * total)
-                                     for m, size in zip(sums, box_sizes, strict=True)))
-    if layouts == 0:
-        box_probability = [tuple(None for _ in s) for s in sizes]
-    return Combined(layouts, tuple(box_probability), None)
+            return _INCONSISTENT
+        sums = map(sum, zip(*c.box_mines, strict=True)) if c.box_mines else ()
+        box_probability.append(tuple(zip(sums, map(mul, box_sizes, repeat(total)),
+                                         strict=True)))
+    return Ratios(layouts, tuple(box_probability), None)
 
 
 def feasible_sums(numbers: Sequence[frozenset[int]]) -> int:
