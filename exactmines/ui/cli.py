@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -194,6 +196,33 @@ def _interrupt_status(exc: KeyboardInterrupt) -> int:
     return 128 + getattr(exc, "signum", signal.SIGINT)
 
 
+def _check_long_job(out: Path | None, resume: bool, workers: int | None,
+                    plot: Path | None) -> None:
+    """What survey, play and batch check before any work: the workers, --resume with
+    --out, the picture's name."""
+    if workers is not None and workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE", source="command line")
+    if plot is not None:
+        from exactmines.ui.pictures import check_image_path
+
+        check_image_path(plot, "--plot")
+
+
+@contextmanager
+def _interrupted(things: str, out: Path | None) -> Iterator[None]:
+    """The one way survey, play and batch end when interrupted (Ctrl-C, or SIGTERM, which
+    the runner turns into an interrupt): one line saying the finished ``things`` are kept
+    in ``out`` for --resume, and exit 130 (143 for SIGTERM)."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        kept = f"; finished {things} are kept in {out}, --resume continues" if out else ""
+        sys.stderr.write(f"exactmines: interrupted{kept}\n")
+        raise typer.Exit(_interrupt_status(exc)) from None
+
+
 def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
     """``"ROW,COL"`` -> ``(row, col)``; anything else is an :class:`InputError`."""
     parts = text.split(",")
@@ -251,22 +280,10 @@ def solvable_command(
         _emit_json({"file": str(board), "width": hidden.width, "height": hidden.height,
                     "mines": hidden.mines, "use_count": not no_count, **result.to_dict()})
         return
-    head = (f"{board}: {hidden.width}x{hidden.height}, {plural(hidden.mines, 'mine')}, "
-            f"first click "
-            f"{cell[0]},{cell[1]}{'' if not no_count else ', without the mine count'}")
-    typer.echo(head)
-    if result.solvable:
-        typer.echo(f"solvable: all {plural(result.safe_cells, 'safe cell')} revealed in "
-                   f"{plural(result.steps, 'round')} ({plural(result.exact_steps, 'exact step')}, "
-                   f"{plural(result.count_deductions, 'cell')} proved by the count)")
-        return
-    assert result.stuck is not None
-    typer.echo(f"not solvable: stuck after revealing {result.revealed} of "
-               f"{plural(result.safe_cells, 'safe cell')} "
-               f"({plural(result.mines_found, 'mine')} proved)")
-    typer.echo("\n".join(result.stuck.rows))
-    if stuck is not None:
-        typer.echo(f"stuck position written to {stuck}")
+    from exactmines.ui.report import solvable_to_text
+
+    written = None if stuck is None or result.stuck is None else str(stuck)
+    typer.echo(solvable_to_text(result, str(board), hidden, cell, not no_count, written))
 
 
 @app.command("survey")
@@ -304,26 +321,15 @@ def survey_command(
     --start random-zero --seed 1 --workers 2
     """
     from exactmines.solvability.survey import SurveySettings, run_survey
-    from exactmines.stats import wilson_interval
+    from exactmines.ui.report import survey_to_text
 
-    if workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
-    if resume and out is None:
-        raise InputError("--resume needs --out FILE", source="command line")
-    if plot is not None:
-        from exactmines.ui.pictures import check_image_path
-
-        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
+    _check_long_job(out, resume, workers, plot)
     settings = SurveySettings(width, height, mines, start,
                               None if at is None else _parse_cell(at), seed, not no_count)
-    try:
+    with _interrupted("boards", out):
         result = run_survey(settings, boards, out=None if out is None else str(out),
                             resume=resume, workers=workers, scheduler=scheduler,
                             progress=not quiet)
-    except KeyboardInterrupt as exc:
-        kept = f"; finished boards are kept in {out}, --resume continues" if out else ""
-        sys.stderr.write(f"exactmines: interrupted{kept}\n")
-        raise typer.Exit(_interrupt_status(exc)) from None
     summary = result.to_dict()
     if out is not None:
         summary["out"] = str(out)
@@ -339,20 +345,7 @@ def survey_command(
     if output is TextOrJson.json:
         _emit_json(summary)
         return
-    low, high = wilson_interval(result.solvable, result.boards)
-    typer.echo(f"{width}x{height}/{mines}, {rule}, seed {seed}"
-               f"{', without the mine count' if no_count else ''}: "
-               f"{result.solvable} of {plural(result.boards, 'board')} solvable = "
-               f"{100 * result.solvable / result.boards:.2f} % "
-               f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
-    if result.without_zero:
-        typer.echo(f"{plural(result.without_zero, 'board')} had no zero cell (counted as not "
-                   "solvable)")
-    if result.checked:
-        earlier = result.boards - result.checked
-        typer.echo(f"{result.seconds:.1f} s, {1000 * result.seconds / result.checked:.3f} ms "
-                   "per board" + (f" (the {result.checked} checked now; {earlier} read from "
-                                  f"{out})" if earlier else ""))
+    typer.echo(survey_to_text(result, None if out is None else str(out)))
     if plot is not None:
         typer.echo(f"picture written to {plot}")
 
@@ -404,58 +397,31 @@ def play_command(
     Example: exactmines play --width 30 --height 16 --mines 99 --games 1000 --start safe
     --at 0,0 --seed 1 --workers 2 --out expert.jsonl
     """
-    from exactmines.play.games import PlaySettings, published_rate, run_play
-    from exactmines.stats import wilson_interval
+    from exactmines.play.games import PlaySettings, run_play
+    from exactmines.ui.report import play_summary, play_to_text
 
-    if resume and out is None:
-        raise InputError("--resume needs --out FILE", source="command line")
-    if plot is not None:
-        from exactmines.ui.pictures import check_image_path
-
-        check_image_path(plot, "--plot")  # before the work: a bad name fails fast
+    _check_long_job(out, resume, workers, plot)
     settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
                             tuple(without or ()), tuple(tune or ()))
-    try:
+    with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
                           progress=not quiet)
-    except KeyboardInterrupt as exc:
-        kept = f"; finished games are kept in {out}, --resume continues" if out else ""
-        sys.stderr.write(f"exactmines: interrupted{kept}\n")
-        raise typer.Exit(_interrupt_status(exc)) from None
-    summary = result.to_dict()
-    published = published_rate(settings)
-    summary["published"] = (None if published is None else
-                            {"win_rate": published[0], "source": published[1]})
-    if out is not None:
-        summary["out"] = str(out)
+    summary = play_summary(result, None if out is None else str(out))
     if plot is not None:
         from exactmines.ui.pictures import plot_rates
 
+        published = summary["published"]
         rows = [{"label": f"{summary['strategy']}, seed {seed}", "successes": result.wins,
                  "trials": result.games,
-                 "reference": None if published is None else published[0]}]
+                 "reference": None if published is None else published["win_rate"]}]
         plot_rates(rows, plot, title=f"{width}x{height}/{mines}, {start} at {at}: win rate"
-                   + ("" if published is None else f" (diamond: {published[1]})"),
+                   + ("" if published is None else f" (diamond: {published['source']})"),
                    xlabel="games won", option="--plot")
     if output is TextOrJson.json:
         _emit_json(summary)
         return
-    low, high = wilson_interval(result.wins, result.games)
-    typer.echo(f"{width}x{height}/{mines}, {start} at {at}, seed {seed}, strategy "
-               f"{summary['strategy']}: {result.wins} of {plural(result.games, 'game')} won = "
-               f"{100 * result.wins / result.games:.2f} % (95 % CI {100 * low:.2f}-"
-               f"{100 * high:.2f} %)")
-    if published is not None:
-        typer.echo(f"published: {100 * published[0]:.2f} % ({published[1]})")
-    typer.echo(f"{summary['guesses_per_game']:.2f} guesses per game, "
-               f"{summary['cpu_ms_per_game']:.1f} CPU ms per game, {result.seconds:.1f} s")
-    risk = summary["risk_per_game"]
-    if risk:
-        typer.echo("risk taken per game (sum of the mine probabilities clicked): "
-                   + ", ".join(f"{kind.replace('_', '-')} {value:.4f}"
-                               for kind, value in risk.items() if value)
-                   + f"; in all {sum(risk.values()):.4f} (expected losses)")
+    typer.echo(play_to_text(summary))
     if plot is not None:
         typer.echo(f"picture written to {plot}")
 
@@ -503,10 +469,10 @@ def batch_command(
     """
     from exactmines.analysis.jobs import analysis_tasks, analyze_files, position_files
     from exactmines.runner import run_batch
+    from exactmines.ui.report import batch_summary, batch_to_text
 
     get_backend(backend)  # an unknown or uninstalled engine fails before any work
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    _check_long_job(out, resume, workers, None)
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size {chunk_size}: must be at least 1",
                          source="command line")
@@ -520,42 +486,17 @@ def batch_command(
         chunk_size = max(1, min(32, len(files) // (4 * (processes if scheduler is None else 8))))
     tasks = analysis_tasks(files, backend, time_limit)
     meta = {"command": "batch", "backend": backend, "time_limit": time_limit}
-    try:
+    with _interrupted("files", out):
         rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
                          progress=not quiet, description="analysing",
                          retry=lambda row: "error" in row)
-    except KeyboardInterrupt as exc:
-        sys.stderr.write(f"exactmines: interrupted; finished files are kept in {out}, "
-                         "--resume continues\n")
-        raise typer.Exit(_interrupt_status(exc)) from None
     failed = [r for r in rows if "error" in r]
-    answered = [r for r in rows if "error" not in r]
-    summary = {
-        "files": len(rows), "out": str(out), "errors": len(failed),
-        "consistent": sum(r["consistent"] is True for r in answered),
-        "inconsistent": sum(r["consistent"] is False for r in answered),
-        "undecided": sum(r["consistent"] is None for r in answered),
-        "verdicts_incomplete": sum(not r.get("verdicts_complete", True) for r in answered),
-        "unique": sum(r["unique"] for r in answered),
-        "not_counted": sum(not r["probabilities_computed"] for r in answered),
-        "seconds": round(sum(r["seconds"] for r in answered), 6),
-    }
+    summary = batch_summary(rows, str(out))
     if output is TextOrJson.json:
         _emit_json(summary)
     elif not quiet:
-        typer.echo(f"{plural(summary['files'], 'position')} -> {out}: "
-                   f"{summary['consistent']} consistent "
-                   f"({summary['unique']} unique), {summary['inconsistent']} inconsistent, "
-                   f"{summary['errors']} unreadable; {summary['seconds']:.2f} s of analysis")
-        if summary["not_counted"]:
-            typer.echo(f"{plural(summary['not_counted'], 'position')} went past --time-limit: "
-                       "probabilities not computed")
-        if summary["verdicts_incomplete"]:
-            typer.echo(f"{plural(summary['verdicts_incomplete'], 'position')} went past it again "
-                       "while "
-                       f"proving verdicts ({summary['undecided']} with consistency undecided): "
-                       "their unproved cells are unknown")
+        typer.echo(batch_to_text(summary))
     if failed:
         first = failed[0]["error"]
         raise ExactminesError(f"{len(failed)} of {plural(len(rows), 'file')} could not be analysed "
