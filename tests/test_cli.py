@@ -151,7 +151,7 @@ def test_version(capsys):
     (["bogus"], "No such command 'bogus'."),
 ])
 def test_usage_errors_are_one_line(capsys, args, message):
-    # SPEC §3: exit 2 with one clear line on stderr (click's own report takes four).
+    # docs/contract.md §4: exit 2 with one clear line on stderr (click's own report takes four).
     assert main(args) == 2
     captured = capsys.readouterr()
     assert captured.out == ""

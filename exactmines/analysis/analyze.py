@@ -82,7 +82,7 @@ class Analysis:
         Some layout satisfies every number (and the total count, when known); ``None`` when
         that was not decided within the time limit.
     layouts:
-        Consistent layouts (SPEC §2); ``None`` when some component was not counted.
+        Consistent layouts (docs/contract.md §2); ``None`` when some component was not counted.
     cells:
         Every covered, unflagged cell, row-major: a read-only sequence (:class:`Cells`,
         equal to the tuple of the same cells) whose cell objects and fractions are made

@@ -35,7 +35,8 @@ def fraction_text(p: Fraction | None) -> str | None:
 
 
 def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any]:
-    """The SPEC §3 JSON object (extra keys: shape, counts of verdicts, notes, timing)."""
+    """The JSON object of docs/contract.md §3 (with the shape, counts of verdicts, notes and
+    timing)."""
     position = result.position
     out: dict[str, Any] = {}
     if file is not None:

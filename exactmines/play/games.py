@@ -242,7 +242,7 @@ class PlayResult:
         return {kind: round(value, 4) for kind, value in self.risk.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
+        """The docs/contract.md §3 JSON: ``games``, ``wins``, ``win_rate``, ``ci95`` and more."""
         s = self.settings
         summary = rate_summary(self.wins, self.games)
         return {

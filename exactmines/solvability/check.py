@@ -100,7 +100,8 @@ class Solvability:
     stuck: Position | None
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC §3 JSON object; ``stuck`` is the stuck position as ``.mine`` text."""
+        """The JSON object of docs/contract.md §3; ``stuck`` is the stuck position as ``.mine``
+        text."""
         return {
             "solvable": self.solvable,
             "at": list(self.at),
@@ -433,7 +434,7 @@ class Uniqueness:
     consistent:
         At least one layout fits the numbers (and the count, when known).
     unique:
-        Consistent, and exactly one layout (SPEC §2: every covered cell safe or a mine).
+        Consistent, and exactly one layout (docs/contract.md §2: every covered cell safe or a mine).
     reason:
         Why not unique, in words (empty when unique).
     """

@@ -5,7 +5,7 @@ Each board has its own seed, derived from the run's seed and the board's index, 
 of a results file can be dealt again on its own (:func:`survey_board`), runs can be split,
 resumed and extended, and the answer does not depend on the number of workers.
 
-Start rules (SPEC §3):
+Start rules (docs/contract.md §3):
 
 ``random-zero``
     a uniform board; the first click is a uniformly chosen zero cell (a board without one
@@ -91,13 +91,14 @@ class SurveyResult:
     checked: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The SPEC §3 JSON: ``boards``, ``solvable``, ``fraction``, ``ci95`` and more."""
+        """The JSON of docs/contract.md §3: ``boards``, ``solvable``, ``fraction``, ``ci95``
+        and more."""
         s = self.settings
         summary = rate_summary(self.solvable, self.boards)
         return {
             "boards": self.boards,
             "solvable": self.solvable,
-            # SPEC: "fraction" is the number k/N; the exact ratio rides beside it.
+            # contract: "fraction" is the number k/N; the exact ratio rides beside it.
             "fraction": summary["rate"],
             "exact_fraction": summary["fraction"],
             "ci95": summary["ci95"],

@@ -715,7 +715,7 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
-    one line on stderr and exit code 2 (SPEC: one clear line, no traceback).
+    one line on stderr and exit code 2 (docs/contract.md: one clear line, no traceback).
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
     run 143) or, at a prompt, 1 after "Aborted!".
