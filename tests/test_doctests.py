@@ -15,3 +15,19 @@ def test_docstring_examples(name):
     result = doctest.testmod(module)
     assert result.attempted > 0, f"{name} has no examples: drop it from this list"
     assert result.failed == 0
+
+
+def test_every_public_name_resolves_and_is_loaded_only_when_used():
+    import subprocess
+    import sys
+
+    import exactmines
+
+    for name in exactmines.__all__:
+        assert getattr(exactmines, name) is not None
+    # In a fresh interpreter, the package alone loads no engine or player module.
+    code = ("import sys, exactmines; "
+            "print(sorted(m for m in sys.modules if m.startswith('exactmines')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert loaded.strip() == "['exactmines', 'exactmines.version']"

@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from exactmines.errors import ParameterError
+from exactmines.errors import ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
 from exactmines.play.strategy import (
     GUESS_KINDS,
@@ -183,7 +183,7 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
             break
         todo, guess = player.next_clicks()
         if not todo:
-            raise AssertionError("the player found nothing to click in a game not over")
+            raise SolverError("the player found nothing to click in a game not over")
     if log is not None:
         log.extend(player.guesses)
     return GameRecord(won=game.won, guesses=guesses, clicks=clicks,
