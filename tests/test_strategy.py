@@ -9,6 +9,7 @@ probabilities, the value chances of a hypothetical reveal, the secondary safety,
 from __future__ import annotations
 
 import random
+import time
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -25,7 +26,8 @@ import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
 from exactmines.deduction import local_deductions
-from exactmines.errors import BudgetExceeded, InputError, TooLarge
+from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
+from exactmines.game import Game, random_board
 from exactmines.play.endgame import Endgame
 from exactmines.play.lookahead import Cache
 from exactmines.play.strategy import (
@@ -841,3 +843,80 @@ def test_a_dominating_cell_is_safer_and_safe_whenever_the_chosen_one_is(position
         assert not any(mine(i) < mine(cell) and
                        all(not (x >> i) & 1 for x in layouts if not (x >> cell) & 1)
                        for i in unknown if i != cell)
+
+
+# -- the time limit of a move ------------------------------------------------------------
+
+
+def lattice_view(seed: int = 0) -> View:
+    """30x16/99 with every safe (even row, even column) cell clicked, zeros flooding: one
+    front of about 200 cells, far past the box search's node budget."""
+    board = random_board(30, 16, 99, random.Random(seed))
+    game = Game(board)
+    for r in range(0, 16, 2):
+        for c in range(0, 30, 2):
+            if (r, c) not in board.mine_cells and not game.is_revealed((r, c)):
+                game.reveal((r, c))
+    return view_of(game.position())
+
+
+class _NeverCounts:
+    """An engine that gives up on every component: only the box search is left."""
+
+    name = "never"
+
+    def count(self, component, *, deadline=None):
+        raise TooLarge("never counts (test)")
+
+
+def test_a_passed_deadline_stops_the_large_count():
+    view = lattice_view()
+    cache = Cache()
+    cache.deadline = time.monotonic() - 1
+    with pytest.raises(OutOfTime, match="counting layouts"):
+        estimate(view, cache)
+    cache.deadline = None  # nothing half-done was kept: the same cache then counts
+    assert estimate(view, cache) == estimate(view, Cache())
+
+
+def test_the_search_without_node_budget_stops_at_the_deadline():
+    # The engine gives up, so the box search with no node budget counts: on this front it
+    # would run for ages, and only the deadline stops it.
+    cache = Cache(engine=_NeverCounts())
+    cache.deadline = time.monotonic() + 0.2
+    with pytest.raises(OutOfTime, match="searching layouts"):
+        estimate(lattice_view(), cache)
+
+
+def test_the_engine_and_the_deadline_reach_every_large_count(monkeypatch):
+    # Whatever counts a component past the box search's budget gets the cache's engine and
+    # deadline: nothing reaches for another engine or runs without the limit.
+    seen = []
+    real = lookahead_module._counted_large
+
+    def spy(sizes, rule_boxes, needs, engine, deadline):
+        seen.append((engine, deadline))
+        return real(sizes, rule_boxes, needs, engine, deadline)
+
+    monkeypatch.setattr(lookahead_module, "_counted_large", spy)
+    cache = Cache()
+    cache.deadline = time.monotonic() + 600
+    estimate(lattice_view(), cache)
+    assert seen and all(e is cache.engine and d == cache.deadline for e, d in seen)
+
+
+def test_a_player_with_a_time_limit_stops_or_plays_as_without(monkeypatch):
+    # The local rules are switched off so that the move needs the exact analysis of the
+    # whole front. A tiny limit: no move, OutOfTime. A generous one: the move made without.
+    monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
+    view = lattice_view()
+
+    def player(time_limit):
+        made = Player(view.width, view.height, view.total, STRATEGIES["best"],
+                      time_limit=time_limit)
+        made.view = lattice_view()
+        return made
+
+    with pytest.raises(OutOfTime):
+        player(0.0).next_clicks()
+    assert player(600.0).next_clicks() == player(None).next_clicks()

@@ -240,6 +240,35 @@ def test_no_upload_gets_a_500(data, name):
 # -- the overlay's extras -----------------------------------------------------------------
 
 
+def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
+    # The player's counting of a big component stops at the request's time limit: no
+    # recommendation, and the note says why (local rules off and the analysis' safe cells
+    # dropped, so that the move needs the exact count of the whole front).
+    import random
+    import types
+
+    import exactmines.play.strategy as strategy_module
+    from exactmines.game import Game, random_board
+    from exactmines.ui.web.advice import recommend
+
+    board = random_board(30, 16, 99, random.Random(0))
+    game = Game(board)
+    for r in range(0, 16, 2):
+        for c in range(0, 30, 2):
+            if (r, c) not in board.mine_cells and not game.is_revealed((r, c)):
+                game.reveal((r, c))
+    position = game.position()
+    # The analysis as recommend reads it, less its safe cells.
+    result = types.SimpleNamespace(consistent=True, probabilities_computed=True,
+                                   cells=analyze(position).cells, safe=[])
+    monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
+    move, note = recommend(position, result, time_limit=0.0)
+    assert move is None and note == ("no recommendation: the player's search went past its "
+                                     "time limit")
+    move, note = recommend(position, result, time_limit=600.0)
+    assert move is not None and note is None
+
+
 def test_overlay_recommends_a_certain_cell_when_there_is_one(client):
     body = client.post("/api/overlay", json={"text": REFERENCE}).json()
     move = body["recommendation"]

@@ -11,12 +11,13 @@ too: the budget decides only which of two exact routes answers.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from math import comb
 
 from exactmines.analysis.frontier import Rule
 from exactmines.deduction.rules import boxes
-from exactmines.errors import TooLarge
+from exactmines.errors import OutOfTime, TooLarge
 
 __all__ = ["NODES", "box_search", "extremes"]
 
@@ -24,11 +25,15 @@ __all__ = ["NODES", "box_search", "extremes"]
 #: milliseconds, which covers the small components of ordinary play, where a counting
 #: backend's set-up costs more than the search.
 NODES = 3000
+#: Search nodes between two looks at the clock when a deadline is given (a few ms).
+_CLOCK_NODES = 4096
+_NEVER = 1 << 62
 
 
 def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
                needs: Sequence[int], limit: int | None,
-               leaf: Callable[[list[int], int, int], None]) -> None:
+               leaf: Callable[[list[int], int, int], None], *,
+               deadline: float | None = None) -> None:
     """Every mine number per box that satisfies the rules: ``leaf(chosen, weight, k)`` for
     each, with ``chosen[b]`` the mines of box ``b``, ``weight`` the cell layouts it stands
     for (a product of binomials) and ``k`` its mines.
@@ -37,7 +42,10 @@ def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
     rules: at most what the rule still needs, at least what the rule's cells after this box
     cannot hold; a rule's last box therefore meets it exactly, and every leaf satisfies every
     rule. Cost: the search nodes, at most ``limit`` (:data:`NODES` is the usual budget;
-    ``None``: no limit), past which :class:`~exactmines.errors.TooLarge` is raised.
+    ``None``: no limit), past which :class:`~exactmines.errors.TooLarge` is raised; with a
+    ``deadline`` (a ``time.monotonic()`` value) the clock is read at the first node and
+    every few thousand after, and :class:`~exactmines.errors.OutOfTime` raised once it has
+    passed.
     """
     n = len(sizes)
     rules_of: list[list[int]] = [[] for _ in range(n)]
@@ -51,12 +59,23 @@ def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
     binomials = [[comb(s, m) for m in range(s + 1)] for s in sizes]
     chosen = [0] * n
     nodes = 0
+    # The next node count at which a limit is looked at: one comparison per node.
+    budget = _NEVER if limit is None else limit
+    stop = budget if deadline is None else 0
+
+    def look() -> None:
+        nonlocal stop
+        if nodes > budget:
+            raise TooLarge(f"more than {limit} search nodes")
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime("time limit reached while searching layouts")
+        stop = min(budget, nodes + _CLOCK_NODES)
 
     def visit(b: int, weight: int, k: int) -> None:
         nonlocal nodes
         nodes += 1
-        if limit is not None and nodes > limit:
-            raise TooLarge(f"more than {limit} search nodes")
+        if nodes > stop:
+            look()
         if b == n:
             leaf(chosen, weight, k)
             return

@@ -7,9 +7,13 @@ the mines among them. Rules linked by shared cells form a component, and a compo
 under the same rules a box; each component is counted exactly by mine number
 (:class:`Part`): by the depth-first search over its boxes
 (:func:`~exactmines.deduction.search.box_search`), which also lists its box solutions, or,
-past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the DP engine
-(:mod:`exactmines.analysis.backends`). :func:`counted` combines the components under the mine count
-with the cells next to no number (:class:`Kept`, the formula of :mod:`exactmines.analysis.combine`).
+past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the
+:class:`Cache`'s counting engine (:mod:`exactmines.analysis.backends`; the DP by default)
+and, should that give up too, by the search without a node budget. That last fallback and the
+engine stop at the cache's ``deadline`` when one is set (:class:`~exactmines.errors.OutOfTime`:
+the move is not made, nothing is guessed). :func:`counted` combines the components under
+the mine count with the cells next to no number (:class:`Kept`, the formula of
+:mod:`exactmines.analysis.combine`).
 
 For the guessing parts, :class:`Values` gives each value a cell can show with its layouts
 and, one value at a time, the position it leaves (:class:`After`: its layouts, least mine
@@ -32,13 +36,15 @@ in this module.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
-from exactmines.analysis.backends import ComponentCounts, get_backend
+from exactmines.analysis.backends import Backend, ComponentCounts
+from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.deduction import NODES, box_search, boxes
@@ -86,20 +92,25 @@ class Part:
 
 
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
-                   needs: tuple[int, ...]) -> ComponentCounts:
-    """Exact counts by the DP engine (by an unbounded box search when it is too wide)."""
+                   needs: tuple[int, ...], engine: Backend,
+                   deadline: float | None) -> ComponentCounts:
+    """Exact counts by ``engine``, else by a box search with no node budget; both stop at
+    ``deadline`` (:class:`~exactmines.errors.OutOfTime`), the only bound on the search."""
     component = Component(sizes, tuple(Constraint(b, n)
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
-        return get_backend("auto").count(component)
+        return engine.count(component, deadline=deadline)
     except BudgetExceeded:
-        # Too wide for the DP: count by search after all, with no budget.
-        return _count_boxes(sizes, rule_boxes, needs, None)
+        if deadline is not None and time.monotonic() > deadline:
+            raise
+        # Too wide for the engine: count by search after all, with no node budget.
+        return _count_boxes(sizes, rule_boxes, needs, None, deadline=deadline)
 
 
-def _part(rules: tuple[Rule, ...]) -> Part:
+def _part(rules: tuple[Rule, ...], engine: Backend, deadline: float | None) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
-    solutions when the box search finds them within its budget."""
+    solutions when the box search finds them within its budget (else ``engine`` counts, see
+    :func:`_counted_large`)."""
     box_masks, rule_boxes, _ = boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
@@ -107,7 +118,7 @@ def _part(rules: tuple[Rule, ...]) -> Part:
     try:
         counts = _count_boxes(sizes, rule_boxes, needs, NODES, solutions)
     except TooLarge:
-        counts, solutions = _counted_large(sizes, rule_boxes, needs), None
+        counts, solutions = _counted_large(sizes, rule_boxes, needs, engine, deadline), None
     return Part(box_masks, sizes, rule_boxes, needs, counts,
                  None if solutions is None else tuple(solutions), _profile(sizes, counts))
 
@@ -140,12 +151,14 @@ def _profile(sizes: tuple[int, ...], counts: ComponentCounts) -> _Profile:
     return tuple(sorted(lowest)), support
 
 
-def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
+def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
+            deadline: float | None) -> dict[int, Part]:
     """Counts of the cells of ``rules`` and ``probe`` by the number of mines in ``probe``:
     ``{m: part}``, leaving out the ``m`` no layout has.
 
     One search serves every ``m`` (the probe is tallied at the leaves, not imposed); when
-    that search is too big, the DP engine counts once per ``m`` with the probe as a rule.
+    that search is too big, ``engine`` counts once per ``m`` with the probe as a rule
+    (:func:`_counted_large`).
     """
     box_masks, rule_boxes, inside = boxes(rules, probe)
     sizes = tuple(m.bit_count() for m in box_masks)
@@ -176,7 +189,8 @@ def _probed(rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
     except TooLarge:
         # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
-            counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m))
+            counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m), engine,
+                                    deadline)
             if counts.total:
                 out[m] = Part(box_masks, sizes, rule_boxes, needs, counts)
         return out
@@ -391,10 +405,11 @@ def _spread(shape: tuple[tuple[int, int], ...], cut_mines: tuple[int, ...]
 
 def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                  needs: tuple[int, ...], limit: int | None,
-                 solutions: list[Solution] | None = None) -> ComponentCounts:
+                 solutions: list[Solution] | None = None, *,
+                 deadline: float | None = None) -> ComponentCounts:
     """Exact counts of a component by :func:`~exactmines.deduction.search.box_search` (at most
-    ``limit`` nodes); each
-    box solution is appended to ``solutions`` when given."""
+    ``limit`` nodes, until ``deadline``); each box solution is appended to ``solutions``
+    when given."""
     n = len(sizes)
     layouts: dict[int, int] = {}
     mines: dict[int, list[int]] = {}
@@ -410,7 +425,7 @@ def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...]
             if m:
                 row[box] += weight * m
 
-    box_search(sizes, rule_boxes, needs, limit, leaf)
+    box_search(sizes, rule_boxes, needs, limit, leaf, deadline=deadline)
     top = max(layouts, default=0)
     return ComponentCounts(tuple(layouts.get(k, 0) for k in range(top + 1)),
                            tuple(tuple(mines.get(k, [0] * n)) for k in range(top + 1)))
@@ -419,20 +434,29 @@ def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...]
 class Cache:
     """Components already counted, keyed by their rules: a game revisits most of them (a
     guess changes one component, and the hypothetical reveals of the guessing parts recur
-    from one guess to the next). Cleared when it grows past ``limit`` entries."""
+    from one guess to the next). Cleared when it grows past ``limit`` entries.
 
-    def __init__(self, limit: int = 20_000) -> None:
+    Also what counting a component past the box search's budget may use: ``engine`` (a
+    :class:`~exactmines.analysis.backends.Backend`; a new ``auto`` engine by default, DP
+    counts) and ``deadline`` (a ``time.monotonic()`` value, ``None``: no limit), which its
+    owner sets for the work it asks next (:class:`~exactmines.play.strategy.Player`: one
+    move). Past it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
+    """
+
+    def __init__(self, limit: int = 20_000, *, engine: Backend | None = None) -> None:
         self.parts: dict[tuple[Rule, ...], Part] = {}
         self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]] = {}
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
+        self.engine: Backend = AutoBackend() if engine is None else engine
+        self.deadline: float | None = None
 
     def part(self, rules: tuple[Rule, ...]) -> Part:
         found = self.parts.get(rules)
         if found is None:
             if len(self.parts) >= self.limit:
                 self.parts.clear()
-            found = self.parts[rules] = _part(rules)
+            found = self.parts[rules] = _part(rules, self.engine, self.deadline)
         return found
 
     def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
@@ -441,7 +465,7 @@ class Cache:
         if found is None:
             if len(self.probes) >= self.limit:
                 self.probes.clear()
-            found = self.probes[key] = _probed(rules, probe)
+            found = self.probes[key] = _probed(rules, probe, self.engine, self.deadline)
         return found
 
     def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,

@@ -61,14 +61,17 @@ def first_click(width: int, height: int, rule: str) -> Recommendation:
     return Recommendation((cell,), "first", Fraction(0))
 
 
-def recommend(position: Position, analysis: Analysis) -> tuple[Recommendation | None, str | None]:
+def recommend(position: Position, analysis: Analysis, *, time_limit: float | None = None
+              ) -> tuple[Recommendation | None, str | None]:
     """The next click on ``position`` (flags trusted as mines), or ``None`` and why: every
     cell the analysis proves safe when there is one, else the player's guess and how it was
     chosen.
 
     Needs a consistent position with a known total and computed probabilities (the player
     reasons on exact counts). Cost: one move of the player, from scratch (no history): an
-    exact analysis plus, when it guesses, its look-ahead or endgame search.
+    exact analysis plus, when it guesses, its look-ahead or endgame search, whose counting
+    of big components stops after ``time_limit`` seconds (``None``: no limit) with no
+    recommendation.
     """
     if analysis.consistent is None:
         return None, "no recommendation: consistency not decided within the time limit"
@@ -83,7 +86,8 @@ def recommend(position: Position, analysis: Analysis) -> tuple[Recommendation | 
     if analysis.safe:  # the analysis proved them all: no need to ask the player
         return Recommendation(tuple(analysis.safe), "certain", Fraction(0)), None
     width = position.width
-    player = Player(width, position.height, position.mines, STRATEGIES["best"])
+    player = Player(width, position.height, position.mines, STRATEGIES["best"],
+                    time_limit=time_limit)
     shown = [(r * width + c, int(ch)) for r, row in enumerate(position.rows)
              for c, ch in enumerate(row) if ch.isdigit()]
     if not shown:
@@ -95,7 +99,7 @@ def recommend(position: Position, analysis: Analysis) -> tuple[Recommendation | 
     try:
         cells, guess = player.next_clicks()
     except BudgetExceeded:
-        return None, "no recommendation: the player's search went past its budget"
+        return None, "no recommendation: the player's search went past its time limit"
     if not cells:
         return None, "nothing to click: every covered cell is a mine"
     if not guess:

@@ -297,7 +297,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if result.consistent is False:
                 fault = find_fault(position, engine, started + 2 * limit)
                 out["fault"] = None if fault is None else fault.to_dict()
-            move, note = recommend(position, result)
+            move, note = recommend(position, result, time_limit=limit)
             out["recommendation"] = None if move is None else recommendation_to_dict(move)
             out["note"] = note
             return out

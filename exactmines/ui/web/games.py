@@ -152,7 +152,8 @@ class WebGame:
         risk = self._risk(cell)
         if self.game is None:
             self.game = Game(self._deal(cell))
-            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"])
+            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"],
+                                 time_limit=self.time_limit)
         game, player = self.game, self.player
         assert player is not None
         opened = game.reveal(cell)
