@@ -95,7 +95,8 @@ def analyze_command(
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
         "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
-                         "layout, never counts): fast on big positions.")] = False,
+                         "layout, never counts): fast on big positions. Undecided past "
+                         "--time-limit (0: no limit).")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
@@ -131,7 +132,7 @@ def analyze_command(
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
     if unique:
-        _unique_report(positions, output)
+        _unique_report(positions, output, time_limit or None)
         return
 
     from exactmines.analysis.serialize import analysis_to_dict
@@ -162,26 +163,35 @@ def analyze_command(
         raise typer.Exit(EXIT_INCONSISTENT)
 
 
-def _unique_report(positions: list[tuple[str, Position]], output: OutputFormat) -> None:
-    """``analyze --unique``: one answer per position; exit 3 if any is inconsistent."""
+def _unique_report(positions: list[tuple[str, Position]], output: OutputFormat,
+                   time_limit: float | None) -> None:
+    """``analyze --unique``: one answer per position, ``null`` answers when not decided
+    within ``time_limit`` seconds; exit 3 if any is inconsistent."""
+    from exactmines.errors import OutOfTime
     from exactmines.solvability.check import is_unique
 
     answers = []
     for name, position in positions:
+        try:
+            found = is_unique(position, time_limit=time_limit).to_dict()
+        except OutOfTime as exc:
+            found = {"consistent": None, "unique": None,
+                     "reason": f"not decided: {exc}"}
         answer = {"file": name, "width": position.width, "height": position.height,
-                  "mines": position.mines, **is_unique(position).to_dict()}
+                  "mines": position.mines, **found}
         answers.append(answer)
         if output is OutputFormat.jsonl:
             _emit_json(answer)
             sys.stdout.flush()
         elif output is OutputFormat.text:
             verdict = ("unique" if answer["unique"] else
+                       "undecided" if answer["consistent"] is None else
                        "not unique" if answer["consistent"] else "inconsistent")
             reason = f" ({answer['reason']})" if answer["reason"] else ""
             typer.echo(f"{name}: {verdict}{reason}")
     if output is OutputFormat.json:
         _emit_json(answers[0] if len(answers) == 1 else answers)
-    if any(not a["consistent"] for a in answers):
+    if any(a["consistent"] is False for a in answers):
         raise typer.Exit(EXIT_INCONSISTENT)
 
 
