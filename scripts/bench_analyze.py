@@ -15,7 +15,8 @@ machine. Positions of the small families are timed 3 times each and the fastest 
 the big boards run once each, in a fresh child process, so ``peak MB`` (maximum resident
 set size) is that board's own: position making plus analysis.
 
-Families (issue 4, targets in brackets):
+Families (issue 4, targets in brackets; midgame, lattice and sparse are ``exactmines
+generate dense|lattice|sparse``, from :mod:`exactmines.generate.families`):
 
 ``midgame``
     30x16/99 positions met while playing seeded games with safe moves only: first click on
@@ -42,29 +43,29 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib.metadata
-import math
 import multiprocessing
 import pstats
-import random
 import resource
 import statistics
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
-from exactmines.game import Game, deal, random_board
+from exactmines.generate.families import (
+    dense_games,
+    lattice_position,
+    opened_region_position,
+    sparse_position,
+)
 from exactmines.play.games import PlaySettings, deal_game, play_game
 from exactmines.position import Position
 
 MIDGAME_GAMES = 30
-MIDGAME_FIRST_CLICK = (8, 15)
 LATTICE_SEEDS = range(8)
 SPARSE_SEEDS = range(5)
 DENSITY = 0.15
-REGION = 0.40
 AREA_SIDES = (100, 300, 1000)
 REPEATS = 3  # the small positions: fastest of 3 runs each
 
@@ -73,98 +74,11 @@ REPEATS = 3  # the small positions: fastest of 3 runs each
 # Positions
 
 
-def midgame_positions(games: int, seed: int = 0) -> Iterator[tuple[str, Position]]:
-    """Every position met in ``games`` seeded 30x16/99 games played with safe moves only."""
-    for g in range(games):
-        rng = random.Random(seed * 1_000_003 + g)
-        game = Game(deal(30, 16, 99, rng, rule="opening", at=MIDGAME_FIRST_CLICK))
-        game.reveal(MIDGAME_FIRST_CLICK)
-        move = 0
-        while not game.over:
-            position = game.position()
-            yield f"game {g} move {move}", position
-            safe = analyze(position, backend="auto").safe
-            if not safe:
-                break
-            for cell in safe:
-                if not game.over and not game.is_revealed(cell):
-                    game.reveal(cell)
-            move += 1
-
-
-def lattice_position(seed: int) -> Position:
-    """30x16/99 with every safe ``(even row, even column)`` cell clicked (zeros flood)."""
-    board = random_board(30, 16, 99, random.Random(seed))
-    game = Game(board)
-    for r in range(0, 16, 2):
-        for c in range(0, 30, 2):
-            if (r, c) not in board.mine_cells and not game.is_revealed((r, c)):
-                game.reveal((r, c))
-    return game.position()
-
-
-def sparse_position(seed: int) -> Position:
-    """50x50/500 with 250 uniformly chosen safe cells revealed (no flooding)."""
-    rng = random.Random(seed)
-    board = random_board(50, 50, 500, rng)
-    safe = [(r, c) for r in range(50) for c in range(50) if (r, c) not in board.mine_cells]
-    return board.position(frozenset(rng.sample(safe, 250)))
-
-
-def opened_region_position(side: int, density: float = DENSITY, region: float = REGION,
-                           seed: int = 0) -> Position:
-    """A ``side`` x ``side`` board, mid-game: a large region around the first click opened.
-
-    Mines are uniform outside the 3x3 block of the first click (the centre). Every safe cell
-    of the centred disc of area ``region * side**2`` is clicked, zeros flooding as in a
-    game, so the mines inside stay covered and the disc's rim is a long front of covered
-    cells that the numbers do not settle. Flat lists throughout: O(cells), fine for 10**6.
-    """
-    rng = random.Random(seed)
-    n = side * side
-    centre = (side // 2) * side + side // 2
-    protected = {centre + dr * side + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
-    mine = bytearray(n)
-    for i in rng.sample([i for i in range(n) if i not in protected], round(density * n)):
-        mine[i] = 1
-
-    def around(i: int) -> Iterator[int]:
-        r, c = divmod(i, side)
-        for rr in (r - 1, r, r + 1):
-            if 0 <= rr < side:
-                for cc in (c - 1, c, c + 1):
-                    if 0 <= cc < side and (rr != r or cc != c):
-                        yield rr * side + cc
-
-    numbers = bytearray(n)
-    for i in range(n):
-        if mine[i]:
-            for j in around(i):
-                numbers[j] += 1
-    # Click every safe cell of the disc; zeros flood, as in a game.
-    radius2 = region * n / math.pi
-    middle = (side - 1) / 2
-    revealed = bytearray(n)
-    queue: deque[int] = deque()
-    for i in range(n):
-        r, c = divmod(i, side)
-        if not mine[i] and (r - middle) ** 2 + (c - middle) ** 2 <= radius2 and not revealed[i]:
-            revealed[i] = 1
-            queue.append(i)
-            while queue:
-                k = queue.popleft()
-                if numbers[k] == 0:
-                    for j in around(k):
-                        if not revealed[j]:
-                            revealed[j] = 1
-                            queue.append(j)
-    rows = []
-    for r in range(side):
-        row = []
-        for i in range(r * side, (r + 1) * side):
-            row.append(str(numbers[i]) if revealed[i] else "H")
-        rows.append("".join(row))
-    return Position(side, side, round(density * n), tuple(rows))
+def midgame_positions(games: int, seed: int = 0) -> list[tuple[str, Position]]:
+    """Every position met in ``games`` seeded 30x16/99 games played with safe moves only
+    (``exactmines generate dense``)."""
+    return [(f"game {step.game} move {step.move}", step.position)
+            for step in dense_games(games, seed)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -355,13 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  (worst target 30 ms; {len(midgame)} positions from {games} games)")
     versus_ms_toollib(midgame, args.backend)
 
-    rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(s), args.backend, REPEATS,
+    rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(0, s), args.backend, REPEATS,
                     limit) for s in lattice_seeds]
     for row in rows:
         print(line(row))
     summary("30x16/99 lattice", rows, 50)
 
-    rows = [measure(f"sparse 50x50/500 seed {s}", sparse_position(s), args.backend, REPEATS,
+    rows = [measure(f"sparse 50x50/500 seed {s}", sparse_position(0, s), args.backend, REPEATS,
                     limit) for s in sparse_seeds]
     for row in rows:
         print(line(row))
@@ -398,9 +312,9 @@ def profile(family: str, backend: str) -> int:
     if family == "midgame":
         positions = [p for _, p in midgame_positions(MIDGAME_GAMES)]
     elif family == "lattice":
-        positions = [lattice_position(s) for s in LATTICE_SEEDS]
+        positions = [lattice_position(0, s) for s in LATTICE_SEEDS]
     elif family == "sparse":
-        positions = [sparse_position(s) for s in SPARSE_SEEDS]
+        positions = [sparse_position(0, s) for s in SPARSE_SEEDS]
     else:
         positions = [opened_region_position(300)]
     profiler = cProfile.Profile()
