@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import positions
 
-from exactmines.analysis.frontier import box_graph, build_frontier, group_rules
+from exactmines import analyze
+from exactmines.analysis.backends.dp import _propagate
+from exactmines.analysis.frontier import Component, box_graph, build_frontier, group_rules
 from exactmines.io.formats import position_from_text
 
 
@@ -112,3 +114,35 @@ def test_group_rules_matches_connected_components(rules):
     for cells, _ in groups:
         assert not cells & everything  # components share no cell
         everything |= cells
+
+
+@given(positions(max_side=7, max_covered=30, allow_lies=True))
+def test_forced_boxes_are_what_the_rules_force_on_their_own(position):
+    # The frontier's whole-board propagation against the DP's own, box by box; on a
+    # contradiction there is no hint and the DP finds it itself.
+    frontier = build_frontier(position)
+    for component in frontier.components:
+        propagated = _propagate(component)
+        if component.forced is None:
+            continue
+        assert propagated is not None, position
+        assert list(component.forced) == propagated[0], position
+    assert all(c.forced is None for c in frontier.components) or all(
+        _propagate(c) is not None for c in frontier.components)
+
+
+def test_forced_is_not_part_of_a_component():
+    frontier = build_frontier(position_from_text("4x3x2\nHHHH\n1H2H\nHHHH\n"))
+    component = frontier.components[0]
+    assert component.forced is not None
+    bare = Component(component.sizes, component.constraints)
+    assert bare == component and hash(bare) == hash(component) and bare.forced is None
+
+
+def test_a_contradiction_met_while_propagating_leaves_no_forced_boxes():
+    # Each number is possible on its face, but the 0 clears both covered cells, and the 1
+    # then needs a mine among none: no hint, and the count finds no layout.
+    frontier = build_frontier(position_from_text("2x2\n1H\n0H\n"))
+    assert frontier.contradiction is None
+    assert [c.forced for c in frontier.components] == [None]
+    assert analyze(position_from_text("2x2\n1H\n0H\n")).consistent is False

@@ -12,7 +12,7 @@ grid, no cells. The cells behind each box stay here, in :class:`Frontier`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, pairwise, repeat
 from operator import itemgetter
@@ -50,10 +50,21 @@ class Component:
         Number of cells in each box.
     constraints:
         One rule per revealed number that touches the component.
+    forced:
+        Optional, and not part of the component's identity (equality, hash): what the rules
+        force on their own, ``forced[b]`` the mines of box ``b`` or -1, as a rule that needs
+        no more mines clearing its other boxes and one that needs all its free cells filling
+        them, repeated until nothing changes. :func:`build_frontier` finds it for the whole
+        board at once, with bitmasks, on boards up to :data:`FORCED_CELLS` cells (on an
+        expert mid-game position most boxes are forced); a backend may use it instead of
+        working it out again. ``None`` when not given, or when the rules contradict each
+        other on their face.
     """
 
     sizes: tuple[int, ...]
     constraints: tuple[Constraint, ...]
+    forced: tuple[int, ...] | None = field(default=None, compare=False, hash=False,
+                                           repr=False)
 
     @property
     def cells(self) -> int:
@@ -243,6 +254,11 @@ def build_frontier(position: Position) -> Frontier:
         elif mines_left > covered_total:
             contradiction = f"{mines_left} mines left for {covered_total} covered cells"
 
+    forced = None
+    if contradiction is None and width * height <= FORCED_CELLS:
+        forced = _forced(boxes, touched_mask, clue_mask, flag_mask, value, stride,
+                         len(grid))
+
     # Components: union-find over the boxes, each number joining its boxes. The root of a
     # set is its smallest box (path halving keeps the trees shallow), so the components
     # come out ordered by smallest box, hence by smallest cell.
@@ -299,7 +315,9 @@ def build_frontier(position: Position) -> Frontier:
     box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
     outside_mask = covered_mask & ~around(number_mask)
     return Frontier(
-        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))
+        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r),
+                                   None if forced is None else tuple(map(forced.__getitem__,
+                                                                         nodes)))
                          for nodes, r in zip(members, rules, strict=True)),
         box_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
         clue_cells=tuple(tuple(map(cell_of, qs)) for qs in clues),
@@ -307,6 +325,78 @@ def build_frontier(position: Position) -> Frontier:
         mines_left=mines_left,
         contradiction=contradiction,
     )
+
+
+#: Boards up to this many cells get :attr:`Component.forced` from :func:`build_frontier`
+#: (on bigger ones a round of whole-board bitmask operations costs more than the backend's
+#: own propagation over the rules).
+FORCED_CELLS = 4096
+
+
+def _forced(boxes: dict[tuple[int, ...], list[int]], touched: int, clues: int, flags: int,
+            value: Sequence[int], stride: int, size: int) -> list[int] | None:
+    """:attr:`Component.forced` of every box, in order, or ``None`` on a contradiction.
+
+    Single-rule propagation on the whole board at once, in bit planes: a number needs no
+    more mines when the mines and flags around it make its value (its unsettled neighbours
+    are safe), and all of them when its value is what the mines, flags and unsettled cells
+    around it make (they are mines). A few dozen big-integer operations a round, however
+    many numbers. At the fixed point, a number with more mines around it than its value, or
+    fewer cells that may hold one, is a contradiction (no further round could mend it),
+    left to the backend.
+    """
+    mines, safe, unknown = flags, 0, touched
+    settled = _block_count(mines, stride)  # mines and flags around each number
+    possible = _block_count(mines | unknown, stride)  # cells around it that may hold one
+    while True:
+        new_safe = unknown & _dilate(clues & _equal(value, settled), stride)
+        new_mines = unknown & _dilate(clues & _equal(value, possible), stride)
+        if new_safe & new_mines:
+            return None
+        if not new_safe | new_mines:
+            break
+        unknown &= ~(new_safe | new_mines)
+        if new_mines:
+            mines |= new_mines
+            settled = _block_count(mines, stride)
+        if new_safe:
+            safe |= new_safe
+            possible = _block_count(mines | unknown, stride)
+    if clues & (_greater(settled, value) | _greater(value, possible)):
+        return None
+    is_mine = format(mines & touched, "b")[::-1].ljust(size, "0")
+    is_safe = format(safe, "b")[::-1].ljust(size, "0")
+    firsts = list(map(itemgetter(0), boxes.values()))
+    return [len(box) if m == "1" else 0 if z == "1" else -1
+            for box, m, z in zip(boxes.values(), map(is_mine.__getitem__, firsts),
+                                 map(is_safe.__getitem__, firsts), strict=True)]
+
+
+def _block_count(mask: int, stride: int) -> tuple[int, int, int, int]:
+    """How many bits of ``mask`` lie in each cell's 3x3 block (itself and its neighbours),
+    as bit planes (1, 2, 4, 8): three in a row, then three rows, by bit-sliced adders."""
+    left, right = mask << 1, mask >> 1
+    pair = mask ^ left
+    r0, r1 = pair ^ right, (mask & left) | (pair & right)  # each row of three: 0..3
+    u0, u1, d0, d1 = r0 << stride, r1 << stride, r0 >> stride, r1 >> stride
+    t = r0 ^ u0
+    s0 = t ^ d0
+    c0 = (r0 & u0) | (t & d0)  # carry into the twos
+    p, q = r1 ^ u1, d1 ^ c0
+    k1, k2, k3 = r1 & u1, d1 & c0, p & q  # carries into the fours (at most two of them)
+    return s0, p ^ q, k1 ^ k2 ^ k3, (k1 & k2) | (k3 & (k1 | k2))
+
+
+def _equal(a: Sequence[int], b: Sequence[int]) -> int:
+    """Bits where the numbers with bit planes ``a`` and ``b`` are equal (an infinite mask:
+    and it with another)."""
+    return ~((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]))
+
+
+def _dilate(mask: int, stride: int) -> int:
+    """``mask`` and every neighbour of its bits."""
+    row = mask | mask << 1 | mask >> 1
+    return row | row << stride | row >> stride
 
 
 def _around(cells: list[int], width: int, height: int) -> Iterator[tuple[int, ...]]:

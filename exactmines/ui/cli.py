@@ -560,13 +560,19 @@ class GenerateKind(StrEnum):
     sat = "sat"
     position = "position"
     noguess = "noguess"
+    lattice = "lattice"
+    sparse = "sparse"
+    dense = "dense"
 
 
 @app.command("generate")
 def generate_command(
     kind: Annotated[GenerateKind, typer.Argument(
         help="sat (a CNF compiled to a position: layouts = models), position (a random "
-             "mid-game position) or noguess (a board solvable without guessing).",
+             "mid-game position), noguess (a board solvable without guessing), or a "
+             "benchmark family: lattice (every safe cell of a lattice clicked), sparse "
+             "(random safe cells revealed, no flooding) or dense (every position of "
+             "mid-games played with safe moves only).",
         show_default=False)],
     out: Annotated[Path, typer.Option(help="Directory for the .mine and .json files.",
                                       show_default=False)],
@@ -575,18 +581,27 @@ def generate_command(
     = None,
     clauses: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT clauses.")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        help="Run seed (instance i gets its own seed from it).")] = None,
-    width: Annotated[Optional[int], typer.Option(help="position/noguess: board width.")]
-    = None,
-    height: Annotated[Optional[int], typer.Option(help="position/noguess: board height.")]
-    = None,
-    mines: Annotated[Optional[int], typer.Option(help="position/noguess: mines.")] = None,
-    count: Annotated[int, typer.Option(help="How many instances.")] = 1,
+        help="Run seed (instance i gets its own seed from it); lattice/sparse/dense: "
+             "default 0.")] = None,
+    width: Annotated[Optional[int], typer.Option(
+        help="Board width (lattice/dense default 30, sparse 50).")] = None,
+    height: Annotated[Optional[int], typer.Option(
+        help="Board height (lattice/dense default 16, sparse 50).")] = None,
+    mines: Annotated[Optional[int], typer.Option(
+        help="Mines (lattice/dense default 99, sparse 500).")] = None,
+    count: Annotated[int, typer.Option(
+        help="How many instances (dense: games, each giving every position met).")] = 1,
     start: Annotated[str, typer.Option(
-        help="position/noguess: first-click rule (safe, opening; position also "
+        help="position/noguess/dense: first-click rule (safe, opening; position also "
              "unprotected).")] = "opening",
     at: Annotated[Optional[str], typer.Option(
-        "--at", help="position/noguess: first click ROW,COL (default: the centre).")] = None,
+        "--at", help="position/noguess/dense: first click ROW,COL (default: the "
+                     "centre).")] = None,
+    step: Annotated[int, typer.Option(
+        help="lattice: the cells of every STEP-th row and column are clicked (2: every "
+             "4th cell).")] = 2,
+    share: Annotated[float, typer.Option(
+        help="sparse: share of the safe cells revealed.")] = 0.125,
     progress: Annotated[float, typer.Option(
         help="position: share of the safe cells revealed.")] = 0.5,
     method: Annotated[str, typer.Option(
@@ -608,7 +623,10 @@ def generate_command(
 
     Example: exactmines generate position --width 30 --height 16 --mines 99 --seed 1
     --count 5 --out instances
+
+    Example: exactmines generate lattice --count 8 --out bench
     """
+    from exactmines.generate import families
     from exactmines.generate.hardness import parse_dimacs
     from exactmines.generate.positions import (
         midgame_positions,
@@ -635,6 +653,20 @@ def generate_command(
             need(variables=variables, clauses=clauses, seed=seed)
             assert variables is not None and clauses is not None and seed is not None
             instances = random_sat_instances(variables, clauses, seed, count)
+    elif kind.value in families.FAMILIES:
+        size = {"lattice": families.LATTICE_SIZE, "sparse": families.SPARSE_SIZE,
+                "dense": families.DENSE_SIZE}[kind.value]
+        board = dict(width=size[0] if width is None else width,
+                     height=size[1] if height is None else height,
+                     mines=size[2] if mines is None else mines)
+        run = 0 if seed is None else seed
+        if kind is GenerateKind.lattice:
+            instances = families.lattice_instances(run, count, step=step, **board)
+        elif kind is GenerateKind.sparse:
+            instances = families.sparse_instances(run, count, share=share, **board)
+        else:
+            instances = families.dense_instances(
+                run, count, start=start, at=None if at is None else _parse_cell(at), **board)
     else:
         need(width=width, height=height, mines=mines, seed=seed)
         assert width is not None and height is not None and mines is not None
@@ -657,6 +689,8 @@ def generate_command(
         row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
         row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
                    if k in instance.metadata)
+        if "expected" in instance.metadata:
+            row["layouts"] = instance.metadata["expected"]["layouts"]
         written.append(row)
     if output is TextOrJson.json:
         _emit_json(written)
@@ -671,6 +705,13 @@ def generate_command(
                       f"{plural(size['mines'], 'mine')}; layouts = models = {models}")
         elif "method" in row:
             detail = f": {row['method']}"
+        elif "layouts" in row:
+            layouts = row["layouts"]
+            if layouts is None:
+                layouts = "not counted"
+            elif len(layouts) > 15:
+                layouts = f"{layouts[0]}.{layouts[1:3]}e{len(layouts) - 1}"
+            detail = f": layouts = {layouts}"
         typer.echo(f"{row['mine']}{detail}")
 
 

@@ -47,9 +47,9 @@ from collections import deque
 from collections.abc import Sized
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import repeat
+from itertools import compress, repeat
 from math import comb
-from operator import add, mul
+from operator import add, itemgetter, mul, not_
 
 from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
 from exactmines.analysis.frontier import Component, Constraint
@@ -404,11 +404,12 @@ def _propagate(component: Component) -> tuple[list[int], list[list[int]]] | None
 
 
 def _parts(component: Component, fixed: list[int],
-           rules_of: list[list[int]]) -> list[tuple[list[int], Component]]:
+           rules_of: list[list[int]] | None) -> list[tuple[list[int], Component]]:
     """The unforced boxes in connected parts: (their indices, the part as a component).
 
-    Only the rules through some unforced box are visited (``rules_of``): on mid-game
-    positions most rules sit around forced boxes only.
+    Only the rules through some unforced box are visited (``rules_of``, or without it a
+    C-speed test of each rule): on mid-game positions most rules sit around forced boxes
+    only.
     """
     sizes = component.sizes
     constraints = component.constraints
@@ -421,7 +422,12 @@ def _parts(component: Component, fixed: list[int],
         return b
 
     free_boxes = [b for b, j in enumerate(fixed) if j < 0]
-    touching = sorted({c for b in free_boxes for c in rules_of[b]})
+    if rules_of is None:
+        through = map(not_, map(frozenset(free_boxes).isdisjoint,
+                                map(itemgetter(0), constraints)))
+        touching: list[int] = list(compress(range(len(constraints)), through))
+    else:
+        touching = sorted({c for b in free_boxes for c in rules_of[b]})
     rules = []
     for c in touching:
         r = constraints[c]
@@ -600,7 +606,8 @@ def count_component(component: Component, *, deadline: float | None = None,
                     max_kept: int = MAX_KEPT) -> ComponentCounts:
     """Exact :class:`ComponentCounts` of ``component``.
 
-    Boxes forced by the rules alone are set aside (:func:`_propagate`); the rest falls into
+    Boxes forced by the rules alone are set aside (``component.forced`` when the frontier
+    gives it, else :func:`_propagate`); the rest falls into
     connected parts, each counted in three sweeps (two on parts of at most ``_SMALL``
     cells, where ``2**cells`` bounds every coefficient and sweep 2 keeps every reachable
     state; a component fully forced is one layout, counted without any sweep):
@@ -631,10 +638,14 @@ def count_component(component: Component, *, deadline: float | None = None,
     sizes = component.sizes
     cells = sum(sizes)
     zero_row = (0,) * len(sizes)
-    propagated = _propagate(component)
-    if propagated is None:
-        return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
-    fixed, rules_of = propagated
+    rules_of: list[list[int]] | None = None
+    if component.forced is not None:  # worked out for the whole board by the frontier
+        fixed = list(component.forced)
+    else:
+        propagated = _propagate(component)
+        if propagated is None:
+            return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+        fixed, rules_of = propagated
     forced = sum(j for j in fixed if j > 0)
     if -1 not in fixed:
         # Every box forced (most components of a mid-game position): one layout.
