@@ -39,20 +39,27 @@ def components(draw: st.DrawFn, max_boxes: int = 7, max_cells: int = 12) -> Comp
     return Component(tuple(sizes), tuple(rules))
 
 
-@pytest.mark.parametrize(("small", "carried_boxes", "carried_states"),
-                         [(dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES),
-                          (dp._SMALL, dp._CARRIED_BOXES, 1), (dp._SMALL, 0, 1), (0, 0, 1)])
+@pytest.mark.parametrize(("small", "carried_boxes", "carried_states", "enumerated"),
+                         [(dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES,
+                           dp._ENUMERATED_NODES),
+                          (dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES, 3),
+                          (dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES, 0),
+                          (dp._SMALL, dp._CARRIED_BOXES, 1, 0), (dp._SMALL, 0, 1, 0),
+                          (0, 0, 1, 0)])
 @given(component=components())
-def test_counts_equal_brute_force(small, carried_boxes, carried_states, component):
-    # Every path: small parts carrying their sums in one sweep; the same giving up past one
+def test_counts_equal_brute_force(small, carried_boxes, carried_states, enumerated,
+                                  component):
+    # Every path: tiny parts enumerated; the same giving up past 3 search nodes (then the
+    # sweeps); small parts carrying their sums in one sweep; the same giving up past one
     # state (then two sweeps); two sweeps from the start; small=0 sends every component
     # through all three sweeps (the path of big components).
-    saved = dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES
-    dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES = small, carried_boxes, carried_states
+    saved = dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES, dp._ENUMERATED_NODES
+    dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES, dp._ENUMERATED_NODES = \
+        small, carried_boxes, carried_states, enumerated
     try:
         assert count_component(component) == BruteForceBackend().count(component)
     finally:
-        dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES = saved
+        dp._SMALL, dp._CARRIED_BOXES, dp._CARRIED_STATES, dp._ENUMERATED_NODES = saved
 
 
 @given(components(max_boxes=6, max_cells=10), st.randoms(use_true_random=False))
