@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import pickle
+import random
 from fractions import Fraction
 
 from hypothesis import given, settings
 from strategies import positions
 
+import exactmines.analysis.analyze as analyze_module
 from exactmines import analyze
 from exactmines.analysis.analyze import CellAnalysis, Cells
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.combine import combine, combine_ratios
-from exactmines.analysis.frontier import build_frontier
+from exactmines.analysis.frontier import build_frontier, split_forced
+from exactmines.game import Game, deal
 from exactmines.io.formats import position_from_text
 
 
@@ -69,3 +72,103 @@ def test_ratios_are_the_fractions_of_combine():
     assert [[Fraction(*r) for r in box] for box in ratios.box] == \
         [list(box) for box in combined.box_probability]
     assert Fraction(*ratios.outside) == combined.outside_probability
+
+
+def _general(position, **options):
+    """analyze without the part-by-part path: every component counted whole."""
+    saved = analyze_module._SPLIT_ENGINES
+    analyze_module._SPLIT_ENGINES = frozenset()
+    try:
+        return analyze(position, **options)
+    finally:
+        analyze_module._SPLIT_ENGINES = saved
+
+
+def _answers(result):
+    return (result.consistent, result.layouts, tuple(result.cells), result.components,
+            result.frontier_cells, result.largest_component, result.notes,
+            result.probabilities_computed, result.verdicts_complete)
+
+
+@settings(max_examples=300)
+@given(positions(max_side=7, max_covered=24, allow_lies=True))
+def test_counting_part_by_part_gives_the_same_answers(position):
+    # The split (forced cells settled for the whole board, the rest counted in parts) against
+    # the components counted whole, on both DP engines, inconsistent positions included.
+    for backend in ("auto", "dp"):
+        assert _answers(analyze(position, backend=backend)) == \
+            _answers(_general(position, backend=backend)), position
+
+
+def test_the_split_gives_way_to_the_general_path():
+    # A contradiction found only by propagating: the general path tells it.
+    position = position_from_text("2x2\n1H\n0H\n")
+    assert split_forced(position) is None
+    assert _answers(analyze(position)) == _answers(_general(position))
+    # No time to count: verdicts only, as before.
+    position = position_from_text("5x2x2\nHHHHH\n01HHH\n")
+    assert _answers(analyze(position, time_limit=0)) == \
+        _answers(_general(position, time_limit=0))
+    assert not analyze(position, time_limit=0).probabilities_computed
+    # Nothing to count once the forced cells are settled: still no time to count.
+    position = position_from_text("4x2x3\nHHHH\n02HH\n")
+    assert _answers(analyze(position, time_limit=0)) == \
+        _answers(_general(position, time_limit=0))
+    assert not analyze(position, time_limit=0).probabilities_computed
+
+
+def test_a_split_position():
+    # The 0 clears the two cells above it; the 1 then needs one mine in the two cells
+    # left to it, one box of two cells; four cells are next to no number.
+    position = position_from_text("5x2x2\nHHHHH\n01HHH\n")
+    split = split_forced(position)
+    assert split is not None
+    assert split.safe == ((0, 0), (0, 1)) and split.mines == ()
+    assert (split.components, split.frontier_cells, split.largest_component) == (1, 4, 4)
+    assert split.mines_left == 2 and split.outside == 4
+    assert [part.sizes for part in split.parts] == [(2,)]
+    assert split.part_cells == ((((0, 2), (1, 2)),),)
+    result = analyze(position)
+    assert result.layouts == 2 * 4 and result.safe == [(0, 0), (0, 1)]
+    assert result.cell(0, 2).probability == Fraction(1, 2)
+    assert result.cell(0, 4).probability == Fraction(1, 4)
+    # The 2 needs both cells right of the 0: forced mines, nothing left to count.
+    split = split_forced(position_from_text("4x2x3\nHHHH\n02HH\n"))
+    assert split.mines == ((0, 2), (1, 2)) and split.parts == () and split.mines_left == 1
+    result = analyze(position_from_text("4x2x3\nHHHH\n02HH\n"))
+    assert result.mines == [(0, 2), (1, 2)] and result.layouts == 2
+
+
+def _midgame(width, height, mines, games):
+    """Positions met playing seeded games with safe moves only, the mines proved so far
+    flagged in every other position (bench_analyze's mid-game family, smaller)."""
+    for g in range(games):
+        rng = random.Random(g)
+        start = (height // 2, width // 2)
+        game = Game(deal(width, height, mines, rng, rule="opening", at=start))
+        game.reveal(start)
+        flags: set = set()
+        for move in range(40):
+            if game.over:
+                break
+            position = game.position(frozenset(flags) if move % 2 else frozenset())
+            yield position
+            result = _general(position)
+            if not result.safe:
+                break
+            flags.update(result.mines)
+            for cell in result.safe:
+                if not game.over and not game.is_revealed(cell):
+                    game.reveal(cell)
+
+
+def test_part_by_part_on_played_positions():
+    # Ordinary positions, where most of the frontier is forced and what is left falls into
+    # many small parts: every answer as the components counted whole give it.
+    seen = 0
+    for position in _midgame(16, 16, 40, 6):
+        for backend in ("auto", "dp"):
+            assert _answers(analyze(position, backend=backend)) == \
+                _answers(_general(position, backend=backend)), position
+        seen += 1
+    assert seen > 30

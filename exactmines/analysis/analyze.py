@@ -41,7 +41,7 @@ from exactmines.analysis.combine import (
     fits,
     fraction_of,
 )
-from exactmines.analysis.frontier import Frontier, build_frontier
+from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 
@@ -161,20 +161,21 @@ class Cells(Sequence[CellAnalysis]):
 
     def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
         self._position = position
-        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios] | None = None
+        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios, Values] | None = None
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
-                 ratios: Ratios) -> Cells:
-        """The cells of a position whose components were all counted: box ``b`` of
-        component ``c`` holds the cells ``box_cells[c][b]``, each a mine with probability
-        ``ratios.box[c][b]``; the cells off the frontier ``ratios.outside``."""
+                 ratios: Ratios, settled: Values | None = None) -> Cells:
+        """The cells of a position whose components (or parts) were all counted: box ``b``
+        of component ``c`` holds the cells ``box_cells[c][b]``, each a mine with
+        probability ``ratios.box[c][b]``; ``settled`` gives other groups their values (the
+        forced cells), and the cells off the frontier have ``ratios.outside``."""
         cells = cls(position, [])
         cells._values = None
-        cells._boxes = (box_cells, ratios)
+        cells._boxes = (box_cells, ratios, settled or [])
         out = ratios.outside
         cells._rest = (None, "unknown") if out is None else (out, _verdict(out))
         return cells
@@ -183,9 +184,9 @@ class Cells(Sequence[CellAnalysis]):
         """The groups of cells with their values, and the value of every other cell."""
         if self._values is None:
             assert self._boxes is not None
-            box_cells, ratios = self._boxes
+            box_cells, ratios, settled = self._boxes
             assert ratios.box is not None
-            values: Values = []
+            values: Values = list(settled)
             for boxes, box_ratios in zip(box_cells, ratios.box, strict=True):
                 values.extend(zip(boxes, zip(box_ratios, map(_verdict, box_ratios),
                                              strict=True), strict=True))
@@ -277,10 +278,21 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     Notes
     -----
     Cost is dominated by counting the largest component; combining is a product tree over
-    the components' mine-count polynomials.
+    the components' mine-count polynomials. With the DP engines (``auto``, ``dp``) a board
+    up to :data:`~exactmines.analysis.frontier.FORCED_CELLS` cells is first counted part
+    by part, what the rules force on their own settled beforehand for the whole board
+    (:func:`~exactmines.analysis.frontier.split_forced`): the same answers, for a fraction
+    of the work on an ordinary mid-game position, where most of the frontier is forced.
+    Anything that path does not answer (a contradiction, a part not counted in time) is
+    answered component by component as above.
     """
     started = time.perf_counter()
     engine = get_backend(backend) if isinstance(backend, str) else backend
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if engine.name in _SPLIT_ENGINES:
+        quick = _from_split(position, engine, deadline, started)
+        if quick is not None:
+            return quick
     frontier = build_frontier(position)
     shape = dict(
         components=len(frontier.components),
@@ -301,7 +313,6 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
 
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     counts, reasons = _count(frontier, engine, deadline)
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
@@ -309,6 +320,40 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
     verdict_deadline = time.monotonic() + time_limit if time_limit else None
     return _deduce(frontier, engine, counts, reasons, verdict_deadline, finish)
+
+
+#: Engines whose counts the analysis may take part by part (see
+#: :class:`~exactmines.analysis.frontier.Split`): the DP family, which counts a component
+#: as the product of its unforced parts anyway.
+_SPLIT_ENGINES = frozenset({"auto", "dp"})
+
+
+def _from_split(position: Position, engine: Backend, deadline: float | None,
+                started: float) -> Analysis | None:
+    """The analysis counted part by part, or ``None`` when the general path must answer:
+    the split does not apply, a part was not counted, the position is inconsistent, or the
+    deadline has passed."""
+    split = split_forced(position)
+    if split is None:
+        return None
+    counts = []
+    for part in split.parts:
+        try:
+            counts.append(engine.count(part, deadline=deadline))
+        except BudgetExceeded:
+            return None
+    sizes = [part.sizes for part in split.parts]
+    if split.mines_left is None:
+        ratios = combine_ratios_without_count(counts, sizes)
+    else:
+        ratios = combine_ratios(counts, sizes, split.outside, split.mines_left)
+    if ratios.layouts == 0 or (deadline is not None and time.monotonic() > deadline):
+        return None
+    settled: Values = [(split.mines, ((1, 1), "mine")), (split.safe, ((0, 1), "safe"))]
+    return Analysis(position, engine.name, True, ratios.layouts,
+                    Cells.of_boxes(position, split.part_cells, ratios, settled), True,
+                    split.components, split.frontier_cells, split.largest_component,
+                    seconds=time.perf_counter() - started)
 
 
 #: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
