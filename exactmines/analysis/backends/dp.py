@@ -559,7 +559,24 @@ class _Part:
 
 def _enumerated(component: Component,
                 shift: int) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
-    """The layouts of a tiny part one by one: what :func:`_carried` returns, or ``None`` past
+    """The layouts of a tiny part one by one (:func:`_enumerate`), packed: what
+    :func:`_carried` returns, or ``None`` past :data:`_ENUMERATED_NODES` search nodes."""
+    found = _enumerate(component)
+    if found is None:
+        return None
+    total = 0
+    sums = [0] * len(component.sizes)
+    for k, (layouts, row) in found.items():
+        total += layouts << (k * shift)
+        for b, mines in enumerate(row):
+            if mines:
+                sums[b] += mines << (k * shift)
+    return (total, 0), [(x, 0) for x in sums]
+
+
+def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
+    """The layouts of a tiny component one by one, as ``{k: (layouts, box mine sums)}``
+    over the mine numbers ``k`` that have layouts; ``None`` past
     :data:`_ENUMERATED_NODES` search nodes.
 
     Depth-first over the boxes in order, each taking the mine numbers its rules still allow
@@ -582,18 +599,21 @@ def _enumerated(component: Component,
         left.append(cells)
     weights = [_binomials(size) for size in sizes]
     counts = [0] * n
-    sums = [0] * n
-    total = 0
+    found: dict[int, tuple[int, list[int]]] = {}
     nodes = _ENUMERATED_NODES
 
     def down(b: int, mines: int, weight: int) -> None:
-        nonlocal total, nodes
-        if b == n:
-            term = weight << (mines * shift)  # C(sizes, counts) x^mines, packed
-            total += term
+        nonlocal nodes
+        if b == n:  # a layout: C(sizes, counts) ways, ``mines`` mines
+            if mines in found:
+                layouts, row = found[mines]
+                found[mines] = (layouts + weight, row)
+            else:
+                row = [0] * n
+                found[mines] = (weight, row)
             for i, j in enumerate(counts):
                 if j:
-                    sums[i] += term * j
+                    row[i] += weight * j
             return
         nodes -= 1
         if nodes < 0:
@@ -625,7 +645,7 @@ def _enumerated(component: Component,
         down(0, 0, 1)
     except _Overflow:
         return None
-    return (total, 0), [(x, 0) for x in sums]
+    return found
 
 
 class _Overflow(Exception):
@@ -731,6 +751,16 @@ def count_component(component: Component, *, deadline: float | None = None,
         return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
                                (zero_row,) * forced + (tuple(fixed),)
                                + (zero_row,) * (cells - forced))
+    if (max(fixed) < 0 and len(sizes) <= _ENUMERATED_BOXES
+            and max_states >= _ENUMERATED_NODES):
+        # Nothing forced, few boxes (a part of a split position, say): its layouts one by
+        # one, straight into the counts, if there are few.
+        found = _enumerate(component)
+        if found is not None:
+            return ComponentCounts(
+                tuple(found[k][0] if k in found else 0 for k in range(cells + 1)),
+                tuple(tuple(found[k][1]) if k in found else zero_row
+                      for k in range(cells + 1)))
     watch = _Watch(component, deadline, max_states, max_kept)
     if max(fixed) < 0:  # nothing forced: the component is its own (connected) part
         parts = [(list(range(len(sizes))), component)]
