@@ -70,7 +70,7 @@ _CARRIED_BOXES = 24
 _CARRIED_STATES = 64
 #: Parts of at most this many boxes are first counted by enumerating their layouts, giving
 #: up past this many search nodes (see :func:`_enumerated`).
-_ENUMERATED_BOXES = 12
+_ENUMERATED_BOXES = 16
 _ENUMERATED_NODES = 256
 
 
