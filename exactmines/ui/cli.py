@@ -3,9 +3,12 @@
 One error boundary (:func:`main`): an :class:`ExactminesError` becomes one line on stderr
 and exit code 2; nothing else here knows about exit codes but ``analyze``'s 3 for an
 inconsistent position.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typer reads every command's parameters
+each time the command line runs, and string annotations cost it an ``eval`` each (400 of
+them, about 50 ms, before even ``--version`` could answer). Names imported only for typing
+are quoted.
+"""
 
 import json
 import os
@@ -15,12 +18,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 
-from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.errors import (
     DEVICE_ERRNOS,
@@ -29,10 +30,14 @@ from exactmines.errors import (
     OutputError,
     ParameterError,
 )
-from exactmines.io.files import read_position
-from exactmines.position import Position
 from exactmines.ui.report import plural
 from exactmines.version import __version__
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from exactmines.analysis.analyze import Analysis
+    from exactmines.position import Position
 
 __all__ = ["app", "main"]
 
@@ -74,8 +79,28 @@ def _emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
 
 
-def _console() -> Console:
+def _console() -> "Console":
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
+
+
+# What a command needs is imported when it runs, not when the command line starts:
+# ``exactmines --version`` or ``-h`` loads no analysis, no file readers and no rich.
+
+
+def read_position(path: str | Path) -> "Position":
+    """:func:`exactmines.io.files.read_position`, imported on first use."""
+    from exactmines.io.files import read_position as read
+
+    return read(path)
+
+
+def analyze(position: "Position", **options: Any) -> "Analysis":
+    """:func:`exactmines.analysis.analyze.analyze`, imported on first use."""
+    from exactmines.analysis.analyze import analyze as run
+
+    return run(position, **options)
 
 
 @app.command("analyze")
@@ -163,7 +188,7 @@ def analyze_command(
         raise typer.Exit(EXIT_INCONSISTENT)
 
 
-def _unique_report(positions: list[tuple[str, Position]], output: OutputFormat,
+def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
                    time_limit: float | None) -> None:
     """``analyze --unique``: one answer per position, ``null`` answers when not decided
     within ``time_limit`` seconds; exit 3 if any is inconsistent."""
