@@ -25,6 +25,7 @@ from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.errors import ParameterError
 from exactmines.io.files import read_position
 from exactmines.position import Position, neighbours
+from exactmines.ui.cli import main
 
 DATA = Path(__file__).parent / "data"
 FILES = sorted(DATA.glob("*.mine"))
@@ -345,6 +346,59 @@ def test_flags_are_mines_as_in_analyze():
     assert exported.models == analyze(position).layouts == truth(position).layouts
     total = exported.text.splitlines()[-1]
     assert total.endswith(f"= {position.mines - len(position.flags)} ;")
+
+
+def run(capsys, *args):
+    code = main(["export", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_writes_the_file_and_its_ground_truth(capsys, tmp_path):
+    out = tmp_path / "needs.cnf"
+    code, text, err = run(capsys, DATA / "needs-count.mine", "--to", "cnf", "--out", out,
+                          "--format", "json")
+    assert code == 0 and err == ""
+    summary = json.loads(text)
+    with_count = json.loads(Path(f"{out}.json").read_text())
+    assert summary["models"] == with_count["models"] == with_count["layouts"]
+    assert with_count["mines"] == 2 and with_count["count_in_file"] is True
+    _, clauses, show, _ = parse_dimacs(out.read_text())
+    assert projected_models(clauses, show) == int(with_count["models"])
+
+    code, text, err = run(capsys, DATA / "needs-count.mine", "--to", "cnf", "--out", out,
+                          "--no-count")
+    assert code == 0 and "no total mine count" in text
+    without = json.loads(Path(f"{out}.json").read_text())
+    assert without["mines"] is None and without["count_in_file"] is False
+    assert without["encoding"] is None
+    _, clauses, show, _ = parse_dimacs(out.read_text())
+    assert projected_models(clauses, show) == int(without["models"]) \
+        > int(with_count["models"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--to", "xlsx"], "--to xlsx: unknown format"),
+    (["--to", "cnf", "--time-limit", "-1"], "--time-limit -1.0: must be at least 0"),
+    (["--to", "cnf", "--backend", "nope"], "nope"),
+])
+def test_cli_bad_input_writes_nothing(capsys, tmp_path, args, message):
+    out = tmp_path / "x.out"
+    code, text, err = run(capsys, DATA / "reference-9x9.mine", *args, "--out", out)
+    assert code == 2 and text == ""
+    assert len(err.splitlines()) == 1 and message in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_bad_files_write_nothing(capsys, tmp_path):
+    code, _, err = run(capsys, tmp_path / "missing.mine", "--to", "cnf", "--out",
+                       tmp_path / "x.cnf")
+    assert code == 2 and "missing.mine: no such file" in err and len(err.splitlines()) == 1
+    (tmp_path / "x.cnf.json").mkdir()
+    code, _, err = run(capsys, DATA / "reference-9x9.mine", "--to", "cnf", "--out",
+                       tmp_path / "x.cnf")
+    assert code == 2 and "is a directory" in err and len(err.splitlines()) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["x.cnf.json"]
 
 
 def test_library_names_the_parameter():

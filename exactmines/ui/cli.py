@@ -538,6 +538,52 @@ def batch_command(
                               f"(rows with \"error\" in {out}); first: {first}")
 
 
+@app.command("export")
+def export_command(
+    position_file: Annotated[Path, typer.Argument(
+        metavar="POSITION", help="A position file (.mine).", show_default=False)],
+    to: Annotated[str, typer.Option(
+        "--to", help="cnf (DIMACS, projected model counting), opb (pseudo-Boolean), lp or "
+                     "mps (the MILP, written by PuLP).", show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="The file to write; its ground truth goes to OUT.json.", show_default=False)],
+    no_count: Annotated[bool, typer.Option(
+        "--no-count", help="Leave the total mine count out (of the file and its "
+                           "answer).")] = False,
+    backend: Annotated[str, typer.Option(
+        help=f"Engine of the ground truth: {', '.join(backend_names())}.")] = "auto",
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds for counting the ground truth's layouts, as in "
+                             "analyze.")] = 30.0,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """Write a position as an instance for other solvers, with its exact answer in OUT.json.
+
+    Example: exactmines export instances/reference-9x9.mine --to cnf --out reference.cnf
+    """
+    from exactmines.analysis.export import write_export
+
+    engine = get_backend(backend)
+    if time_limit < 0:
+        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    position = read_position(position_file)
+    exported = write_export(out, position, to, count=not no_count, backend=engine,
+                            time_limit=time_limit, source=str(position_file))
+    models = None if exported.models is None else str(exported.models)
+    summary = {"in": str(position_file), "out": str(out), "json": f"{out}.json",
+               "format": exported.format, "variables": len(exported.cells),
+               "count_in_file": exported.count_in_file, "models": models,
+               "consistent": exported.analysis.consistent}
+    if output is TextOrJson.json:
+        _emit_json(summary)
+        return
+    count = "with the total mine count" if exported.count_in_file else "no total mine count"
+    shown = "not counted" if exported.models is None else f"{exported.models:,}"
+    typer.echo(f"{position_file} -> {out} ({exported.format}, {len(exported.cells)} cell "
+               f"variables, {count}); models: {shown}; ground truth in {out}.json")
+
+
 @app.command("convert")
 def convert_command(
     source: Annotated[str, typer.Argument(
