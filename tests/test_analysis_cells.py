@@ -123,7 +123,7 @@ def test_a_split_position():
     position = position_from_text("5x2x2\nHHHHH\n01HHH\n")
     split = split_forced(position)
     assert split is not None
-    assert split.safe == ((0, 0), (0, 1)) and split.mines == ()
+    assert split.safe() == ((0, 0), (0, 1)) and split.mines() == ()
     assert (split.components, split.frontier_cells, split.largest_component) == (1, 4, 4)
     assert split.mines_left == 2 and split.outside == 4
     assert [part.sizes for part in split.parts] == [(2,)]
@@ -134,7 +134,7 @@ def test_a_split_position():
     assert result.cell(0, 4).probability == Fraction(1, 4)
     # The 2 needs both cells right of the 0: forced mines, nothing left to count.
     split = split_forced(position_from_text("4x2x3\nHHHH\n02HH\n"))
-    assert split.mines == ((0, 2), (1, 2)) and split.parts == () and split.mines_left == 1
+    assert split.mines() == ((0, 2), (1, 2)) and split.parts == () and split.mines_left == 1
     result = analyze(position_from_text("4x2x3\nHHHH\n02HH\n"))
     assert result.mines == [(0, 2), (1, 2)] and result.layouts == 2
 

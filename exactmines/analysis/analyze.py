@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress, repeat, starmap
@@ -161,21 +161,23 @@ class Cells(Sequence[CellAnalysis]):
 
     def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
         self._position = position
-        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios, Values] | None = None
+        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios,
+                           Callable[[], Values] | None] | None = None
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
-                 ratios: Ratios, settled: Values | None = None) -> Cells:
+                 ratios: Ratios, settled: Callable[[], Values] | None = None) -> Cells:
         """The cells of a position whose components (or parts) were all counted: box ``b``
         of component ``c`` holds the cells ``box_cells[c][b]``, each a mine with
-        probability ``ratios.box[c][b]``; ``settled`` gives other groups their values (the
-        forced cells), and the cells off the frontier have ``ratios.outside``."""
+        probability ``ratios.box[c][b]``; ``settled()``, when first needed, gives other
+        groups their values (the forced cells), and the cells off the frontier have
+        ``ratios.outside``."""
         cells = cls(position, [])
         cells._values = None
-        cells._boxes = (box_cells, ratios, settled or [])
+        cells._boxes = (box_cells, ratios, settled)
         out = ratios.outside
         cells._rest = (None, "unknown") if out is None else (out, _verdict(out))
         return cells
@@ -186,7 +188,7 @@ class Cells(Sequence[CellAnalysis]):
             assert self._boxes is not None
             box_cells, ratios, settled = self._boxes
             assert ratios.box is not None
-            values: Values = list(settled)
+            values: Values = [] if settled is None else settled()
             for boxes, box_ratios in zip(box_cells, ratios.box, strict=True):
                 values.extend(zip(boxes, zip(box_ratios, map(_verdict, box_ratios),
                                              strict=True), strict=True))
@@ -349,7 +351,9 @@ def _from_split(position: Position, engine: Backend, deadline: float | None,
         ratios = combine_ratios(counts, sizes, split.outside, split.mines_left)
     if ratios.layouts == 0 or (deadline is not None and time.monotonic() > deadline):
         return None
-    settled: Values = [(split.mines, ((1, 1), "mine")), (split.safe, ((0, 1), "safe"))]
+    def settled() -> Values:
+        return [(split.mines(), ((1, 1), "mine")), (split.safe(), ((0, 1), "safe"))]
+
     return Analysis(position, engine.name, True, ratios.layouts,
                     Cells.of_boxes(position, split.part_cells, ratios, settled), True,
                     split.components, split.frontier_cells, split.largest_component,

@@ -154,6 +154,8 @@ _DIGIT_VALUE = {str(d): d for d in range(9)}
 
 
 _ZERO_BYTE = str.maketrans({"0": "\x00"})
+#: ``bytes.translate`` table: the digits ``0`` and ``1`` to the bytes 0 and 1.
+_ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def _bits(mask: int) -> list[int]:
@@ -313,8 +315,11 @@ class Split:
         (none of them forced: ``forced`` all -1).
     part_cells:
         ``part_cells[i][b]``: the cells of box ``b`` of part ``i``, row-major.
-    mines, safe:
-        The cells forced to be mines, to be safe, row-major.
+    forced_mines, forced_safe:
+        The cells forced to be mines, to be safe, as bitmasks over the padded grid (see
+        :meth:`mines` and :meth:`safe` for the cells).
+    width, height:
+        The board's.
     outside:
         How many covered cells are next to no number.
     mines_left:
@@ -326,10 +331,20 @@ class Split:
     largest_component: int
     parts: tuple[Component, ...]
     part_cells: tuple[tuple[tuple[Cell, ...], ...], ...]
-    mines: tuple[Cell, ...]
-    safe: tuple[Cell, ...]
+    forced_mines: int
+    forced_safe: int
+    width: int
+    height: int
     outside: int
     mines_left: int | None
+
+    def mines(self) -> tuple[Cell, ...]:
+        """The cells forced to be mines, row-major."""
+        return tuple(map(_padded_cells(self.width, self.height), _bits(self.forced_mines)))
+
+    def safe(self) -> tuple[Cell, ...]:
+        """The cells forced to be safe, row-major."""
+        return tuple(map(_padded_cells(self.width, self.height), _bits(self.forced_safe)))
 
 
 def split_forced(position: Position) -> Split | None:
@@ -354,11 +369,6 @@ def split_forced(position: Position) -> Split | None:
     flag_mask = _mask(grid, FLAG)
     number_mask = _mask(grid, "012345678")
     value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
-    bad = _greater(value, _count_around(covered_mask | flag_mask, stride))
-    if flag_mask:
-        bad |= _greater(_count_around(flag_mask, stride), value)
-    if bad & number_mask:
-        return None
     mines_left = None
     if position.mines is not None:
         mines_left = position.mines - flag_mask.bit_count()
@@ -366,7 +376,8 @@ def split_forced(position: Position) -> Split | None:
             return None
     touched_mask = covered_mask & _dilate(number_mask, stride)
     clue_mask = number_mask & _dilate(covered_mask, stride)
-    settled = _settle(touched_mask, clue_mask, flag_mask, value, stride)
+    # (A number impossible on its face fails the final check of the propagation.)
+    settled = _settle(touched_mask, clue_mask, flag_mask, value, stride, number_mask)
     if settled is None:
         return None
     mines, safe = settled
@@ -400,13 +411,16 @@ def split_forced(position: Position) -> Split | None:
         else:
             box.append(p)
     members, component_of, local, boxes_of = _join(boxes)
-    is_mine = frozenset(_bits(mines | flag_mask)).__contains__
+    # A number's rule needs its value less the flags and forced mines around it.
+    is_mine = (format(mines | flag_mask, "b").encode()[::-1].translate(_ZERO_ONE)
+               .ljust(len(grid), b"\0"))
     rules: list[list[Constraint]] = [[] for _ in members]
     to_local = local.__getitem__
     for q, near in zip(free_clues, _around(free_clues, width, height), strict=True):
         under = boxes_of[q]
         rules[component_of[under[0]]].append(Constraint(
-            tuple(map(to_local, under)), _DIGIT_VALUE[grid[q]] - sum(map(is_mine, near))))
+            tuple(map(to_local, under)),
+            _DIGIT_VALUE[grid[q]] - sum(map(is_mine.__getitem__, near))))
     cell_of = _padded_cells(width, height)
     box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
     return Split(
@@ -417,8 +431,10 @@ def split_forced(position: Position) -> Split | None:
                               (-1,) * len(nodes))
                     for nodes, r in zip(members, rules, strict=True)),
         part_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
-        mines=tuple(map(cell_of, _bits(mines))) if mines else (),
-        safe=tuple(map(cell_of, _bits(safe))) if safe else (),
+        forced_mines=mines,
+        forced_safe=safe,
+        width=width,
+        height=height,
         outside=(covered_mask & ~_dilate(number_mask, stride)).bit_count(),
         mines_left=None if mines_left is None else mines_left - mines.bit_count(),
     )
@@ -481,7 +497,7 @@ def _forced(boxes: dict[tuple[int, ...], list[int]], touched: int, clues: int, f
             value: Sequence[int], stride: int, size: int) -> list[int] | None:
     """:attr:`Component.forced` of every box, in order, or ``None`` on a contradiction
     (see :func:`_settle`)."""
-    settled = _settle(touched, clues, flags, value, stride)
+    settled = _settle(touched, clues, flags, value, stride, clues)
     if settled is None:
         return None
     mines, safe = settled
@@ -493,8 +509,8 @@ def _forced(boxes: dict[tuple[int, ...], list[int]], touched: int, clues: int, f
                                  map(is_safe.__getitem__, firsts), strict=True)]
 
 
-def _settle(touched: int, clues: int, flags: int, value: Sequence[int],
-            stride: int) -> tuple[int, int] | None:
+def _settle(touched: int, clues: int, flags: int, value: Sequence[int], stride: int,
+            numbers: int) -> tuple[int, int] | None:
     """The cells of ``touched`` forced to be mines and safe, as masks, or ``None`` on a
     contradiction.
 
@@ -502,9 +518,9 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int],
     more mines when the mines and flags around it make its value (its unsettled neighbours
     are safe), and all of them when its value is what the mines, flags and unsettled cells
     around it make (they are mines). A few dozen big-integer operations a round, however
-    many numbers. At the fixed point, a number with more mines around it than its value, or
-    fewer cells that may hold one, is a contradiction (no further round could mend it),
-    left to the backend.
+    many numbers. At the fixed point, a number (any of ``numbers``, touching a covered cell
+    or not) with more mines around it than its value, or fewer cells that may hold one, is
+    a contradiction (no further round could mend it), left to the backend.
     """
     mines, safe, unknown = flags, 0, touched
     settled = _block_count(mines, stride)  # mines and flags around each number
@@ -523,7 +539,7 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int],
         if new_safe:
             safe |= new_safe
             possible = _block_count(mines | unknown, stride)
-    if clues & (_greater(settled, value) | _greater(value, possible)):
+    if numbers & (_greater(settled, value) | _greater(value, possible)):
         return None
     return mines & touched, safe
 
