@@ -216,3 +216,11 @@ def test_a_board_too_big_to_draw_says_so(tmp_path, capsys):
     assert main(["analyze", str(position)]) == 0
     out = capsys.readouterr().out
     assert "not drawn" in out and "10000 cells" in out and "--format json" in out
+
+
+def test_text_report_names_the_safest_guess_when_nothing_is_safe(tmp_path, capsys):
+    # One mine among the five cells by the 1 (1/5 each), one among the two beyond (1/2).
+    position = tmp_path / "guess.mine"
+    position.write_text("4x2x2\nH1HH\nHHHH\n")
+    assert main(["analyze", str(position)]) == 0
+    assert "safest guess: (0,0) mine probability 1/5 = 20.0%" in capsys.readouterr().out

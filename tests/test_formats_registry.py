@@ -130,3 +130,24 @@ def test_written_files_get_the_mode_of_a_plain_open(tmp_path, mask):
         os.umask(old)
     mode = stat.S_IMODE((tmp_path / "a.mine").stat().st_mode)
     assert mode == stat.S_IMODE((tmp_path / "b.mine").stat().st_mode) == 0o666 & ~mask
+
+
+def test_a_board_exactly_at_a_limit_fits_and_one_more_does_not():
+    from exactmines.io.formats import MAX_CELLS, MBF_MAX_SIDE
+    from exactmines.io.registry import FORMATS, Limits
+
+    side = 10_000
+    assert side * side == MAX_CELLS
+    for name in ("mine", "xo"):
+        limits = FORMATS[name].limits
+        assert limits.refusal(Board(side, side, frozenset())) is None
+        assert limits.refusal(Board(side, side + 1, frozenset())) is not None
+    mbf = FORMATS["mbf"].limits
+    assert mbf.refusal(Board(MBF_MAX_SIDE, MBF_MAX_SIDE, frozenset())) is None
+    assert mbf.refusal(Board(MBF_MAX_SIDE + 1, 1, frozenset())) is not None
+    # MBF's mine limit (65,535) is more than its largest board holds; the rule is tested
+    # on a limit of its own.
+    small = Limits(mines=2)
+    two, three = frozenset({(0, 0), (0, 1)}), frozenset({(0, 0), (0, 1), (0, 2)})
+    assert small.refusal(Board(3, 1, two)) is None
+    assert small.refusal(Board(3, 1, three)) == "at most 2 mines"
