@@ -6,6 +6,7 @@ Usage::
     python scripts/bench_analyze.py --quick          # a subset, under ~30 s
     python scripts/bench_analyze.py --backend sat --time-limit 5   # another engine
     python scripts/bench_analyze.py --profile lattice  # cProfile of one family
+    python scripts/bench_analyze.py --versus         # against ms_toollib (pip install ms_toollib)
 
 Every figure is the whole pipeline in one process: frontier (boxes and components),
 counting, combination into exact fractions, and the per-cell answers. ``wall`` is what a
