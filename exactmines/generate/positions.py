@@ -14,10 +14,13 @@ Three kinds:
     count unless told otherwise). ``rejection`` deals boards under the first-click rule
     until one is solvable: the result is uniform over the solvable boards of that rule.
     ``repair`` deals one board and, while it is not solvable, moves a mine from the cells
-    where deduction got stuck to a cell away from the revealed area; it ends in a solvable
-    board quickly even when solvable boards are rare, but favours boards with mines away
-    from the opening: *not* uniform. ``auto`` tries rejection first and repairs when it runs
-    out of attempts; the metadata says which method produced each board.
+    where deduction got stuck to a cell away from the revealed area (on large boards, where
+    deduction sticks only in small pockets of a nearly cleared board, into the revealed
+    area where deduction still clears it, each pocket re-deduced on its own: linear in the
+    board); it ends in a solvable board quickly even when solvable boards are rare, but
+    favours boards with mines away from where deduction stuck: *not* uniform. ``auto``
+    tries rejection first (fewer boards as the board grows: a solvable one gets rarer) and
+    repairs the last board it dealt; the metadata says which method produced each board.
 ``sat``
     A position compiled from a CNF formula (:mod:`exactmines.generate.hardness`): its layouts are
     the formula's models, so consistency is satisfiability and the layout count is the
@@ -36,11 +39,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactmines.errors import InputError, ParameterError, SolverError
-from exactmines.game import START_RULES, Game, deal, protected_cells
+from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
-from exactmines.io.formats import board_to_mine, position_to_mine
-from exactmines.position import Board, Cell, Position
-from exactmines.solvability.check import solvable
+from exactmines.io.formats import position_to_mine
+from exactmines.position import Board, Cell, Position, dilate, indices_of
+from exactmines.solvability.check import (
+    Outcome,
+    Solvability,
+    solvable,
+    solve_from,
+    solve_indices,
+)
 
 __all__ = [
     "Instance",
@@ -61,6 +70,21 @@ MODEL_COUNT_SECONDS = 60.0
 #: Fresh boards the repair method starts from (each gets up to one move per cell) before
 #: generation gives up.
 REPAIR_BOARDS = 20
+
+#: ``auto`` gives rejection at most ``attempts`` boards and at most as many as fit in this
+#: many cells (2000 at 9x9, 520 at 30x16, 25 at 100x100, 2 at 300x300, 1 at 1000x1000),
+#: then repairs: a solvable board gets rarer as the board grows, and each costs a check.
+REJECTION_CELLS = 250_000
+
+#: Boards up to this many cells are checked again from the first click after each repair
+#: move; larger ones are repaired in windows around where deduction stuck (see
+#: :func:`_repair`).
+LOCAL_REPAIR_CELLS = 1024
+
+#: Checks of a board from its first click while repairing it in windows, the last one its
+#: certificate (deduction in a window can find what the check from the first click does
+#: not: then the windows where that check stuck are repaired again).
+REPAIR_ROUNDS = 4
 
 
 @dataclass(frozen=True)
@@ -106,7 +130,19 @@ def instance_rng(kind: str, seed: int, index: int) -> random.Random:
 
 def _board_meta(board: Board) -> dict[str, Any]:
     return {"mines": [[r, c] for r, c in sorted(board.mine_cells)],
-            "mine_text": board_to_mine(board)}
+            "mine_text": _mine_text(board)}
+
+
+def _mine_text(board: Board) -> str:
+    """``board_to_mine(board)`` (mines ``M``, every other cell ``H``) made from one byte per
+    cell: 0.1 s instead of 1 s at 1000x1000."""
+    width = board.width
+    cells = bytearray(b"H") * (width * board.height)
+    for r, c in board.mine_cells:
+        cells[r * width + c] = ord("M")
+    text = cells.decode()
+    return "\n".join([f"{width}x{board.height}x{board.mines}",
+                      *(text[i:i + width] for i in range(0, len(text), width))]) + "\n"
 
 
 def _check_size(width: int, height: int, mines: int) -> None:
@@ -303,18 +339,26 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         Whether deductions may use the total mine count (the game shows it).
     attempts:
         Boards dealt per instance by rejection (with ``rejection`` alone, running out is an
-        error; ``auto`` then repairs, up to one move per cell on each of up to
-        :data:`REPAIR_BOARDS` fresh boards).
+        error). ``auto`` deals at most as many boards as fit in :data:`REJECTION_CELLS`
+        cells (2000 at 9x9, one at 1000x1000: a solvable board gets rarer as the board
+        grows), then repairs the last board it dealt, and up to :data:`REPAIR_BOARDS` - 1
+        fresh ones.
 
     Raises
     ------
     InputError
         For bad sizes, rules or methods, and when ``rejection`` runs out of attempts.
+    SolverError
+        When the board found is not solvable when checked again: no board is returned
+        without its certificate.
 
     Notes
     -----
-    Cost: a :func:`~exactmines.solvability.check.solvable` check per dealt board, and per repair
-    move.
+    Cost: a :func:`~exactmines.solvability.check.solvable` check per board dealt by
+    rejection and its certificate (the check again), and for a repaired board the moves
+    (see :func:`_repair`) and one check from the first click at the end, the certificate:
+    linear in the board for ``auto`` (1000x1000 at 15 % mines: one board dealt, two
+    checks).
     """
     _check_size(width, height, mines)
     if start not in ("safe", "opening"):
@@ -330,40 +374,51 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     if mines > width * height - len(protected):
         raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
                              f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
+    first = cell[0] * width + cell[1]
+    rejections = attempts if method == "rejection" else max(
+        1, min(attempts, REJECTION_CELLS // (width * height)))
     out = []
     for index in range(count):
         rng = instance_rng("noguess", seed, index)
-        board = None
+        board: Board | None = None
+        check: Solvability | None = None
+        last: tuple[Board, Outcome | None] | None = None  # the last board rejection dealt
         dealt = moves = 0
         used = method
         if method in ("auto", "rejection"):
-            for _ in range(attempts):
+            for _ in range(rejections):
                 candidate = deal(width, height, mines, rng, rule=start, at=cell)
                 dealt += 1
-                if solvable(candidate, cell, use_count=use_count, backend=backend).solvable:
+                outcome = solve_indices(width, height, _indices(candidate), first,
+                                        use_count=use_count, backend=backend)
+                if outcome.solvable:
                     board, used = candidate, "rejection"
+                    # the certificate: the board checked again from its first click
+                    check = solvable(board, cell, use_count=use_count, backend=backend)
                     break
+                last = (candidate, outcome)
             if board is None and method == "rejection":
                 raise ParameterError("attempts", attempts, f"no solvable {width}x{height}/{mines} "
                                      "board in as many attempts: try the method repair or auto")
         for _ in range(REPAIR_BOARDS if board is None else 0):
-            candidate = deal(width, height, mines, rng, rule=start, at=cell)
-            dealt += 1
-            board, moves = _repair(candidate, cell, protected, rng, use_count,
-                                   width * height, backend)
-            used = "repair"
+            if last is None:
+                last = (deal(width, height, mines, rng, rule=start, at=cell), None)
+                dealt += 1
+            board, moves, check = _repair(last[0], last[1], cell, protected, rng, use_count,
+                                          backend)
+            last, used = None, "repair"
             if board is not None:
                 break
-        if board is None:
+        if board is None or check is None:
             raise InputError(f"no solvable {width}x{height}/{mines} board found (rejection: "
                              f"{dealt} boards; repair: {REPAIR_BOARDS} boards): too dense?",
                              source="generate")
-        check = solvable(board, cell, use_count=use_count, backend=backend)
         if not check.solvable:  # the certificate: never write a board it does not cover
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
                               "is not solvable when checked again (the no-guess check "
                               "disagrees with itself): no board written")
         name = f"noguess-{width}x{height}x{mines}-seed{seed}-{index:03d}"
+        board_meta = _board_meta(board)
         meta = {
             "kind": "noguess",
             "width": width, "height": height, "mines": mines,
@@ -372,48 +427,399 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             "boards_dealt": dealt, "repair_moves": moves,
             "uniform": used == "rejection",
             "certificate": check.to_dict(),
-            "board": _board_meta(board),
+            "board": board_meta,
         }
-        text = board_to_mine(board, comments=(
-            f"exactmines generate noguess: {width}x{height}/{mines}, seed {seed}, instance "
-            f"{index}, solvable from {cell[0]},{cell[1]} ({start}, {used})",))
+        # board_to_mine with a comment line (the board's text made once)
+        text = (f"# exactmines generate noguess: {width}x{height}/{mines}, seed {seed}, "
+                f"instance {index}, solvable from {cell[0]},{cell[1]} ({start}, {used})\n"
+                + board_meta["mine_text"])
         out.append(Instance(name, text, meta, board=board))
     return out
 
 
-def _repair(board: Board, at: Cell, protected: frozenset[Cell], rng: random.Random,
-            use_count: bool, moves: int, backend: str) -> tuple[Board | None, int]:
-    """Move mines from where deduction sticks to cells away from the revealed area until
-    the board is solvable; ``(None, moves)`` when no move is left to make."""
-    mines = set(board.mine_cells)
-    for move in range(moves + 1):
-        current = Board(board.width, board.height, frozenset(mines))
-        result = solvable(current, at, use_count=use_count, backend=backend)
-        if result.solvable:
-            return current, move
-        if move == moves:
-            break
-        stuck = result.stuck
-        if stuck is None:
+def _indices(board: Board) -> list[int]:
+    """The board's mines as flat indices, ascending."""
+    return sorted(r * board.width + c for r, c in board.mine_cells)
+
+
+Box = tuple[int, int, int, int]
+
+#: A cell's state in ``known`` (what a check proved; see :func:`_repair`), and the bytes of
+#: the characters of a stuck position.
+_COVERED, _REVEALED, _FLAGGED = 0, 1, 2
+_KNOWN = bytes.maketrans(b"012345678FH", bytes([_REVEALED] * 9 + [_FLAGGED, _COVERED]))
+
+#: Cells of the revealed area tried per move as the place of a mine taken from where
+#: deduction stuck, when no opening is left (see :class:`_Places`).
+PLACE_TRIES = 8
+
+
+def _repair(board: Board, outcome: Outcome | None, at: Cell, protected: frozenset[Cell],
+            rng: random.Random, use_count: bool,
+            backend: str) -> tuple[Board | None, int, Solvability | None]:
+    """Move mines from where deduction sticks until the board is solvable: ``(board, moves,
+    certificate)``, or ``(None, moves, None)`` when no move is left to make.
+
+    ``outcome`` is the board's check when it was already made (by rejection). A move takes a
+    mine next to the revealed area where deduction stuck (chosen at random) and puts it on a
+    covered cell next to no revealed one; when there is none (late on a large board the
+    revealed area is nearly all of it), in an opening, a revealed cell with no mine within
+    three steps (its neighbours then show 1 and the ring beyond them still 0, so the opening
+    still floods and proves the new mine: nothing else deduction finds changes); else on a
+    revealed cell whose surroundings deduction clears again with the mine there (see
+    :class:`_Places`); else on another covered cell next to the revealed area.
+
+    Boards up to :data:`LOCAL_REPAIR_CELLS` cells are checked again from the first click
+    after each move. Larger ones are repaired in windows around the covered cells where the
+    check stuck (:func:`_repair_windows`); then the whole board is checked from its first
+    click, the certificate, and the windows where that check sticks are repaired again (at
+    most :data:`REPAIR_ROUNDS` checks). Cost: two checks of the board, plus a few steps per
+    cell of a window per move in it.
+    """
+    width, height = board.width, board.height
+    area = width * height
+    first = at[0] * width + at[1]
+    mine = bytearray(area)
+    for r, c in board.mine_cells:
+        mine[r * width + c] = 1
+    keep = bytearray(area)  # cells no mine may be moved to: the first click's protection
+    for r, c in protected:
+        keep[r * width + c] = 1
+    if outcome is None:
+        outcome = solve_indices(width, height, _indices(board), first, use_count=use_count,
+                                backend=backend)
+    if area <= LOCAL_REPAIR_CELLS:
+        keep_mask = _mask(keep)
+        moves = 0
+        while not outcome.solvable:
+            if moves == area:
+                return None, moves, None
+            if not _move(rng, mine, outcome.revealed, outcome.flagged, keep_mask,
+                         (0, 0, width, height), None):
+                return None, moves, None
+            moves += 1
+            outcome = solve_indices(width, height, _set_bits(mine), first,
+                                    use_count=use_count, backend=backend)
+        current = board_from_indices(width, height, _set_bits(mine))
+        return current, moves, solvable(current, at, use_count=use_count, backend=backend)
+    known = _known(outcome.revealed, outcome.flagged, area)
+    moves = 0
+    for _ in range(REPAIR_ROUNDS):
+        made = _repair_windows(mine, keep, known, width, height, first, rng, use_count,
+                               backend)
+        if made is None:
+            return None, moves, None
+        moves += made
+        current = board_from_indices(width, height, _set_bits(mine))
+        check = solvable(current, at, use_count=use_count, backend=backend)
+        if check.solvable:
+            return current, moves, check
+        if check.stuck is None:
             raise SolverError("the no-guess check said not solvable without the position "
                               "where deduction got stuck")
-        revealed = {cell for cell in _cells(stuck) if stuck.number(cell) is not None}
-        near: set[Cell] = set()
-        for cell in revealed:
-            near.update(stuck.neighbours(cell))
-        unknown = [c for c in _cells(stuck) if stuck.char(c) == "H"]
-        stuck_mines = sorted(c for c in unknown if c in near and c in mines)
-        away = sorted(c for c in unknown
-                      if c not in near and c not in mines and c not in protected)
-        if not stuck_mines or not away:
-            break
-        mines.remove(rng.choice(stuck_mines))
-        mines.add(rng.choice(away))
-    return None, moves
+        known = bytearray("".join(check.stuck.rows).encode().translate(_KNOWN))
+    return None, moves, None
 
 
-def _cells(position: Position) -> list[Cell]:
-    return [(r, c) for r in range(position.height) for c in range(position.width)]
+def _repair_windows(mine: bytearray, keep: bytearray, known: bytearray, width: int,
+                    height: int, first: int, rng: random.Random, use_count: bool,
+                    backend: str) -> int | None:
+    """Moves until deduction clears every window around the covered cells of ``known``
+    (what the last check proved), each deduced without the total count from what ``known``
+    says (:func:`~exactmines.solvability.check.solve_from`); the number of moves, or
+    ``None`` when a window has no move left or has had one per cell.
+
+    Where a window's deduction sticks, what it proved is written to ``known`` (true of the
+    board: a move takes a mine from a covered cell, or from a proved one that is then
+    covered again, and puts it on a covered cell or on a revealed one that is then
+    flagged), and the covered cells left are cut into windows again: a window as large as
+    the board (deduction stuck soon after the first click) shrinks as deduction goes on.
+    Updates ``mine`` and ``known``.
+    """
+    places = _Places(mine, known, width, height, first, backend)
+    moves = 0
+    todo = [(window, 0) for window in _windows(known, width, height)[::-1]]  # first on top
+    while todo:
+        ((r0, c0, r1, c1), _), made = todo.pop()
+        w, h = c1 - c0 + 1, r1 - r0 + 1
+        rows = range(r0 * width + c0, (r1 + 1) * width, width)
+        here = _mask(b"".join(mine[i:i + w] for i in rows))
+        given = b"".join(known[i:i + w] for i in rows)
+        result = solve_from(w, h, indices_of(here), _where(given, _REVEALED),
+                            _where(given, _FLAGGED), use_count=False, backend=backend)
+        if result.solvable or (use_count and result.flagged == here):
+            # with every mine proved, the cells left touch no number: the count clears
+            # them once no window has a mine left to find
+            continue
+        # what the window proved, back on the board; the covered cells left in windows
+        state = _known(result.revealed, result.flagged, w * h)
+        for k, i in enumerate(rows):
+            known[i:i + w] = state[k * w:(k + 1) * w]
+        parts = [((a + r0, b + c0, c + r0, d + c0), (e + r0, f + c0, g + r0, j + c0))
+                 for (a, b, c, d), (e, f, g, j) in _windows(state, w, h)]
+        if len(parts) > 1:
+            todo.extend((part, 0) for part in parts[::-1])
+            continue
+        if made == w * h:
+            return None
+        local_keep = _mask(b"".join(keep[i:i + w] for i in rows))
+        if not _move(rng, mine, result.revealed, result.flagged, local_keep,
+                     (r0, c0, w, h), places, parts[0][1], width):
+            return None
+        moves += 1
+        todo.append((parts[0], made + 1))
+    return moves
+
+
+def _move(rng: random.Random, mine: bytearray, revealed: int, flagged: int, keep: int,
+          window: tuple[int, int, int, int], places: _Places | None, box: Box | None = None,
+          width: int | None = None) -> bool:
+    """Move one mine on a stuck window ``(top, left, width, height)`` of the board (whose
+    width is ``width``, the window's by default), given by masks over the window's cells;
+    ``False`` when there is no move. The source is a covered mine next to a revealed cell
+    (else a proved mine next to a covered cell, in ``box``, the box of the covered cells:
+    a covered cell stays two steps or more inside the window), the target a covered free
+    cell next to no revealed one (not in ``keep``), else a place in the revealed area
+    (:class:`_Places`), else a covered free cell next to a revealed one. Without
+    ``places`` (a small board, checked from its first click after each move: as this
+    generator always did there), only the first kinds of source and target."""
+    top, left, w, h = window
+    board = width or w
+    near = dilate(revealed, w, h)
+    mines = _mask(b"".join(mine[i:i + w] for i in range(top * board + left,
+                                                       (top + h) * board, board)))
+    covered = ((1 << (w * h)) - 1) & ~revealed & ~flagged
+    stuck = indices_of(covered & near & mines)
+    if not stuck and places is not None:  # covered cells walled in by proved mines: move
+        # one of the walls
+        inner = -1
+        if box is not None:
+            row = ((1 << (box[3] - box[1] + 1)) - 1) << (box[1] - left)
+            inner = sum(row << ((r - top) * w) for r in range(box[0], box[2] + 1))
+        stuck = indices_of(flagged & dilate(covered, w, h) & inner)
+    away = indices_of(covered & ~near & ~mines & ~keep)
+    if not stuck or not (away or (places is not None and places.any())):
+        return False
+
+    def cell(k: int) -> int:
+        return (top + k // w) * board + left + k % w
+
+    source = cell(rng.choice(stuck))
+    if places is not None:
+        was = places.known[source]
+        places.known[source] = _COVERED  # (a proved mine moved away is proved no more)
+    if away:
+        target = cell(rng.choice(away))
+    elif places is None:  # (not reached: without places there is a target away)
+        return False
+    else:
+        mine[source] = 0
+        if places.put(rng):
+            return True
+        elsewhere = indices_of(covered & near & ~mines & ~keep)
+        if not elsewhere:
+            mine[source], places.known[source] = 1, was
+            return False
+        target = cell(rng.choice(elsewhere))
+    mine[source], mine[target] = 0, 1
+    return True
+
+
+class _Places:
+    """Cells of the revealed area a repair can move a mine to, on a board's ``mine`` and
+    ``known`` (updated by :meth:`put`).
+
+    First the openings: revealed cells with no mine within three steps, three or more from
+    the edges and two or more from the first click (which must still show 0). A mine there
+    changes nothing deduction finds (see :func:`_repair`). Then, tried at random
+    (:data:`PLACE_TRIES` per move), revealed cells two or more from the first click with
+    nothing covered within four steps: the cells within two steps of the new mine are
+    covered again, and kept if deduction in the window around them, from what is known
+    around it, clears them again.
+    """
+
+    def __init__(self, mine: bytearray, known: bytearray, width: int, height: int,
+                 first: int, backend: str) -> None:
+        self.mine, self.known, self.width, self.height = mine, known, width, height
+        self.first, self.backend = divmod(first, width), backend
+        near = _mask(mine)
+        for _ in range(3):
+            near = dilate(near, width, height)
+        self.openings = [i for i in indices_of(_mask(known, _REVEALED) & ~near)
+                         if self._inside(i, 3) and self._far(i)]
+        self._settled: list[int] | None = None
+
+    def _inside(self, i: int, margin: int) -> bool:
+        r, c = divmod(i, self.width)
+        return margin <= r < self.height - margin and margin <= c < self.width - margin
+
+    def _far(self, i: int) -> bool:
+        r, c = divmod(i, self.width)
+        return max(abs(r - self.first[0]), abs(c - self.first[1])) >= 2
+
+    def any(self) -> bool:
+        return bool(self.openings) or bool(self.settled())
+
+    def settled(self) -> list[int]:
+        """Revealed cells with nothing covered within four steps (when first asked)."""
+        if self._settled is None:
+            width, height = self.width, self.height
+            near = _mask(self.known, _COVERED)
+            for _ in range(4):
+                near = dilate(near, width, height)
+            self._settled = [i for i in indices_of(_mask(self.known, _REVEALED) & ~near)
+                             if self._far(i)]
+        return self._settled
+
+    def put(self, rng: random.Random) -> bool:
+        """Put a mine in an opening, else on a settled cell that deduction clears again;
+        ``False`` when neither is found."""
+        if self.openings:
+            self._place(rng.choice(self.openings))
+            return True
+        settled = self.settled()
+        for _ in range(PLACE_TRIES if settled else 0):
+            target = rng.choice(settled)
+            if self._clears(target):
+                self._place(target)
+                return True
+        return False
+
+    def _place(self, target: int) -> None:
+        width = self.width
+        self.mine[target] = 1
+        self.known[target] = _FLAGGED
+        tr, tc = divmod(target, width)
+        self.openings = [i for i in self.openings
+                         if max(abs(i // width - tr), abs(i % width - tc)) > 3]
+
+    def _clears(self, target: int) -> bool:
+        """Does deduction clear the cells within two steps of a mine put on ``target``, in
+        the window four steps around it, from what is known there?"""
+        width, known = self.width, self.known
+        r, c = divmod(target, width)
+        r0, r1 = max(r - 4, 0), min(r + 4, self.height - 1)
+        c0, c1 = max(c - 4, 0), min(c + 4, width - 1)
+        w, h = c1 - c0 + 1, r1 - r0 + 1
+        if known[target] != _REVEALED or any(
+                known[i:i + w].count(_COVERED) for i in range(r0 * width + c0,
+                                                              (r1 + 1) * width, width)):
+            return False  # covered again by a move since the list was made
+        mines, safe, flagged = [], [], []
+        for k in range(w * h):
+            rr, cc = r0 + k // w, c0 + k % w
+            i = rr * width + cc
+            if self.mine[i] or i == target:
+                mines.append(k)
+            if max(abs(rr - r), abs(cc - c)) <= 2:
+                continue
+            if known[i] == _REVEALED:
+                safe.append(k)
+            elif known[i] == _FLAGGED:
+                flagged.append(k)
+        return solve_from(w, h, mines, safe, flagged, use_count=False,
+                          backend=self.backend).solvable
+
+
+def _windows(known: bytes | bytearray, width: int, height: int) -> list[tuple[Box, Box]]:
+    """Windows around the covered cells of ``known``, each with the box of its covered
+    cells (boxes ``(top, left, bottom, right)``, inclusive): the box and two more rows and
+    columns each side (the board's edge stops it), groups of covered cells merged until no
+    window holds a covered cell of another. A window's cells one step or more inside its
+    edge show what they show on the board, and those on its edge touch no covered cell, so
+    deduction in the window is deduction on the board. In order of their first covered
+    cell."""
+    covered = indices_of(_mask(known, _COVERED))
+    label: dict[int, int] = {}
+    boxes: list[list[int]] = []  # per group: top, left, bottom, right of its covered cells
+    for i in covered:  # groups of 8-adjacent covered cells
+        if i in label:
+            continue
+        r, c = divmod(i, width)
+        box = [r, c, r, c]
+        label[i] = len(boxes)
+        stack = [i]
+        while stack:
+            r, c = divmod(stack.pop(), width)
+            box[0], box[1] = min(box[0], r), min(box[1], c)
+            box[2], box[3] = max(box[2], r), max(box[3], c)
+            for rr in range(max(r - 1, 0), min(r + 2, height)):
+                for j in range(rr * width + max(c - 1, 0), rr * width + min(c + 2, width)):
+                    if known[j] == _COVERED and j not in label:
+                        label[j] = len(boxes)
+                        stack.append(j)
+        boxes.append(box)
+    parent = list(range(len(boxes)))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def window(box: list[int]) -> Box:
+        return (max(box[0] - 2, 0), max(box[1] - 2, 0), min(box[2] + 2, height - 1),
+                min(box[3] + 2, width - 1))
+
+    merged = True
+    while merged:
+        merged = False
+        for k in range(len(boxes)):
+            if parent[k] != k:
+                continue
+            r0, c0, r1, c1 = window(boxes[k])
+            for r in range(r0, r1 + 1):
+                row = known[r * width + c0:r * width + c1 + 1]
+                j = row.find(_COVERED)
+                while j >= 0:
+                    other = root(label[r * width + c0 + j])
+                    if other != k:
+                        low, high = min(k, other), max(k, other)
+                        parent[high] = low
+                        a, b = boxes[low], boxes[high]
+                        boxes[low] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                      max(a[3], b[3])]
+                        merged = True
+                        if high == k:  # k's cells now belong to a group seen before
+                            break
+                    j = row.find(_COVERED, j + 1)
+                if parent[k] != k:
+                    break
+    return [(window(boxes[k]), (boxes[k][0], boxes[k][1], boxes[k][2], boxes[k][3]))
+            for k in range(len(boxes)) if parent[k] == k]
+
+
+def _known(revealed: int, flagged: int, area: int) -> bytearray:
+    """The state bytes of ``area`` cells from a check's bitmasks."""
+    return bytearray((int.from_bytes(_bytes(revealed, area), "little")
+                      + _FLAGGED * int.from_bytes(_bytes(flagged, area), "little"))
+                     .to_bytes(area, "little"))
+
+
+def _bytes(mask: int, area: int) -> bytes:
+    """A bitmask as one byte 0 or 1 per cell (linear: the mask's binary digits)."""
+    return bin(mask)[:1:-1].ljust(area, "0").encode().translate(_FROM_DIGITS)
+
+
+_FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _mask(flags: bytes | bytearray, value: int = 1) -> int:
+    """The cells whose byte is ``value``, as a bitmask (linear: the bytes as binary
+    digits)."""
+    table = bytearray(b"0" * 256)
+    table[value] = ord("1")
+    return int(bytes(flags)[::-1].translate(table) or b"0", 2)
+
+
+def _where(flags: bytes | bytearray, value: int) -> list[int]:
+    """The indices of the bytes equal to ``value``, ascending."""
+    return indices_of(_mask(flags, value))
+
+
+def _set_bits(flags: bytes | bytearray) -> list[int]:
+    """The indices of the bytes equal to 1, ascending."""
+    return indices_of(_mask(flags))
 
 
 def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None,

@@ -56,6 +56,7 @@ __all__ = [
     "Uniqueness",
     "solvable",
     "solve_indices",
+    "solve_from",
     "is_unique",
 ]
 
@@ -213,7 +214,38 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
     solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
-    return solver.run(start)
+    return solver.run([start], [])
+
+
+def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
+               safe: list[int], flagged: list[int], *, use_count: bool = True,
+               backend: str | Backend = "auto", enumeration_limit: int = NODES) -> Outcome:
+    """:func:`solve_indices` resumed from a known state instead of a first click: the cells
+    ``safe`` revealed (zeros flood, as clicks do) and ``flagged`` flagged, then the same
+    deduction until it is stuck or every safe cell is revealed.
+
+    For a generator that moved a mine where a check got stuck: it re-deduces a window of
+    the board around the move from what the check had proved there, instead of the whole
+    board from its first click (an answer about the window, not a certificate of the board).
+
+    Raises
+    ------
+    ParameterError
+        When a ``safe`` cell holds a mine or a ``flagged`` one does not, or either is off
+        the board.
+    """
+    off = [i for i in (*safe, *flagged) if not 0 <= i < width * height]
+    if off:
+        raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
+                             f"is off the {width}x{height} board")
+    game = Game(board_from_indices(width, height, mine_indices))
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    hidden = solver.hidden
+    wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
+    if wrong:
+        given = "safe" if hidden[wrong[0]] else "flagged"
+        raise ParameterError(given, wrong[0], "contradicts the board")
+    return solver.run(safe, flagged)
 
 
 class _Solver:
@@ -260,8 +292,8 @@ class _Solver:
         numbers = game.numbers
         grid.show((r * width + c, numbers[r * width + c]) for r, c in opened)
 
-    def run(self, start: int) -> Outcome:
-        self.apply([start], [])
+    def run(self, safe: list[int], mines: list[int]) -> Outcome:
+        self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
             # Steps 1 and 2: one clue, else two, near what changed.
