@@ -7,6 +7,7 @@ Usage::
     python scripts/bench_analyze.py --backend sat --time-limit 5   # another engine
     python scripts/bench_analyze.py --profile lattice  # cProfile of one family
     python scripts/bench_analyze.py --versus         # against ms_toollib (pip install ms_toollib)
+    python scripts/bench_analyze.py --area           # only the curves against the area
 
 Every figure is the whole pipeline in one process: frontier (boxes and components),
 counting, combination into exact fractions, and the per-cell answers. ``wall`` is what a
@@ -37,6 +38,11 @@ generate dense|lattice|sparse``, from :mod:`exactmines.generate.families`):
     mines, the first click at the centre with an opening (SNR), game 0 of seed 0: the
     player reveals nearly every safe cell, mostly by local rules, with a few exact analyses
     and guesses [1000x1000 <= 10 s and <= 2 GB; cost linear in the area].
+``generate``
+    ``generate position`` (half the safe cells revealed), ``solvable`` on its hidden board
+    from the centre and ``generate noguess`` (auto: by rejection on small boards, by repair
+    of the one board dealt at 1000x1000) on the same WxW boards at 15 % mines, seed 0, each
+    in a fresh process with its peak memory [1000x1000 <= 10 s and <= 2 GB each].
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ from exactmines.generate.families import (
     sparse_position,
 )
 from exactmines.play.games import PlaySettings, deal_game, play_game
-from exactmines.position import Position
+from exactmines.position import Board, Position
 
 MIDGAME_GAMES = 30
 LATTICE_SEEDS = range(8)
@@ -125,6 +131,54 @@ def _play_case(args: tuple[int, str, float | None]) -> dict[str, object]:
     return dict(side=side, won=record.won, revealed=record.revealed, guesses=record.guesses,
                 wall=time.perf_counter() - wall, cpu=time.process_time() - cpu,
                 peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def _generated_board(side: int) -> Board:
+    """The hidden board of ``generate position`` on a side x side board at 15 % mines
+    (opening at the centre, half the safe cells revealed), seed 0, instance 0."""
+    from exactmines.generate.positions import midgame_positions
+
+    board = midgame_positions(side, side, round(DENSITY * side * side), 0, 1)[0].board
+    if board is None:
+        raise RuntimeError("generate position returned no hidden board")
+    return board
+
+
+def _timed(row: dict[str, object], wall: float, cpu: float) -> dict[str, object]:
+    return dict(row, wall=time.perf_counter() - wall, cpu=time.process_time() - cpu,
+                peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def _position_case(args: tuple[int, str, float | None]) -> dict[str, object]:
+    """``generate position`` on a side x side board (see :func:`_generated_board`)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    _generated_board(args[0])
+    return _timed({}, wall, cpu)
+
+
+def _solvable_case(args: tuple[int, str, float | None]) -> dict[str, object]:
+    """``solvable`` from the centre on the board of :func:`_position_case` (made first,
+    untimed; its memory counts in the peak)."""
+    from exactmines.solvability.check import solvable
+
+    side = args[0]
+    board = _generated_board(side)
+    wall, cpu = time.perf_counter(), time.process_time()
+    answer = solvable(board, (side // 2, side // 2), backend=args[1]).solvable
+    return _timed({"solvable": answer}, wall, cpu)
+
+
+def _noguess_case(args: tuple[int, str, float | None]) -> dict[str, object]:
+    """``generate noguess`` (auto: rejection while the board is small, else repair of the
+    board dealt) on a side x side board at 15 % mines, opening at the centre, seed 0."""
+    from exactmines.generate.positions import noguess_boards
+
+    side = args[0]
+    wall, cpu = time.perf_counter(), time.process_time()
+    made = noguess_boards(side, side, round(DENSITY * side * side), 0, 1, backend=args[1])[0]
+    meta = made.metadata
+    return _timed({"method": meta["method"], "dealt": meta["boards_dealt"],
+                   "moves": meta["repair_moves"]}, wall, cpu)
 
 
 def in_child(function: Callable[[tuple[int, str, float | None]], dict[str, object]],
@@ -253,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="a line for every position")
     parser.add_argument("--versus", action="store_true",
                         help="only the table against ms_toollib (mid-game suite)")
+    parser.add_argument("--area", action="store_true",
+                        help="only the curves against the area (analyze, play, generate and "
+                             "solvable on 100x100, 300x300, 1000x1000)")
     args = parser.parse_args(argv)
     games = 8 if args.quick else MIDGAME_GAMES
     lattice_seeds = range(3) if args.quick else LATTICE_SEEDS
@@ -264,6 +321,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.versus:
         versus_ms_toollib(list(midgame_positions(games)), args.backend)
+        return 0
+
+    if args.area:
+        print(f"backend {args.backend}")
+        area_curves(sides, args.backend, args.time_limit)
         return 0
 
     # The positions are made first (the midgame ones with the auto engine), then timed.
@@ -293,11 +355,17 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         print(line(row))
     summary("50x50/500, 250 revealed", rows, 100)
+    area_curves(sides, args.backend, limit)
+    return 0
 
+
+def area_curves(sides: tuple[int, ...], backend: str, limit: float | None) -> None:
+    """The families that grow with the board: analyze, play, generate and solvable on WxW
+    boards at 15 % mines, each in a fresh process."""
     print("\ncost versus area (15% mines, 40% of the board opened), each in a fresh process:")
     rows = []
     for side in sides:
-        row = in_child(_area_case, (side, args.backend, limit))
+        row = in_child(_area_case, (side, backend, limit))
         rows.append(row)
         print(line(row))
     base = rows[0]
@@ -311,14 +379,33 @@ def main(argv: list[str] | None = None) -> int:
     print("\nplay: one whole game (15% mines, opening at the centre, seed 0), each in a fresh "
           "process:")
     for side in sides:
-        row = in_child(_play_case, (side, args.backend, limit))
+        row = in_child(_play_case, (side, backend, limit))
         print(f"  {side}x{side}: {row['revealed']} cells revealed, {row['guesses']} guesses, "
               f"{'won' if row['won'] else 'lost'}; wall {row['wall']:.2f} s, cpu "
               f"{row['cpu']:.2f} s ({1e6 * row['cpu'] / side**2:.1f} us per cell), peak "
               f"{row['peak_mb']:.0f} MB")
     if 1000 in sides:
         print("  target for 1000x1000: <= 10 s and <= 2 GB")
-    return 0
+
+    print("\ngenerate position, solvable on its board from the centre, generate noguess "
+          "(15% mines, opening at the centre, seed 0), each in a fresh process:")
+    cases = (("position", _position_case), ("solvable", _solvable_case),
+             ("noguess", _noguess_case))
+    for side in sides:
+        for name, case in cases:
+            row = in_child(case, (side, backend, limit))
+            detail = ""
+            if name == "solvable":
+                detail = f"; {'solvable' if row['solvable'] else 'not solvable'}"
+            elif name == "noguess":
+                detail = (f"; {row['method']}, {row['dealt']} "
+                          f"board{'s' if row['dealt'] != 1 else ''} dealt, {row['moves']} "
+                          f"move{'s' if row['moves'] != 1 else ''}")
+            print(f"  {side}x{side} {name + ':':<9} wall {row['wall']:.2f} s, cpu "
+                  f"{row['cpu']:.2f} s ({1e6 * row['cpu'] / side**2:.1f} us per cell), peak "
+                  f"{row['peak_mb']:.0f} MB{detail}")
+    if 1000 in sides:
+        print("  target for 1000x1000: each <= 10 s and <= 2 GB")
 
 
 def profile(family: str, backend: str) -> int:
