@@ -68,9 +68,10 @@ _SMALL = 48
 #: tables stay within this many states (see :func:`_carried`).
 _CARRIED_BOXES = 24
 _CARRIED_STATES = 64
-#: Parts of at most this many boxes are first counted by enumerating their layouts, giving
-#: up past this many search nodes (see :func:`_enumerated`).
-_ENUMERATED_BOXES = 16
+#: Parts of at most this many cells are first counted by enumerating their layouts, giving
+#: up past this many search nodes (see :func:`_enumerate`). (Beyond about 250 nodes the DP
+#: is cheaper; parts of bigger boxes, as on sparse positions, cost more a node.)
+_ENUMERATED_CELLS = 24
 _ENUMERATED_NODES = 256
 
 
@@ -579,11 +580,14 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
     over the mine numbers ``k`` that have layouts; ``None`` past
     :data:`_ENUMERATED_NODES` search nodes.
 
-    Depth-first over the boxes in order, each taking the mine numbers its rules still allow
-    (no more than a rule needs, no fewer than the rule's later cells cannot hold, exactly
-    what a rule needs at its last box), so every leaf is a layout. The usual mid-game part
-    (a few boxes between forced cells, a few layouts) costs a few microseconds this way; the
-    sweep order and plan of the DP cost more than its whole count.
+    Depth-first over the boxes in breadth-first order from the first box (along a front, so
+    a rule's boxes come close together and it closes soon: on the mid-game parts, less than
+    half the nodes of the boxes' own order, nearly as few as the DP's sweep order, for a
+    fraction of its cost), each taking the mine numbers its rules still allow (no more than
+    a rule needs, no fewer than the rule's later cells cannot hold, exactly what a rule
+    needs at its last box), so every leaf is a layout. The usual mid-game part (a few boxes
+    between forced cells, a few layouts) costs a few microseconds this way; the sweep order
+    and plan of the DP cost more than its whole count.
     """
     sizes = component.sizes
     n = len(sizes)
@@ -601,10 +605,27 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
     counts = [0] * n
     found: dict[int, tuple[int, list[int]]] = {}
     nodes = _ENUMERATED_NODES
+    order = list(range(n))
+    if n > 2:
+        constraints = component.constraints
+        seen = [False] * n
+        order.clear()
+        for root in range(n):
+            if not seen[root]:
+                seen[root] = True
+                head = len(order)
+                order.append(root)
+                while head < len(order):
+                    for c in through[order[head]]:
+                        for d in constraints[c].boxes:
+                            if not seen[d]:
+                                seen[d] = True
+                                order.append(d)
+                    head += 1
 
-    def down(b: int, mines: int, weight: int) -> None:
+    def down(i: int, mines: int, weight: int) -> None:
         nonlocal nodes
-        if b == n:  # a layout: C(sizes, counts) ways, ``mines`` mines
+        if i == n:  # a layout: C(sizes, counts) ways, ``mines`` mines
             if mines in found:
                 layouts, row = found[mines]
                 found[mines] = (layouts + weight, row)
@@ -618,6 +639,7 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
         nodes -= 1
         if nodes < 0:
             raise _Overflow
+        b = order[i]
         size, rules, choose = sizes[b], through[b], weights[b]
         low, high = 0, size
         for c in rules:
@@ -632,11 +654,11 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
             if j:
                 for c in rules:
                     need[c] -= j
-                down(b + 1, mines + j, weight * choose[j])
+                down(i + 1, mines + j, weight * choose[j])
                 for c in rules:
                     need[c] += j
             else:
-                down(b + 1, mines, weight)
+                down(i + 1, mines, weight)
         counts[b] = 0
         for c in rules:
             left[c] += size
@@ -751,9 +773,8 @@ def count_component(component: Component, *, deadline: float | None = None,
         return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
                                (zero_row,) * forced + (tuple(fixed),)
                                + (zero_row,) * (cells - forced))
-    if (max(fixed) < 0 and len(sizes) <= _ENUMERATED_BOXES
-            and max_states >= _ENUMERATED_NODES):
-        # Nothing forced, few boxes (a part of a split position, say): its layouts one by
+    if max(fixed) < 0 and cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
+        # Nothing forced, few cells (a part of a split position, say): its layouts one by
         # one, straight into the counts, if there are few.
         found = _enumerate(component)
         if found is not None:
@@ -785,7 +806,7 @@ def count_component(component: Component, *, deadline: float | None = None,
         result = None
         if p not in swept:
             # (Its work is within the budget of a table that small: the caps stand.)
-            if len(part.sizes) <= _ENUMERATED_BOXES and max_states >= _ENUMERATED_NODES:
+            if part.cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
                 result = _enumerated(part, shift)
             if result is None:
                 result = _carried(part, shift, watch)
