@@ -767,23 +767,25 @@ def count_component(component: Component, *, deadline: float | None = None,
         if propagated is None:
             return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
         fixed, rules_of = propagated
+    nothing_forced = max(fixed) < 0
+    if nothing_forced and cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
+        # Nothing forced, few cells (a part of a split position, say): its layouts one by
+        # one, straight into the counts, if there are few.
+        found = _enumerate(component)
+        if found is not None:
+            layouts = [0] * (cells + 1)
+            box_rows = [zero_row] * (cells + 1)
+            for k, (n, row) in found.items():
+                layouts[k], box_rows[k] = n, tuple(row)
+            return ComponentCounts(tuple(layouts), tuple(box_rows))
     forced = sum(j for j in fixed if j > 0)
     if -1 not in fixed:
         # Every box forced (most components of a mid-game position): one layout.
         return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
                                (zero_row,) * forced + (tuple(fixed),)
                                + (zero_row,) * (cells - forced))
-    if max(fixed) < 0 and cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
-        # Nothing forced, few cells (a part of a split position, say): its layouts one by
-        # one, straight into the counts, if there are few.
-        found = _enumerate(component)
-        if found is not None:
-            return ComponentCounts(
-                tuple(found[k][0] if k in found else 0 for k in range(cells + 1)),
-                tuple(tuple(found[k][1]) if k in found else zero_row
-                      for k in range(cells + 1)))
     watch = _Watch(component, deadline, max_states, max_kept)
-    if max(fixed) < 0:  # nothing forced: the component is its own (connected) part
+    if nothing_forced:  # the component is its own (connected) part
         parts = [(list(range(len(sizes))), component)]
     else:
         parts = _parts(component, fixed, rules_of)
