@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import compress, pairwise, repeat
+from itertools import chain, compress, pairwise, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -397,14 +397,13 @@ def split_forced(position: Position) -> Split | None:
         rest &= ~reach
 
     # The unforced boxes and the numbers over them, joined into parts.
-    free_clues = _bits(clue_mask & _dilate(free, stride))
-    is_clue = frozenset(free_clues).__contains__
+    is_clue = _byte_flags(clue_mask, len(grid)).__getitem__
     free_cells = _bits(free)
+    keys = list(map(tuple, map(filter, repeat(is_clue), _around(free_cells, width, height))))
+    free_clues = sorted(set(chain.from_iterable(keys)))
     boxes: dict[tuple[int, ...], list[int]] = {}
     get = boxes.get
-    for key, p in zip(map(tuple, map(filter, repeat(is_clue),
-                                     _around(free_cells, width, height))),
-                      free_cells, strict=True):
+    for key, p in zip(keys, free_cells, strict=True):
         box = get(key)
         if box is None:
             boxes[key] = [p]
@@ -412,15 +411,13 @@ def split_forced(position: Position) -> Split | None:
             box.append(p)
     members, component_of, local, boxes_of = _join(boxes)
     # A number's rule needs its value less the flags and forced mines around it.
-    is_mine = (format(mines | flag_mask, "b").encode()[::-1].translate(_ZERO_ONE)
-               .ljust(len(grid), b"\0"))
+    is_mine = _byte_flags(mines | flag_mask, len(grid)).__getitem__
     rules: list[list[Constraint]] = [[] for _ in members]
     to_local = local.__getitem__
     for q, near in zip(free_clues, _around(free_clues, width, height), strict=True):
         under = boxes_of[q]
-        rules[component_of[under[0]]].append(Constraint(
-            tuple(map(to_local, under)),
-            _DIGIT_VALUE[grid[q]] - sum(map(is_mine.__getitem__, near))))
+        rules[component_of[under[0]]].append(tuple.__new__(Constraint, (
+            tuple(map(to_local, under)), _DIGIT_VALUE[grid[q]] - sum(map(is_mine, near)))))
     cell_of = _padded_cells(width, height)
     box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
     return Split(
@@ -438,6 +435,12 @@ def split_forced(position: Position) -> Split | None:
         outside=(covered_mask & ~_dilate(number_mask, stride)).bit_count(),
         mines_left=None if mines_left is None else mines_left - mines.bit_count(),
     )
+
+
+def _byte_flags(mask: int, size: int) -> bytes:
+    """Byte ``i`` is 1 where bit ``i`` of ``mask`` is set, else 0, for ``i < size``: a
+    C-speed membership test by index."""
+    return format(mask, "b").encode()[::-1].translate(_ZERO_ONE).ljust(size, b"\0")
 
 
 def _join(boxes: Iterable[tuple[int, ...]]) -> tuple[list[list[int]], list[int], list[int],
