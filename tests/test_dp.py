@@ -201,7 +201,7 @@ class _NoEnumeration(SatBackend):
 
 def test_auto_counts_by_enumeration_when_too_wide():
     # No table may hold a state: SAT enumeration counts what the DP cannot.
-    engine = AutoBackend(counter=DPBackend(max_states=0))
+    engine = AutoBackend(counter=DPBackend(max_states=0), model_counter=None)
     for seed in range(8):
         position = lattice(random_board(5, 5, 5, random.Random(seed)))
         result = assert_matches_oracle(position, engine)
@@ -209,7 +209,8 @@ def test_auto_counts_by_enumeration_when_too_wide():
 
 
 def test_auto_falls_back_to_exact_verdicts_when_nothing_can_count():
-    engine = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration())
+    engine = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration(),
+                         model_counter=None)
     fell_back = 0
     for seed in range(8):
         position = lattice(random_board(5, 5, 5, random.Random(seed)))
@@ -252,7 +253,8 @@ def test_each_request_gets_its_own_engine():
     component = Component((1, 1, 2), (Constraint((0, 1), 1), Constraint((1, 2), 2)))
     first, second = get_backend("auto"), get_backend("auto")
     assert first is not second and get_backend("milp") is not get_backend("milp")
-    stuck = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration())
+    stuck = AutoBackend(counter=DPBackend(max_states=0), decider=_NoEnumeration(),
+                        model_counter=None)
     with pytest.raises(TooLarge):
         stuck.count(component)
     assert component in stuck._uncounted

@@ -127,7 +127,7 @@ def test_auto_counts_a_component_too_wide_for_dp_by_enumeration():
     auto must still count it exactly (SAT enumeration), not fall back to verdicts."""
     path = ROOT / "instances" / "sat-3sat-v5-c21-seed2-000.mine"
     truth = json.loads(path.with_suffix(".json").read_text())
-    engine = AutoBackend(counter=DPBackend(max_states=64, max_kept=64))
+    engine = AutoBackend(counter=DPBackend(max_states=64, max_kept=64), model_counter=None)
     result = analyze(read_position(path), backend=engine, time_limit=60)
     assert result.probabilities_computed
     assert result.layouts == truth["model_count"] == 2

@@ -226,6 +226,7 @@ _REGISTRY: dict[str, tuple[str, str, str]] = {
     "brute": ("exactmines.analysis.backends.brute", "BruteForceBackend", ""),
     "milp-highs": ("exactmines.analysis.backends.milp", "HighsMilpBackend", "highspy"),
     "milp-cbc": ("exactmines.analysis.backends.milp", "CbcMilpBackend", "pulp"),
+    "ganak": ("exactmines.analysis.backends.ganak", "GanakBackend", "pyganak"),
 }
 
 

@@ -2,10 +2,12 @@
 infeasible.
 
 ``count`` is the DP engine's (exact, no enumeration). When a component is too wide for it
-(a table past its state cap: :class:`~exactmines.errors.TooLarge`), the SAT engine
-enumerates its layouts until the deadline (or for :data:`ENUMERATION_BUDGET` seconds when
-there is none): a wide component with few layouts, such as a compiled SAT formula's, is
-still counted exactly. When that runs out too, ``count`` raises
+(a table past its state cap: :class:`~exactmines.errors.TooLarge`), the Ganak engine counts
+it when ``pyganak`` is installed (until the deadline, or for :data:`COUNTING_BUDGET` seconds
+when there is none): a compiled SAT formula's component with millions of layouts is counted
+exactly. Without Ganak, or when it fails, the SAT engine enumerates its layouts until the
+deadline (or for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component
+with few layouts is still counted exactly. When that runs out too, ``count`` raises
 :class:`~exactmines.errors.OutOfTime` and the analysis asks ``mine_numbers`` and ``deduce``
 instead: for such a component those go to the SAT engine, whose feasibility tests are fast,
 so safe/mine verdicts stay exact and only the probabilities go missing (and are said to);
@@ -13,12 +15,13 @@ past the verdicts' own deadline, a cell not yet proved is reported unknown. Aske
 (the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
 most :data:`DEDUCE_BUDGET` seconds.
 
-The two engines are reached through the registry, never imported: backends stay
-independent of each other.
+The engines are reached through the registry, never imported: backends stay independent
+of each other.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import time
 
 from exactmines.analysis.backends import (
@@ -29,15 +32,22 @@ from exactmines.analysis.backends import (
     get_backend,
 )
 from exactmines.analysis.frontier import Component
-from exactmines.errors import BudgetExceeded, TooLarge
+from exactmines.errors import BudgetExceeded, SolverError, TooLarge
 
-__all__ = ["AutoBackend", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
+__all__ = ["AutoBackend", "COUNTING_BUDGET", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
 
 #: Seconds ``mine_numbers``/``deduce`` give the DP counts before asking SAT.
 DEDUCE_BUDGET = 1.0
 #: Seconds SAT enumeration gets on a component too wide for DP, when no deadline is given.
 ENUMERATION_BUDGET = 30.0
+#: Seconds Ganak gets on a component too wide for DP, when no deadline is given.
+COUNTING_BUDGET = 300.0
 _MEMORY = 256
+_INSTALLED = "installed"
+
+
+def _ganak_if_installed() -> str | None:
+    return "ganak" if importlib.util.find_spec("pyganak") else None
 
 
 class AutoBackend:
@@ -51,9 +61,14 @@ class AutoBackend:
 
     name = "auto"
 
-    def __init__(self, counter: str | Backend = "dp", decider: str | Backend = "sat") -> None:
+    def __init__(self, counter: str | Backend = "dp", decider: str | Backend = "sat",
+                 model_counter: str | Backend | None = _INSTALLED) -> None:
+        """``model_counter``: asked before SAT enumeration on a component too wide for
+        ``counter``; by default Ganak when ``pyganak`` is installed, ``None`` for none."""
         self._counter = counter
         self._decider = decider
+        self._model_counter = (_ganak_if_installed() if model_counter == _INSTALLED
+                               else model_counter)
         # Components DP gave up on lately: their verdicts go straight to SAT.
         self._uncounted: set[Component] = set()
 
@@ -69,6 +84,12 @@ class AutoBackend:
             self._decider = get_backend(self._decider)
         return self._decider
 
+    @property
+    def model_counter(self) -> Backend | None:
+        if isinstance(self._model_counter, str):
+            self._model_counter = get_backend(self._model_counter)
+        return self._model_counter
+
     def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
         try:
             try:
@@ -76,6 +97,12 @@ class AutoBackend:
             except TooLarge:
                 if deadline is not None and time.monotonic() >= deadline:
                     raise
+            if self.model_counter is not None:
+                try:
+                    return self.model_counter.count(component, deadline=(
+                        time.monotonic() + COUNTING_BUDGET if deadline is None else deadline))
+                except SolverError:
+                    pass  # counted no further: SAT enumeration may still
             if deadline is None:
                 deadline = time.monotonic() + ENUMERATION_BUDGET
             return self.decider.count(component, deadline=deadline)

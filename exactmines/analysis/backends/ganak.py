@@ -1,0 +1,599 @@
+"""Ganak engine: exact projected model counting (``pyganak``) on a CNF of the component.
+
+Encoding. One variable per *cell* (the cells of a box are separate variables, so a model
+count is a layout count: the binomial weights come for free). A rule "exactly ``t`` of these
+``m`` cells" is written without auxiliaries when that is small (every ``(t+1)``-subset not
+all mines, every ``(m-t+1)``-subset not all clear: a clue's rule, ``m <= 8``), else with
+:mod:`pysat.card`'s totalizer; auxiliaries are never counted, the count is projected onto
+the cells.
+
+A Ganak call has a fixed cost of tens of milliseconds (its preprocessor), and a layout count
+says nothing about single cells, so the questions are cut down before Ganak sees any:
+
+1. *Sweep* (SAT, CaDiCaL through PySAT): cells that are equal, or opposite, in every layout
+   fall into one class, and cells with the same value in every layout are constants. Classes
+   are guessed from a few models and each one is proved with one solve (under an activation
+   literal, "some literal of the class true and some false"); a model that refutes a class
+   splits every class it tells apart. A compiled SAT formula's thousands of wire cells
+   collapse to a few classes per variable.
+2. *Reduced formula*: every cell replaced by its class's literal, over one variable per
+   class (projected count: unchanged).
+3. *Mine numbers*: the number of mines is a constant plus a weighted sum of class literals
+   (each class: cells equal to it minus cells opposite it). When no weight is left, every
+   layout has the same number; else a sorting network over the weighted literals gives "at
+   least ``i``" outputs, the possible numbers are found by SAT (a model with ``k`` mines in
+   ``[low, high]`` splits the interval at ``k``), and a count for one number fixes two
+   outputs.
+4. *Linear algebra*: summed over the layouts with ``k`` mines, every rule says that its cells
+   hold ``t`` mines per layout, and all cells hold ``k``: one linear equation over the
+   classes' mine counts per rule. Exact Gauss-Jordan elimination leaves a few *free* classes;
+   only they are counted, the others follow.
+
+Ganak is then called ``|numbers| x (1 + free classes)`` times, each on a small formula, and
+only on satisfiable ones (a SAT check first): Ganak prints a line on an unsatisfiable input.
+
+Time limits. A Ganak call cannot be interrupted, so with a deadline (and ``os.fork``) the
+whole count runs in a child process that is killed at the deadline
+(:class:`~exactmines.errors.OutOfTime`); its output goes to ``/dev/null``. Without one it
+runs in this process. ``mine_numbers`` and ``deduce`` are read off the counts (kept for the
+last few components, so analysing a component asks Ganak once).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import random
+import select
+import signal
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from itertools import combinations, pairwise
+from math import comb
+from typing import TypeVar
+
+import pyganak
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from exactmines.analysis.backends import (
+    ComponentCounts,
+    CountingBackend,
+    Deductions,
+    check_deadline,
+    deductions_from_counts,
+)
+from exactmines.analysis.frontier import Component
+from exactmines.errors import BudgetExceeded, OutOfTime, SolverError
+
+__all__ = ["GanakBackend", "encode_cells"]
+
+_SOLVER = "cd153"
+#: A rule is written as subsets when that takes at most this many clauses.
+_DIRECT_CLAUSES = 512
+#: Models drawn with random phases before the sweep (more split classes sooner; each costs
+#: one solve and a pass over the cells).
+_RANDOM_MODELS = 8
+#: Components whose counts are kept (count, then deduce, then mine_numbers on the same one).
+_KEPT = 32
+
+T = TypeVar("T")
+
+
+def encode_cells(component: Component) -> tuple[list[list[int]], list[list[int]], int]:
+    """Cell variables per box (``1..cells``, box by box), the clauses of the component's
+    rules, and the highest variable used (auxiliaries of long rules above ``cells``)."""
+    box_vars: list[list[int]] = []
+    top = 0
+    for size in component.sizes:
+        box_vars.append(list(range(top + 1, top + size + 1)))
+        top += size
+    pool = IDPool(start_from=top + 1)
+    clauses: list[list[int]] = []
+    for rule in component.constraints:
+        cells = [v for b in rule.boxes for v in box_vars[b]]
+        t, m = rule.mines, len(cells)
+        if t < 0 or t > m:
+            clauses.append([])
+        elif comb(m, t + 1) + comb(m, m - t + 1) <= _DIRECT_CLAUSES:
+            clauses.extend([-v for v in subset] for subset in combinations(cells, t + 1))
+            clauses.extend(list(subset) for subset in combinations(cells, m - t + 1))
+        else:
+            clauses.extend(CardEnc.equals(lits=cells, bound=t, vpool=pool,
+                                          encoding=EncType.totalizer).clauses)
+    return box_vars, clauses, max(top, pool.top)
+
+
+# ---------------------------------------------------------------------------------------
+# Sweep: classes of cells equal or opposite in every layout
+
+
+class _Sweep:
+    """Cell classes of a satisfiable formula, proved with a SAT solver.
+
+    ``value[v]`` for a constant cell ``v`` (0 or 1); else ``rep[v]``: the literal of its
+    class's representative variable that equals ``v`` in every layout.
+    """
+
+    def __init__(self, solver: Solver, cells: int, top: int) -> None:
+        self.solver = solver
+        self.cells = cells
+        self.top = top
+        self.sig = [0] * (cells + 1)  # bit i: the cell's value in model i
+        self.models = 0
+        self.value: dict[int, int] = {}
+        self.rep: dict[int, int] = {}
+
+    def _add_model(self) -> None:
+        model = self.solver.get_model()
+        if model is None:  # pragma: no cover - only after a satisfiable solve
+            raise SolverError("the SAT solver gave no model after a satisfiable solve")
+        bit = 1 << self.models
+        sig = self.sig
+        for v in range(1, min(self.cells, len(model)) + 1):  # a variable in no clause: 0
+            if model[v - 1] > 0:
+                sig[v] |= bit
+        self.models += 1
+
+    def _fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def run(self, deadline: float | None) -> None:
+        solver = self.solver
+        self._add_model()
+        rng = random.Random(self.cells)
+        for _ in range(min(_RANDOM_MODELS, self.cells)):
+            solver.set_phases([v if rng.random() < 0.5 else -v
+                               for v in range(1, self.cells + 1)])
+            if solver.solve():
+                self._add_model()
+        solver.set_phases([])
+        # Literals normalised to be false in model 0.
+        todo = [[v if not self.sig[v] & 1 else -v for v in range(1, self.cells + 1)]]
+        if not self.cells:
+            todo = []
+        while todo:
+            check_deadline(deadline, "sorting cells into classes")
+            group = todo.pop()
+            parts = self._split(group)
+            if len(parts) > 1:
+                todo.extend(parts)
+                continue
+            if self._lit_sig(group[0]) == 0:
+                # False in every model so far: constant false unless some model sets one.
+                act = self._fresh()
+                solver.add_clause([-act, *group])
+                found = self._solve(act)
+                if not found:
+                    for lit in group:
+                        self.value[abs(lit)] = 0 if lit > 0 else 1
+                    continue
+                todo.append(group)
+                continue
+            if len(group) > 1:
+                act = self._fresh()
+                solver.add_clause([-act, *group])
+                solver.add_clause([-act, *(-lit for lit in group)])
+                if self._solve(act):
+                    todo.append(group)
+                    continue
+            head = group[0]
+            for lit in group:
+                self.rep[abs(lit)] = abs(head) if (lit > 0) == (head > 0) else -abs(head)
+
+    def _solve(self, act: int) -> bool:
+        """Solve under the activation literal ``act``, keep the model, retire ``act``
+        (CaDiCaL forgets the model once a clause is added: it is read first)."""
+        found = bool(self.solver.solve(assumptions=[act]))
+        if found:
+            self._add_model()
+        self.solver.add_clause([-act])
+        return found
+
+    def _lit_sig(self, lit: int) -> int:
+        sig = self.sig[abs(lit)]
+        return sig if lit > 0 else sig ^ ((1 << self.models) - 1)
+
+    def _split(self, group: list[int]) -> list[list[int]]:
+        parts: dict[int, list[int]] = {}
+        for lit in group:
+            parts.setdefault(self._lit_sig(lit), []).append(lit)
+        return list(parts.values())
+
+
+# ---------------------------------------------------------------------------------------
+# Exact linear algebra over the classes' mine counts
+
+
+class _Elimination:
+    """Gauss-Jordan over the rationals, one row at a time, sparse.
+
+    A row is ``sum_c a_c m_c = alpha L + beta k L`` (``L``: layouts with ``k`` mines). Kept
+    rows each have a pivot column (coefficient 1) that no other kept row contains.
+    """
+
+    def __init__(self) -> None:
+        self.rows: dict[int, tuple[dict[int, Fraction], Fraction, Fraction]] = {}
+        self.holding: dict[int, set[int]] = {}  # column -> pivots of the rows holding it
+
+    def add(self, row: dict[int, int], alpha: int, beta: int) -> None:
+        coef: dict[int, Fraction] = {c: Fraction(a) for c, a in row.items() if a}
+        a, b = Fraction(alpha), Fraction(beta)
+        for col in [c for c in coef if c in self.rows]:
+            factor = coef.pop(col)
+            prow, pa, pb = self.rows[col]
+            for c, v in prow.items():
+                if c != col:
+                    new = coef.get(c, 0) - factor * v
+                    if new:
+                        coef[c] = new
+                    else:
+                        coef.pop(c, None)
+            a -= factor * pa
+            b -= factor * pb
+        if not coef:
+            return  # dependent (or, when the sides differ, true only where L = 0)
+        pivot = min(coef, key=lambda c: (len(self.holding.get(c, ())), c))
+        scale = coef[pivot]
+        coef = {c: v / scale for c, v in coef.items()}
+        a, b = a / scale, b / scale
+        # Clear the pivot from every kept row.
+        for other in list(self.holding.get(pivot, ())):
+            orow, oa, ob = self.rows[other]
+            factor = orow.pop(pivot)
+            for c, v in coef.items():
+                if c == pivot:
+                    continue
+                new = orow.get(c, 0) - factor * v
+                if new:
+                    if c not in orow:
+                        self.holding.setdefault(c, set()).add(other)
+                    orow[c] = new
+                elif c in orow:
+                    del orow[c]
+                    self.holding[c].discard(other)
+            self.rows[other] = (orow, oa - factor * a, ob - factor * b)
+        self.holding.pop(pivot, None)
+        for c in coef:
+            if c != pivot:
+                self.holding.setdefault(c, set()).add(pivot)
+        self.rows[pivot] = (coef, a, b)
+
+    def solve(self, free: dict[int, int], layouts: int, k: int) -> dict[int, int]:
+        """Every pivot's value from the free columns' values (exact integers)."""
+        out: dict[int, int] = {}
+        for pivot, (coef, a, b) in self.rows.items():
+            value = a * layouts + b * k * layouts
+            for c, v in coef.items():
+                if c != pivot:
+                    value -= v * free[c]
+            if value.denominator != 1 or value < 0 or value > layouts:
+                raise SolverError(f"a class's layout count came out as {value}, not a whole "
+                                  f"number between 0 and {layouts}")
+            out[pivot] = int(value)
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# Counting
+
+
+def _sorting_network(inputs: list[int], top: int) -> tuple[list[int], list[list[int]], int]:
+    """Batcher's odd-even merge sort over ``inputs``, comparators in both directions: the
+    outputs (true ones first), the clauses, the highest variable used."""
+    wires = list(inputs)
+    n = len(wires)
+    clauses: list[list[int]] = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            j = k % p
+            while j <= n - 1 - k:
+                for i in range(min(k - 1, n - j - k - 1) + 1):
+                    a, b = i + j, i + j + k
+                    if a // (2 * p) == b // (2 * p):
+                        x, y = wires[a], wires[b]
+                        high, low = top + 1, top + 2
+                        top += 2
+                        clauses += ([-x, high], [-y, high], [-high, x, y],
+                                    [-x, -y, low], [-low, x], [-low, y])
+                        wires[a], wires[b] = high, low
+                j += 2 * k
+            k //= 2
+        p *= 2
+    return wires, clauses, top
+
+
+def _exactly(inputs: list[int], j: int, top: int) -> list[list[int]]:
+    """Clauses for "exactly ``j`` of ``inputs`` true" (a literal may repeat: it counts once
+    per place), as subsets when few, else as a sorting network over variables above
+    ``top``. Every variable Ganak sees costs it time: the network is the last resort."""
+    m = len(inputs)
+    if comb(m, j + 1) + comb(m, m - j + 1) <= _DIRECT_CLAUSES:
+        clauses = [sorted({-x for x in subset}) for subset in combinations(inputs, j + 1)]
+        clauses += [sorted(set(subset)) for subset in combinations(inputs, m - j + 1)]
+        return clauses
+    outputs, clauses, _ = _sorting_network(inputs, top)
+    if j > 0:
+        clauses.append([outputs[j - 1]])
+    if j < m:
+        clauses.append([-outputs[j]])
+    return clauses
+
+
+def _ganak(clauses: Iterable[Sequence[int]], sampling: list[int], units: list[int]) -> int:
+    """Models of ``clauses`` and ``units`` projected onto ``sampling`` (satisfiable input)."""
+    if not sampling:
+        return 1
+    counter = pyganak.Counter(verbose=0, seed=0)
+    counter.add_clauses(clauses)
+    for unit in units:
+        counter.add_clause([unit])
+    counter.set_sampling_set(sampling)
+    return int(counter.count())
+
+
+def count_component(component: Component, deadline: float | None = None) -> ComponentCounts:
+    """Exact counts of one component (see the module notes for the steps)."""
+    sizes = component.sizes
+    cells = component.cells
+    boxes = len(sizes)
+    zero_row = (0,) * boxes
+    nothing = ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
+    box_vars, clauses, top = encode_cells(component)
+    if any(not clause for clause in clauses):
+        return nothing
+    check_deadline(deadline)
+    with Solver(name=_SOLVER, bootstrap_with=clauses) as solver:
+        if not solver.solve():
+            return nothing
+        sweep = _Sweep(solver, cells, top)
+        sweep.run(deadline)
+        value, rep = sweep.value, sweep.rep
+        top = sweep.top
+
+        # The reduced formula: class literals for cells, constants dropped.
+        def literal(lit: int) -> int | bool:
+            var = abs(lit)
+            if var > cells:
+                return lit
+            if var in value:
+                return bool(value[var]) == (lit > 0)
+            return rep[var] if lit > 0 else -rep[var]
+
+        reduced: set[tuple[int, ...]] = set()
+        for clause in clauses:
+            lits: set[int] = set()
+            for lit in clause:
+                new = literal(lit)
+                if new is True or (not isinstance(new, bool) and -new in lits):
+                    break
+                if new is not False:
+                    lits.add(new)
+            else:
+                if not lits:
+                    raise SolverError("a satisfiable component reduced to an empty clause")
+                reduced.add(tuple(sorted(lits)))
+        classes = sorted({abs(r) for r in rep.values()})
+
+        # Mines = offset + true network inputs.
+        same = dict.fromkeys(classes, 0)
+        opposite = dict.fromkeys(classes, 0)
+        offset = sum(value.values())
+        for r in rep.values():
+            if r > 0:
+                same[r] += 1
+            else:
+                opposite[-r] += 1
+        inputs: list[int] = []
+        for r in classes:
+            d = same[r] - opposite[r]
+            offset += min(same[r], opposite[r])
+            inputs.extend([r if d > 0 else -r] * abs(d))
+        outputs: list[int] = []
+        if inputs:
+            outputs, network, top = _sorting_network(inputs, top)
+            solver.append_formula(network)
+
+        def bounds(low: int, high: int) -> list[int]:
+            """Assumptions: between ``low`` and ``high`` network inputs true."""
+            out = []
+            if low > 0:
+                out.append(outputs[low - 1])
+            if high < len(inputs):
+                out.append(-outputs[high])
+            return out
+
+        numbers: list[int] = []
+        todo = [(0, len(inputs))]
+        while todo:
+            low, high = todo.pop()
+            if low > high:
+                continue
+            check_deadline(deadline, "finding the possible numbers of mines")
+            if not solver.solve(assumptions=bounds(low, high)):
+                continue
+            model = solver.get_model()
+            true = {lit for lit in model if lit > 0}
+            j = sum(x in true if x > 0 else -x not in true for x in inputs)
+            numbers.append(j)
+            todo += [(low, j - 1), (j + 1, high)]
+
+        # One equation per distinct rule, and the total.
+        elimination = _Elimination()
+        seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
+
+        def equation(cells_of: Iterable[int], times: int, per_layout: int) -> None:
+            row: dict[int, int] = {}
+            alpha = per_layout
+            for v in cells_of:
+                if v in value:
+                    alpha -= value[v]
+                else:
+                    r = rep[v]
+                    if r > 0:
+                        row[r] = row.get(r, 0) + 1
+                    else:
+                        row[-r] = row.get(-r, 0) - 1
+                        alpha -= 1
+            key = (tuple(sorted((c, a) for c, a in row.items() if a)), alpha, times)
+            if key[0] and key not in seen:
+                seen.add(key)
+                elimination.add(row, alpha, times)
+
+        def difference(c: int, d: int) -> None:
+            row: dict[int, int] = {}
+            alpha = 0
+            for v, sign in ((c, 1), (d, -1)):
+                if v in value:
+                    alpha -= sign * value[v]
+                elif rep[v] > 0:
+                    row[rep[v]] = row.get(rep[v], 0) + sign
+                else:
+                    row[-rep[v]] = row.get(-rep[v], 0) - sign
+                    alpha -= sign
+            if any(row.values()):
+                elimination.add(row, alpha, 0)
+
+        equation(range(1, cells + 1), 1, 0)
+        for rule in component.constraints:
+            equation((v for b in rule.boxes for v in box_vars[b]), 0, rule.mines)
+        # The cells of a box are interchangeable (swapping two maps layouts to layouts), so
+        # each is a mine in as many layouts as the next: m_c - m_d = 0.
+        for chain in box_vars:
+            for c, d in pairwise(chain):
+                difference(c, d)
+        free = [r for r in classes if r not in elimination.rows]
+
+        layouts = [0] * (cells + 1)
+        rows: list[tuple[int, ...]] = [zero_row] * (cells + 1)
+        for j in sorted(numbers):
+            k = offset + j
+            units = bounds(j, j)  # for the SAT checks: Ganak gets its own encoding
+            formula = [list(c) for c in reduced]
+            if len(numbers) > 1:
+                formula += _exactly(inputs, j, top)
+            check_deadline(deadline)
+            total = _ganak(formula, classes, [])
+            known: dict[int, int] = {}
+            for r in free:
+                check_deadline(deadline)
+                known[r] = (_ganak(formula, classes, [r])
+                            if solver.solve(assumptions=[*units, r]) else 0)
+            known.update(elimination.solve(known, total, k))
+            layouts[k] = total
+            mines = []
+            for chain in box_vars:
+                m = 0
+                for v in chain:
+                    if v in value:
+                        m += total * value[v]
+                    else:
+                        r = rep[v]
+                        m += known[r] if r > 0 else total - known[-r]
+                mines.append(m)
+            rows[k] = tuple(mines)
+        return ComponentCounts(tuple(layouts), tuple(rows))
+
+
+# ---------------------------------------------------------------------------------------
+# Time limits: a child process
+
+
+def _run_until(work: Callable[[], T], deadline: float | None) -> T:
+    """``work()`` in a forked child killed at ``deadline`` (in this process when there is
+    no deadline or no ``fork``). Its result (or exception) comes back pickled."""
+    if deadline is None or not hasattr(os, "fork"):
+        return work()
+    check_deadline(deadline)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
+        status = 1
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            if sys.platform.startswith("linux"):
+                import ctypes
+
+                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
+            try:
+                result: tuple[bool, object] = (True, work())
+            except Exception as exc:  # noqa: BLE001 - sent to the parent and raised there
+                result = (False, exc)
+            data = memoryview(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+            while data:
+                data = data[os.write(write_end, data):]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    chunks: list[bytes] = []
+    finished = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                raise OutOfTime("time limit reached while counting layouts with Ganak")
+            chunk = os.read(read_end, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        finished = True
+    finally:
+        os.close(read_end)
+        if not finished:
+            with contextlib.suppress(ProcessLookupError):  # already gone
+                os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    if not chunks:
+        raise SolverError(f"the Ganak counting process ended without an answer "
+                          f"(wait status {status})")
+    ok, payload = pickle.loads(b"".join(chunks))
+    if not ok:
+        raise payload  # type: ignore[misc]
+    return payload  # type: ignore[no-any-return]
+
+
+class GanakBackend(CountingBackend):
+    """Exact counts by projected model counting with Ganak (``pip install pyganak``)."""
+
+    name = "ganak"
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Component, ComponentCounts] = OrderedDict()
+
+    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+        kept = self._kept.get(component)
+        if kept is not None:
+            self._kept.move_to_end(component)
+            return kept
+        check_deadline(deadline)
+        counts = _run_until(lambda: count_component(component, deadline), deadline)
+        self._kept[component] = counts
+        if len(self._kept) > _KEPT:
+            self._kept.popitem(last=False)
+        return counts
+
+    def mine_numbers(self, component: Component, *,
+                     deadline: float | None = None) -> frozenset[int]:
+        return self.count(component, deadline=deadline).mine_numbers()
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               deadline: float | None = None) -> Deductions:
+        try:
+            counts = self.count(component, deadline=deadline)
+        except BudgetExceeded:
+            return Deductions.unsettled(len(component.sizes))
+        return deductions_from_counts(component, counts, allowed)
