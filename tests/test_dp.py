@@ -271,3 +271,10 @@ def test_many_parts_multiply_exactly():
     assert counts.mine_numbers() == frozenset({rows})
     assert counts.layouts[rows] == counts.total == prod([3] * rows)
     assert set(counts.box_mines[rows]) == {3 ** (rows - 1)}
+
+
+def test_a_component_without_boxes_has_one_empty_layout():
+    # The player's look-ahead can hand over a part whose cells were all settled.
+    empty = Component(sizes=(), constraints=())
+    counts = count_component(empty)
+    assert counts.layouts == (1,) and counts.box_mines == ((),)

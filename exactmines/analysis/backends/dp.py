@@ -767,7 +767,7 @@ def count_component(component: Component, *, deadline: float | None = None,
         if propagated is None:
             return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
         fixed, rules_of = propagated
-    nothing_forced = max(fixed) < 0
+    nothing_forced = max(fixed, default=-1) < 0  # a component may have no boxes
     if nothing_forced and cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
         # Nothing forced, few cells (a part of a split position, say): its layouts one by
         # one, straight into the counts, if there are few.
