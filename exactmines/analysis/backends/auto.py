@@ -67,8 +67,10 @@ class AutoBackend:
         ``counter``; by default Ganak when ``pyganak`` is installed, ``None`` for none."""
         self._counter = counter
         self._decider = decider
-        self._model_counter = (_ganak_if_installed() if model_counter == _INSTALLED
-                               else model_counter)
+        # Looked up when first needed: finding out whether pyganak is installed searches
+        # the import path (about 45 us, more than the whole count of many positions), and
+        # only a component too wide for the DP needs the answer.
+        self._model_counter = model_counter
         # Components DP gave up on lately: their verdicts go straight to SAT.
         self._uncounted: set[Component] = set()
 
@@ -86,6 +88,8 @@ class AutoBackend:
 
     @property
     def model_counter(self) -> Backend | None:
+        if self._model_counter == _INSTALLED:
+            self._model_counter = _ganak_if_installed()
         if isinstance(self._model_counter, str):
             self._model_counter = get_backend(self._model_counter)
         return self._model_counter
