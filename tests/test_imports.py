@@ -43,7 +43,8 @@ def test_importing_the_package_loads_only_its_version():
 def test_the_command_line_loads_no_engine_reader_or_renderer_until_a_command_runs():
     modules = loaded("import exactmines.ui.cli")
     assert heavy(modules) == set()
-    for module in ("exactmines.analysis.analyze", "exactmines.analysis.backends.dp",
+    for module in ("exactmines.analysis.analyze", "exactmines.analysis.frontier",
+                   "exactmines.analysis.backends.dp",
                    "exactmines.io.files", "exactmines.solvability.check",
                    "exactmines.play.games", "exactmines.generate.positions"):
         assert module not in modules

@@ -38,10 +38,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from exactmines.analysis.frontier import Component
 from exactmines.errors import BackendUnavailable, OutOfTime
+
+if TYPE_CHECKING:  # the command line reads the registry; the frontier is not needed there
+    from exactmines.analysis.frontier import Component
 
 __all__ = [
     "ComponentCounts",
