@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -240,7 +241,9 @@ def test_a_chunk_that_kills_every_worker_fails_in_one_line_and_resume_completes(
                       partial(check_boards_killing_its_worker, None, 250))
         code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler", scheduler)
     assert code == 1 and text == "" and err.count("\n") == 1
-    assert "Dask workers died each time they ran tasks 200-399" in err
+    # The chunk holding board 250 kills its worker; Dask may give up first on another chunk
+    # that was on the same worker each time it died, so the line names some chunk.
+    assert re.search(r"Dask workers died each time they ran tasks \d+-\d+", err)
     assert f"finished rows are kept in {out}" in err
     _, kept = read_rows(out)
     assert 250 not in {r["id"] for r in kept}
