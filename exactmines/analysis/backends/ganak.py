@@ -68,6 +68,7 @@ from exactmines.analysis.backends import (
     check_deadline,
     deductions_from_counts,
 )
+from exactmines.analysis.backends.sat import sorting_network
 from exactmines.analysis.frontier import Component
 from exactmines.errors import BudgetExceeded, OutOfTime, SolverError
 
@@ -285,30 +286,10 @@ class _Elimination:
 
 
 def _sorting_network(inputs: list[int], top: int) -> tuple[list[int], list[list[int]], int]:
-    """Batcher's odd-even merge sort over ``inputs``, comparators in both directions: the
-    outputs (true ones first), the clauses, the highest variable used."""
-    wires = list(inputs)
-    n = len(wires)
-    clauses: list[list[int]] = []
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            j = k % p
-            while j <= n - 1 - k:
-                for i in range(min(k - 1, n - j - k - 1) + 1):
-                    a, b = i + j, i + j + k
-                    if a // (2 * p) == b // (2 * p):
-                        x, y = wires[a], wires[b]
-                        high, low = top + 1, top + 2
-                        top += 2
-                        clauses += ([-x, high], [-y, high], [-high, x, y],
-                                    [-x, -y, low], [-low, x], [-low, y])
-                        wires[a], wires[b] = high, low
-                j += 2 * k
-            k //= 2
-        p *= 2
-    return wires, clauses, top
+    """:func:`~exactmines.analysis.backends.sat.sorting_network` with ``top`` the highest
+    variable used so far (here and in the result)."""
+    outputs, clauses, free = sorting_network(inputs, top + 1)
+    return outputs, clauses, free - 1
 
 
 def _exactly(inputs: list[int], j: int, top: int) -> list[list[int]]:

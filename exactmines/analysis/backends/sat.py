@@ -88,7 +88,8 @@ class _Session:
         assumptions = []
         if low > 0 or high < n:
             if self._sorted is None:
-                self._sorted = _sorting_network(self.cells, self.solver, n + 1)
+                self._sorted, network, _ = sorting_network(self.cells, n + 1)
+                self.solver.append_formula(network)
             # _sorted[i] is true exactly when at least i + 1 cells hold mines.
             if low > 0:
                 assumptions.append(self._sorted[low - 1])
@@ -97,9 +98,11 @@ class _Session:
         return assumptions
 
 
-def _sorting_network(inputs: list[int], solver: Solver, top: int) -> list[int]:
+def sorting_network(inputs: list[int], top: int) -> tuple[list[int], list[list[int]], int]:
     """Batcher's odd-even merge sort over ``inputs`` (Knuth's form, any length), its
-    comparators encoded in both directions; returns the outputs, true ones first.
+    comparators encoded in both directions, with new variables from ``top`` on: the outputs
+    (true ones first), the clauses, and the next free variable. Used by the SAT and Ganak
+    engines.
 
     ``n log^2 n / 4`` comparators of 6 clauses each: a totalizer over ``n`` cells has
     ``n^2 / 4`` clauses at its root alone (15 GB at n = 8847, where this takes 2.3 million
@@ -127,8 +130,7 @@ def _sorting_network(inputs: list[int], solver: Solver, top: int) -> list[int]:
                 j += 2 * k
             k //= 2
         p *= 2
-    solver.append_formula(clauses)
-    return wires
+    return wires, clauses, top
 
 
 class SatBackend:
