@@ -7,8 +7,9 @@ all mines, every ``(m-t+1)``-subset not all clear: a clue's rule, ``m <= 8``), e
 :mod:`pysat.card`'s totalizer; auxiliaries are never counted, the count is projected onto
 the cells.
 
-A Ganak call has a fixed cost of tens of milliseconds (its preprocessor), and a layout count
-says nothing about single cells, so the questions are cut down before Ganak sees any:
+A Ganak call costs from milliseconds to a second of preprocessing, growing with its
+variables (measured: 2 ms on 3 variables, 0.2 s on a chain of 50), and a layout count says
+nothing about single cells, so the questions are cut down before Ganak sees any:
 
 1. *Sweep* (SAT, CaDiCaL through PySAT): cells that are equal, or opposite, in every layout
    fall into one class, and cells with the same value in every layout are constants. Classes
