@@ -707,6 +707,8 @@ def generate_command(
     )
     from exactmines.io.files import read_text, write_atomic
 
+    instances: list[Any]  # each kind's instances: .mine text and .json metadata
+
     def need(**given: Any) -> None:
         missing = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is None]
         if missing:
@@ -727,17 +729,21 @@ def generate_command(
     elif kind.value in families.FAMILIES:
         size = {"lattice": families.LATTICE_SIZE, "sparse": families.SPARSE_SIZE,
                 "dense": families.DENSE_SIZE}[kind.value]
-        board = dict(width=size[0] if width is None else width,
-                     height=size[1] if height is None else height,
-                     mines=size[2] if mines is None else mines)
+        w = size[0] if width is None else width
+        h = size[1] if height is None else height
+        m = size[2] if mines is None else mines
         run = 0 if seed is None else seed
+        made: list[Any]
         if kind is GenerateKind.lattice:
-            instances = families.lattice_instances(run, count, step=step, **board)
+            made = families.lattice_instances(run, count, width=w, height=h, mines=m, step=step)
         elif kind is GenerateKind.sparse:
-            instances = families.sparse_instances(run, count, share=share, **board)
+            made = families.sparse_instances(run, count, width=w, height=h, mines=m,
+                                             share=share)
         else:
-            instances = families.dense_instances(
-                run, count, start=start, at=None if at is None else _parse_cell(at), **board)
+            made = families.dense_instances(run, count, width=w, height=h, mines=m,
+                                            start=start,
+                                            at=None if at is None else _parse_cell(at))
+        instances = made
     else:
         need(width=width, height=height, mines=mines, seed=seed)
         assert width is not None and height is not None and mines is not None

@@ -823,11 +823,11 @@ def count_component(component: Component, *, deadline: float | None = None,
         return (a[0] * b[0], a[1] + b[1])
 
     prefix = [(1, forced)]
-    for layouts, _ in results:
-        prefix.append(times(prefix[-1], layouts))
+    for part_layouts, _ in results:
+        prefix.append(times(prefix[-1], part_layouts))
     suffix = [(1, 0)]
-    for layouts, _ in reversed(results):
-        suffix.append(times(suffix[-1], layouts))
+    for part_layouts, _ in reversed(results):
+        suffix.append(times(suffix[-1], part_layouts))
     suffix.reverse()
     total = prefix[-1]
     sums: list[tuple[int, int]] = [(0, 0)] * len(sizes)
