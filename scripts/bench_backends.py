@@ -7,7 +7,7 @@ Usage::
     python scripts/bench_backends.py                  # the default suite, one run each
     python scripts/bench_backends.py --repeat 3 --seeds 6
     python scripts/bench_backends.py --families --quick   # a few minutes
-    python scripts/bench_backends.py --families           # the whole comparison (an hour or more)
+    python scripts/bench_backends.py --families           # all of it: ~2 hours, loaded
 
 Positions: mid-game 9x9/10 and 16x16/40 positions dealt with a fixed seed (an opening at the
 centre, then some random safe clicks next to what is open, flooding as the game does) and
