@@ -104,6 +104,21 @@ class Frontier:
         return sum(c.cells for c in self.components)
 
 
+def _boxes_by_key(keys: list[tuple[int, ...]], cells: list[int]
+                  ) -> dict[tuple[int, ...], list[int]]:
+    """Cells grouped by their key (the clues around them): the boxes, in order of first
+    cell."""
+    boxes: dict[tuple[int, ...], list[int]] = {}
+    get = boxes.get
+    for key, p in zip(keys, cells, strict=True):
+        box = get(key)
+        if box is None:
+            boxes[key] = [p]
+        else:
+            box.append(p)
+    return boxes
+
+
 def _mask(text: str, chars: str) -> int:
     """Bit ``i`` set where ``text[i]`` is one of ``chars`` (one C-speed pass).
 
@@ -213,14 +228,7 @@ def build_frontier(position: Position) -> Frontier:
     # the cells under the same clues make a box, boxes in order of first cell.
     touched = _bits(touched_mask)
     keys = list(map(tuple, map(filter, repeat(is_clue), _around(touched, width, height))))
-    boxes: dict[tuple[int, ...], list[int]] = {}
-    get = boxes.get
-    for key, p in zip(keys, touched, strict=True):
-        box = get(key)
-        if box is None:
-            boxes[key] = [p]
-        else:
-            box.append(p)
+    boxes = _boxes_by_key(keys, touched)
     flagged: dict[int, int] = {}
     for f in _bits(flag_mask):
         for d in offsets:
@@ -401,14 +409,7 @@ def split_forced(position: Position) -> Split | None:
     free_cells = _bits(free)
     keys = list(map(tuple, map(filter, repeat(is_clue), _around(free_cells, width, height))))
     free_clues = sorted(set(chain.from_iterable(keys)))
-    boxes: dict[tuple[int, ...], list[int]] = {}
-    get = boxes.get
-    for key, p in zip(keys, free_cells, strict=True):
-        box = get(key)
-        if box is None:
-            boxes[key] = [p]
-        else:
-            box.append(p)
+    boxes = _boxes_by_key(keys, free_cells)
     members, component_of, local, boxes_of = _join(boxes)
     # A number's rule needs its value less the flags and forced mines around it.
     is_mine = _byte_flags(mines | flag_mask, len(grid)).__getitem__
