@@ -24,16 +24,16 @@ a second seed before believing it.
 A long run should not see the player change under it (the meta records the strategy's
 parameters, not the code): run it from a frozen copy of a commit, e.g.::
 
-    git archive HEAD exactmines | tar -x -C /tmp/frozen
-    PYTHONPATH=/tmp/frozen nohup python scripts/bench_play.py run --workers 2 &
+    mkdir -p ../frozen && git archive HEAD exactmines | tar -x -C ../frozen
+    PYTHONPATH=../frozen nohup python scripts/bench_play.py run --workers 2 &
 
 A code change is measured the same way: play the changed code's frozen copy into its own
 folder, then compare with the plain run of the code before it::
 
-    PYTHONPATH=/tmp/changed python scripts/bench_play.py run expert-sfar --seed 11 \
-        --results /tmp/changed-results
+    PYTHONPATH=../changed python scripts/bench_play.py run expert-sfar --seed 11 \
+        --results results-changed
     python scripts/bench_play.py paired expert-sfar --seed 11 \
-        --results /tmp/changed-results --baseline results
+        --results results-changed --baseline results
 
 Settings and targets (issue 7; REFERENCE.md gives JSMinesweeper's figures, same rules):
 SFAR = first click safe, SNR = no mine around the first click (``--start opening``).
