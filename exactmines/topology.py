@@ -59,6 +59,7 @@ __all__ = [
     "KNIGHT",
     "square",
     "make_topology",
+    "named_topology",
     "parse_topology_word",
     "graph_topology",
     "number_char",
@@ -290,6 +291,51 @@ class Topology:
             layer, row = divmod(r, self.layer_height)
             return f"layer {layer}, row {row}, col {c}"
         return f"row {r}, col {c}"
+
+    def coordinates(self, cell: Cell) -> tuple[Hashable, ...]:
+        """``cell`` as people write it: ``(row, col)``; ``(layer, row, col)`` on a cube;
+        ``(label,)`` on a graph."""
+        r, c = cell
+        if self.kind == "graph":
+            assert self.labels is not None
+            return (self.labels[c],)
+        if self.kind == "cube":
+            return (*divmod(r, self.layer_height), c)
+        return (r, c)
+
+    def cell_at(self, coordinates: Sequence[Hashable]) -> Cell:
+        """The cell written ``coordinates`` (:meth:`coordinates`; a graph's node by its
+        label or the label's text).
+
+        Raises
+        ------
+        ValueError
+            When they name no cell of the board (the message says what is expected).
+        """
+        if self.kind == "graph":
+            assert self.labels is not None
+            if len(coordinates) == 1:
+                wanted = coordinates[0]
+                for i, label in enumerate(self.labels):
+                    if label == wanted or str(label) == str(wanted):
+                        return (0, i)
+            raise ValueError(f"expected a node of the graph, got {','.join(map(str, coordinates))}")
+        numbers = [int(x) for x in coordinates]  # type: ignore[call-overload]
+        if self.kind == "cube":
+            if len(numbers) != 3:
+                raise ValueError("expected LAYER,ROW,COL on a cube")
+            layer, r, c = numbers
+            if not (0 <= layer < self.layers and 0 <= r < self.layer_height
+                    and 0 <= c < self.width):
+                raise ValueError(f"layer {layer}, row {r}, col {c} is off the "
+                                 f"{self.size_text} board")
+            return (layer * self.layer_height + r, c)
+        if len(numbers) != 2:
+            raise ValueError("expected ROW,COL")
+        r, c = numbers
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            raise ValueError(f"row {r}, col {c} is off the {self.size_text} board")
+        return (r, c)
 
     # neighbours -------------------------------------------------------------------------
 
@@ -562,6 +608,27 @@ def make_topology(kind: str, width: int, height: int, *, layers: int = 1,
     if kind == "graph":
         raise ValueError("a graph topology is made by graph_topology")
     return Topology(kind, width, height, layers, tuple(sorted(offsets)))
+
+
+@lru_cache(maxsize=32)
+def named_topology(word: str, width: int, height: int, layers: int = 1) -> Topology:
+    """The grid topology a header word names (:func:`parse_topology_word`; ``""`` or
+    ``square``: the square grid) on ``width`` x ``height`` cells per layer, ``layers``
+    layers (a cube's; 1 for every other kind).
+
+    Raises
+    ------
+    ValueError
+        For an unknown word, bad offsets, a size under 1x1 or layers off a cube.
+
+    Kept per arguments: a survey or a run of games asks for it once per board.
+    """
+    kind, offsets = parse_topology_word(word or "square")
+    if kind != "cube" and layers != 1:
+        raise ValueError(f"--layers {layers}: only a cube has layers")
+    if width < 1 or height < 1 or layers < 1:
+        raise ValueError(f"board size {width}x{height}: must be at least 1x1")
+    return make_topology(kind, width, height * layers, layers=layers, offsets=offsets)
 
 
 def _checked_offsets(offsets: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

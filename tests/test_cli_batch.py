@@ -165,7 +165,7 @@ def test_convert_between_every_board_format(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["?b=32&m=8g", "out.png"], "must end in .mine, .mbf or .txt"),
+    (["?b=32&m=8g", "out.png"], "must end in .mine, .mbf, .txt, .json, .graphml or .edges"),
     (["?b=32&m=8", "out.mine"], "needs 2"),
     (["missing.mbf", "out.mine"], "missing.mbf: no such file"),
 ])

@@ -19,6 +19,7 @@ from exactmines.errors import InputError, ParameterError
 from exactmines.io import registry
 from exactmines.io.files import read_board, read_position, write_atomic, write_board
 from exactmines.io.formats import MBF_MAX_MINES, MBF_MAX_SIDE, board_to_mbf
+from exactmines.io.graphs import GRAPH_SUFFIXES
 from exactmines.position import Board
 from exactmines.ui.cli import main
 from exactmines.ui.web.inputs import EXPORT_KINDS, exported, imported_text
@@ -32,11 +33,19 @@ def test_every_format_reads_back_what_it_writes_and_is_recognised(board):
     for kind in registry.FORMATS.values():
         data = kind.encode_board(board, "test")
         raw = data if isinstance(data, bytes) else data.encode()
-        name = f"b{kind.suffix}" if kind.binary else ""
+        name = f"b{kind.suffix}" if kind.binary or kind.name == "edges" else ""
         found, content = registry.detect(raw, "test", name)
         assert found is kind
-        assert found.decode(content, "test") == board
-        assert registry.read_board(raw, "test", name) == board
+        back = found.decode(content, "test")
+        if kind.name in GRAPH_SUFFIXES:  # the board's graph: its cells are nodes "r,c"
+            assert back.topology.neighbour_table == board.topology.neighbour_table
+            assert back.topology.labels == tuple(f"{r},{c}" for r in range(board.height)
+                                                 for c in range(board.width))
+            assert {(r * board.width + c) for r, c in board.mine_cells} == \
+                {c for _, c in back.mine_cells}
+        else:
+            assert back == board
+        assert registry.read_board(raw, "test", name) == back
 
 
 def test_the_web_page_offers_exactly_the_registered_formats():
@@ -47,6 +56,10 @@ def test_the_web_page_offers_exactly_the_registered_formats():
         data, encoding = exported(text, name)
         assert (encoding == "base64") == kind.binary
         raw = base64.b64decode(data) if kind.binary else data.encode()
+        if name in GRAPH_SUFFIXES:  # a graph has no rows: the page cannot show it
+            with pytest.raises(InputError, match="not graphs"):
+                imported_text(f"b{kind.suffix}", raw)
+            continue
         back, found = imported_text(f"b{kind.suffix}" if kind.binary else "", raw)
         assert found == name and registry.read_board(back.encode(), "t") == board
 
@@ -74,7 +87,7 @@ def test_the_mbf_limit_is_one_limit_everywhere(tmp_path, capsys):
 
 def test_writing_an_unknown_suffix_names_the_parameter():
     with pytest.raises(ParameterError, match=r"^target b\.png: the file name must end in "
-                                             r"\.mine, \.mbf or \.txt$"):
+                                             r"\.mine, \.mbf, \.txt, \.json, \.graphml or \.edges$"):
         registry.format_for_writing("b.png", "target")
     assert registry.format_of_name("B.MBF") is registry.FORMATS["mbf"]
 

@@ -9,8 +9,9 @@ from fractions import Fraction
 from typing import Any
 
 from exactmines.analysis.analyze import Analysis
+from exactmines.position import Cell, Topology
 
-__all__ = ["analysis_to_dict", "fraction_text", "decimal"]
+__all__ = ["analysis_to_dict", "shape_to_dict", "cell_to_dict", "fraction_text", "decimal"]
 
 
 def decimal(n: int) -> str:
@@ -34,16 +35,43 @@ def fraction_text(p: Fraction | None) -> str | None:
         f"{decimal(p.numerator)}/{decimal(p.denominator)}"
 
 
+def shape_to_dict(topology: Topology) -> dict[str, Any]:
+    """The board's shape as the JSON objects of docs/contract.md §3 give it: ``width`` and
+    ``height``; on another topology than the square grid also ``topology`` (its word, or
+    ``graph``), a cube's ``layers`` (``height`` then per layer) and a graph's ``nodes``."""
+    if topology.is_square:
+        return {"width": topology.width, "height": topology.height}
+    out: dict[str, Any] = {"topology": topology.word or topology.kind,
+                           "width": topology.width, "height": topology.layer_height}
+    if topology.kind == "cube":
+        out["layers"] = topology.layers
+    if topology.kind == "graph":
+        out["nodes"] = topology.cells
+    return out
+
+
+def cell_to_dict(topology: Topology, cell: Cell) -> dict[str, Any]:
+    """A cell as the JSON objects name it: ``row``, ``col``; a cube's ``layer``, ``row``,
+    ``col``; a graph node's ``id`` (its label in the file)."""
+    if topology.kind == "graph":
+        return {"id": topology.coordinates(cell)[0]}
+    if topology.kind == "cube":
+        layer, row, col = topology.coordinates(cell)
+        return {"layer": layer, "row": row, "col": col}
+    return {"row": cell[0], "col": cell[1]}
+
+
 def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any]:
     """The JSON object of docs/contract.md §3 (with the shape, counts of verdicts, notes and
-    timing)."""
+    timing); on another topology than the square grid, the shape of :func:`shape_to_dict`
+    and each cell named by :func:`cell_to_dict`."""
     position = result.position
+    topology = position.topology
     out: dict[str, Any] = {}
     if file is not None:
         out["file"] = file
+    out.update(shape_to_dict(topology))
     out.update(
-        width=position.width,
-        height=position.height,
         mines=position.mines,
         consistent=result.consistent,
         layouts=None if result.layouts is None else decimal(result.layouts),
@@ -58,10 +86,12 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
         mine=len(result.mines),
         notes=list(result.notes),
         seconds=round(result.seconds, 6),
-        cells=[
-            {"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
-             "verdict": c.verdict}
-            for c in result.cells
-        ],
     )
+    if topology.is_square:
+        out["cells"] = [{"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
+                         "verdict": c.verdict} for c in result.cells]
+    else:
+        out["cells"] = [{**cell_to_dict(topology, c.cell),
+                         "probability": fraction_text(c.probability), "verdict": c.verdict}
+                        for c in result.cells]
     return out

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from exactmines.analysis.frontier import Rule
+from exactmines.deduction import table_grid
 from exactmines.deduction.rules import pair
 from exactmines.position import dilate, indices_of
 
@@ -272,7 +273,7 @@ def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
                  for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
 
 
-def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
+def local_deductions(grid: Grid | table_grid.TableGrid) -> tuple[list[int], list[int]]:
     """Cells (flat indices, ascending) proved safe and proved mines by one clue
     (:func:`~exactmines.deduction.rules.single`, read from the grid's counts of unknown and
     flagged neighbours), else by two overlapping clues
@@ -282,8 +283,11 @@ def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
     ``grid.pair_dirty``), so a call costs a few steps per such clue, whatever the size of
     the board: a clue's unknown neighbours are bits of a 7-wide frame around it (see
     ``_FRAME_BITS``), and a pair compares them shifted into one frame. Sound but incomplete:
-    the exact analysis finds the rest.
+    the exact analysis finds the rest. Another topology's
+    :class:`~exactmines.deduction.table_grid.TableGrid` has its own table-driven rules.
     """
+    if not isinstance(grid, Grid):
+        return table_grid.local_deductions(grid)
     state, number, offsets = grid._state, grid._number, grid._offsets
     free, flags, stride = grid._free, grid._flags, grid._stride
     facts: dict[int, tuple[int, int]] = {}

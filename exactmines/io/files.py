@@ -9,16 +9,19 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
-from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError
+from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError, ParameterError
 from exactmines.io import registry
-from exactmines.io.formats import decode_text, position_to_mine
+from exactmines.io.formats import decode_text
 from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
+from exactmines.topology import Topology, named_topology
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN"]
+           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN",
+           "board_topology"]
 
 #: Files larger than this are refused before reading (a 10,000 x 10,000 board is ~100 MB).
 MAX_FILE_BYTES = 200_000_000
@@ -80,8 +83,14 @@ def read_board(path: str | os.PathLike[str]) -> Board:
 def read_board_and_click(path: str | os.PathLike[str]) -> tuple[Board, Cell | None]:
     """:func:`read_board`, and the first click the file's comments name (``None`` if none)."""
     data, source = _read_bytes(path), _source(path)
-    return (registry.read_board(data, source, str(path)),
-            registry.first_click(data, source, str(path)))
+    board = registry.read_board(data, source, str(path))
+    noted = registry.first_click(data, source, str(path))
+    if noted is None:
+        return board, None
+    try:
+        return board, board.topology.cell_at(noted)
+    except ValueError as exc:
+        raise InputError(f"the first click the comments name: {exc}", source=source) from None
 
 
 def read_board_or_link(source: str, parameter: str = "source") -> Board:
@@ -89,6 +98,38 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     if looks_like_jsm_url(source) and not Path(source).exists():
         return registry.FORMATS["link"].decode(source, parameter)
     return read_board(source)
+
+
+def board_topology(word: str, width: int, height: int, layers: int = 1,
+                   graph: str | None = None) -> Topology:
+    """The topology a run's settings name: a grid's header word (``square``, ``torus``,
+    ``hex``, ``cube`` with ``layers`` ...) on ``width`` x ``height`` cells per layer, or
+    ``graph``: the graph of the file ``graph`` (read once per process and kept; its node
+    states are not used).
+
+    Raises
+    ------
+    ParameterError
+        For an unknown word or a shape that does not fit it (named ``topology``), or a
+        graph without its file.
+    InputError
+        For a graph file that cannot be read.
+    """
+    if word == "graph":
+        if graph is None:
+            raise ParameterError("graph", None, "the topology graph needs the graph file")
+        return _graph_of(graph)
+    if graph is not None:
+        raise ParameterError("graph", graph, f"goes with the topology graph, not {word}")
+    try:
+        return named_topology(word, width, height, layers)
+    except ValueError as exc:
+        raise ParameterError("topology", word, str(exc)) from None
+
+
+@lru_cache(maxsize=4)
+def _graph_of(path: str) -> Topology:
+    return read_position(path).topology
 
 
 def _umask() -> int:
@@ -135,7 +176,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
 
 def write_position(path: str | os.PathLike[str], position: Position,
                    comments: tuple[str, ...] = ()) -> None:
-    write_atomic(path, position_to_mine(position, comments))
+    """``.mine`` text, or a graph's file (node-link JSON, GraphML or an edge list by the
+    name's suffix; JSON by default)."""
+    write_atomic(path, registry.position_text(position, comments, str(path)))
 
 
 def write_board(path: str | os.PathLike[str], board: Board, comments: tuple[str, ...] = ()) -> None:

@@ -11,6 +11,12 @@ column of the first problem.
     HHH1F2...                 HEIGHT rows of WIDTH characters
 
 ``0``-``8`` revealed, ``H`` covered, ``F`` flagged, ``M``/``?`` covered cell holding a mine.
+
+Another topology than the square grid (:mod:`exactmines.topology`) is a word after the
+header's numbers (``9x9x10 torus``, ``30x16x99 hex``); a cube's header has three numbers
+before the count (``WIDTHxHEIGHTxLAYERSxMINES cube``) and its layers follow one another,
+``HEIGHT`` rows each, a blank line between two layers allowed. Where a cell has more than
+9 neighbours, numbers from 10 are letters: ``a`` = 10 ... ``z`` = 35.
 """
 
 from __future__ import annotations
@@ -22,6 +28,15 @@ from dataclasses import dataclass
 
 from exactmines.errors import InputError
 from exactmines.position import COVERED, FLAG, Board, Cell, Position
+from exactmines.topology import (
+    Topology,
+    char_number,
+    is_number_char,
+    make_topology,
+    number_char,
+    parse_topology_word,
+    square,
+)
 
 __all__ = [
     "MAX_CELLS",
@@ -41,6 +56,7 @@ __all__ = [
     "looks_like_mine_text",
     "comments",
     "noted_first_click",
+    "header_text",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
@@ -51,19 +67,23 @@ MAX_CELLS = 100_000_000
 MBF_MAX_SIDE = 255
 MBF_MAX_MINES = 65535
 
-_HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?", re.IGNORECASE)
+_HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?(?:x(-?\d+))?(?:[ \t]+(\S+))?",
+                     re.IGNORECASE)
 _MINE_MARKS = "M?"
 _ALLOWED = "012345678" + COVERED + FLAG + _MINE_MARKS
+#: Every character a row of another topology may hold (numbers up to ``z`` = 35).
+_ALLOWED_ANY = "0123456789abcdefghijklmnopqrstuvwxyz" + COVERED + FLAG + _MINE_MARKS
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedGrid:
-    """A ``.mine`` file as read: size, header count, rows with the marks kept."""
+    """A ``.mine`` file as read: size, header count, rows with the marks kept, topology."""
 
     width: int
     height: int
     mines: int | None
     rows: tuple[str, ...]
+    topology: Topology
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -107,16 +127,18 @@ def comments(text: str) -> list[str]:
     return found
 
 
-_FIRST_CLICK = re.compile(r"(?:first click|solvable from) (\d+),(\d+)")
+_FIRST_CLICK = re.compile(r"(?:first click|solvable from) (\d+(?:,\d+)+)")
 
 
-def noted_first_click(text: str) -> Cell | None:
+def noted_first_click(text: str) -> tuple[int, ...] | None:
     """The first click a ``.mine`` file's comments name, as ``exactmines generate`` writes
-    them (``... solvable from 4,4 ...``, ``... first click 4,4 ...``); ``None`` if none does."""
+    them (``... solvable from 4,4 ...``, ``... first click 4,4 ...``; a cube's ``1,4,4``),
+    as written (:meth:`~exactmines.topology.Topology.cell_at` makes it a cell); ``None``
+    if none does."""
     for line in comments(text):
         match = _FIRST_CLICK.search(line)
         if match:
-            return int(match.group(1)), int(match.group(2))
+            return tuple(int(x) for x in match.group(1).split(","))
     return None
 
 
@@ -139,63 +161,99 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
         shown = header if len(header) <= 40 else header[:40] + "..."
         raise InputError(f"bad header {shown!r}: expected WIDTHxHEIGHT or WIDTHxHEIGHTxMINES",
                          source=source, line=header_line, column=1)
-    width, height = int(match.group(1)), int(match.group(2))
-    mines = None if match.group(3) is None else int(match.group(3))
-    if width < 1 or height < 1:
-        raise InputError(f"board size {width}x{height}: width and height must be at least 1",
+    topology_word = match.group(5)
+    kind = "square"
+    offsets: tuple[tuple[int, int], ...] = ()
+    if topology_word is not None:
+        try:
+            kind, offsets = parse_topology_word(topology_word.lower())
+        except ValueError as exc:
+            raise InputError(str(exc), source=source, line=header_line,
+                             column=indent + match.start(5) + 1) from None
+    layers = 1
+    count_group = 3
+    if kind == "cube":
+        if match.group(3) is None:
+            raise InputError("a cube's header is WIDTHxHEIGHTxLAYERS[xMINES] cube",
+                             source=source, line=header_line, column=1)
+        layers, count_group = int(match.group(3)), 4
+    elif match.group(4) is not None:
+        raise InputError(f"bad header {header!r}: four numbers are a cube's "
+                         "(WIDTHxHEIGHTxLAYERSxMINES cube)", source=source, line=header_line,
+                         column=indent + match.start(4) + 1)
+    width, layer_rows = int(match.group(1)), int(match.group(2))
+    height = layer_rows * layers
+    mines = None if match.group(count_group) is None else int(match.group(count_group))
+    count_column = 1 if mines is None else indent + match.start(count_group) + 1
+    if width < 1 or layer_rows < 1 or layers < 1:
+        size = f"{width}x{layer_rows}" + (f"x{layers}" if kind == "cube" else "")
+        raise InputError(f"board size {size}: width and height must be at least 1",
                          source=source, line=header_line, column=1)
     if width * height > MAX_CELLS:
         raise InputError(f"board size {width}x{height} is larger than {MAX_CELLS} cells",
                          source=source, line=header_line, column=1)
     if mines is not None and mines < 0:
         raise InputError(f"mine count {mines} is negative", source=source, line=header_line,
-                         column=indent + match.start(3) + 1)
+                         column=count_column)
 
-    body = [line.rstrip(" \t\r") for line in lines[index + 1:]]
-    while body and not body[-1]:
+    body = [(header_line + i + 1, line.rstrip(" \t\r"))
+            for i, line in enumerate(lines[index + 1:])]
+    if kind == "cube":  # a blank line may part two layers
+        body = [(number, line) for number, line in body if line]
+    while body and not body[-1][1]:
         body.pop()
     # Check the row count before touching the rows: a 10000x10000 header over three
     # lines is refused here, without building anything of that size.
     if len(body) < height:
         raise InputError(f"missing row {len(body) + 1}: the header promises {height} rows, "
-                         f"found {len(body)}", source=source, line=header_line + len(body) + 1,
-                         column=1)
+                         f"found {len(body)}", source=source,
+                         line=(body[-1][0] if body else header_line) + 1, column=1)
     if len(body) > height:
         raise InputError(f"extra line after the {height} rows of the board", source=source,
-                         line=header_line + height + 1, column=1)
+                         line=body[height][0], column=1)
+    allowed = _ALLOWED if kind == "square" else _ALLOWED_ANY
+    expected = ("0-8, H, F, M or ?" if kind == "square" else
+                "0-9, a-z (10-35), H, F, M or ?")
     rows = []
-    for r, row in enumerate(body):
-        line_no = header_line + r + 1
+    for r, (line_no, row) in enumerate(body):
         for c, ch in enumerate(row[:width]):
-            if ch not in _ALLOWED:
+            if ch not in allowed:
                 what = ("9 is not a Minesweeper number" if ch == "9"
-                        else f"unknown character {ch!r} (expected 0-8, H, F, M or ?)")
+                        else f"unknown character {ch!r} (expected {expected})")
                 raise InputError(what, source=source, line=line_no, column=c + 1)
         if len(row) != width:
             raise InputError(f"row {r + 1} has {len(row)} cells, expected {width}",
                              source=source, line=line_no,
                              column=min(len(row), width) + 1)
         rows.append(row)
-    grid = ParsedGrid(width, height, mines, tuple(rows))
-    _check_grid(grid, source, header_line,
-                1 if mines is None else indent + match.start(3) + 1)
+    topology = (square(width, height) if kind == "square" else
+                make_topology(kind, width, height, layers=layers, offsets=offsets))
+    grid = ParsedGrid(width, height, mines, tuple(rows), topology)
+    _check_grid(grid, source, [number for number, _ in body], header_line, count_column)
     return grid
 
 
-def _check_grid(grid: ParsedGrid, source: str, header_line: int, count_column: int) -> None:
+def _check_grid(grid: ParsedGrid, source: str, row_lines: list[int], header_line: int,
+                count_column: int) -> None:
     """Numbers that cannot be (more than the cell's neighbours) and impossible counts
-    (reported at the header's mine count, ``count_column``)."""
+    (reported at the header's mine count, ``count_column``); ``row_lines[r]`` is the line
+    of row ``r``."""
     marked = 0
     unrevealed = 0
+    topology = grid.topology
     for r, row in enumerate(grid.rows):
         for c, ch in enumerate(row):
-            if ch in "012345678":
-                # The cells of the 3x3 block that lie on the board, less the cell itself.
-                room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
-                    min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
-                if int(ch) > room:
-                    raise InputError(f"number {ch} but the cell has only {room} neighbours",
-                                     source=source, line=header_line + r + 1, column=c + 1)
+            if is_number_char(ch):
+                if topology.is_square:
+                    # The cells of the 3x3 block on the board, less the cell itself.
+                    room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
+                        min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
+                else:
+                    room = topology.degree(r * grid.width + c)
+                if char_number(ch) > room:
+                    raise InputError(f"number {char_number(ch)} but the cell has only {room} "
+                                     "neighbours", source=source, line=row_lines[r],
+                                     column=c + 1)
             else:
                 unrevealed += 1
                 if ch != COVERED:
@@ -213,7 +271,7 @@ def _check_grid(grid: ParsedGrid, source: str, header_line: int, count_column: i
 def _as_position(grid: ParsedGrid) -> Position:
     """Marks of hidden mines (``M``, ``?``) become plain covered cells."""
     rows = tuple(row.replace("M", COVERED).replace("?", COVERED) for row in grid.rows)
-    return Position(grid.width, grid.height, grid.mines, rows)
+    return Position(grid.width, grid.height, grid.mines, rows, grid.topology)
 
 
 def position_from_text(text: str, source: str = "<input>") -> Position:
@@ -234,23 +292,29 @@ def board_from_text(text: str, source: str = "<input>") -> Board:
         raise InputError(f"a board must mark every mine: the header says {grid.mines} but "
                          f"{len(mine_cells)} cells are marked M, ? or F", source=source,
                          line=_row_line(text, -1), column=header.lower().rfind("x") + 2)
-    board = Board(grid.width, grid.height, mine_cells)
+    board = Board(grid.width, grid.height, mine_cells, grid.topology)
     numbers = board.numbers()
     for r, row in enumerate(grid.rows):
         for c, ch in enumerate(row):
-            if ch in "012345678" and int(ch) != numbers[r * grid.width + c]:
-                raise InputError(f"shows {ch} but its neighbours hold "
+            if is_number_char(ch) and char_number(ch) != numbers[r * grid.width + c]:
+                raise InputError(f"shows {char_number(ch)} but its neighbours hold "
                                  f"{numbers[r * grid.width + c]} marked mines", source=source,
-                                 line=_row_line(text, r), column=c + 1)
+                                 line=_row_line(text, r, grid.topology), column=c + 1)
     return board
 
 
-def _row_line(text: str, row: int) -> int:
-    """1-based line of board row ``row`` in ``.mine`` text (after comments and header)."""
-    for number, raw in enumerate(text.split("\n"), start=1):
+def _row_line(text: str, row: int, topology: Topology | None = None) -> int:
+    """1-based line of board row ``row`` in ``.mine`` text (after comments and header;
+    on a cube, blank lines between layers skipped)."""
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" \t\r")
         if line and not line.startswith("#"):
-            return number + 1 + row
+            if topology is None or topology.kind != "cube" or row < 0:
+                return number + 1 + row
+            rows = [n for n, body in enumerate(lines[number:], start=number + 1)
+                    if body.rstrip(" \t\r")]
+            return rows[row]
     return row + 2
 
 
@@ -315,12 +379,42 @@ def board_to_mbf(board: Board) -> bytes:
     return bytes(out)
 
 
+def header_text(topology: Topology, mines: int | None) -> str:
+    """A ``.mine`` header: ``WIDTHxHEIGHT[xMINES]``, then the topology's word
+    (``WIDTHxHEIGHTxLAYERS[xMINES] cube`` on a cube).
+
+    Raises
+    ------
+    ValueError
+        For a graph, which has no rows (graph formats: :mod:`exactmines.io.graphs`).
+    """
+    if topology.kind == "graph":
+        raise ValueError("a graph has no rows: write it as node-link JSON, GraphML or an "
+                         "edge list")
+    size = topology.size_text
+    count = "" if mines is None else f"x{mines}"
+    word = topology.word
+    return f"{size}{count} {word}" if word else f"{size}{count}"
+
+
+def _rows_text(topology: Topology, rows: Iterable[str]) -> list[str]:
+    """A board's rows as lines, a blank line between a cube's layers."""
+    lines = list(rows)
+    if topology.kind != "cube":
+        return lines
+    step = topology.layer_height
+    out: list[str] = []
+    for start in range(0, len(lines), step):
+        if out:
+            out.append("")
+        out.extend(lines[start:start + step])
+    return out
+
+
 def position_to_mine(position: Position, comments: Iterable[str] = ()) -> str:
     """``.mine`` text for a position (header without count when it is unknown)."""
-    header = f"{position.width}x{position.height}"
-    if position.mines is not None:
-        header += f"x{position.mines}"
-    lines = [f"# {c}" for c in comments] + [header, *position.rows]
+    lines = [f"# {c}" for c in comments] + [header_text(position.topology, position.mines),
+                                             *_rows_text(position.topology, position.rows)]
     return "\n".join(lines) + "\n"
 
 
@@ -336,11 +430,12 @@ def board_to_mine(board: Board, revealed: Iterable[Cell] = (),
             if (r, c) in board.mine_cells:
                 row.append("M")
             elif (r, c) in shown:
-                row.append(str(numbers[r * board.width + c]))
+                row.append(number_char(numbers[r * board.width + c]))
             else:
                 row.append(COVERED)
         rows.append("".join(row))
-    lines = [f"# {c}" for c in comments] + [f"{board.width}x{board.height}x{board.mines}", *rows]
+    lines = [f"# {c}" for c in comments] + [header_text(board.topology, board.mines),
+                                             *_rows_text(board.topology, rows)]
     return "\n".join(lines) + "\n"
 
 

@@ -6,10 +6,14 @@ entry (with its codec in :mod:`~exactmines.io.formats` or :mod:`~exactmines.io.u
 every one of them knows it. Pure bytes and text <-> values: nothing here opens a file.
 
 How data is recognised (:func:`detect`): a name ending in a binary format's suffix
-(``.mbf``) is that format; otherwise the data must be UTF-8 text, and the text tells: one
-line with ``b=`` and ``m=`` parameters is a JSMinesweeper link, a ``WIDTHxHEIGHT[xMINES]``
-header is ``.mine``, anything else x/o board text. Unnamed data that is not text is MBF (the
-only binary format).
+(``.mbf``) is that format; otherwise the data must be UTF-8 text, and a graph format's
+suffix (``.json``, ``.graphml``, ``.edges``) names it, else the text tells: one line with
+``b=`` and ``m=`` parameters is a JSMinesweeper link, a ``WIDTHxHEIGHT[xMINES]`` header is
+``.mine``, text starting with ``{`` node-link JSON and with ``<`` GraphML, anything else x/o
+board text. Unnamed data that is not text is MBF (the only binary format).
+
+MBF, x/o text and links hold square-grid boards only, ``.mine`` any topology with rows
+(every one but a graph), the graph formats any board (a grid's as its graph).
 """
 
 from __future__ import annotations
@@ -33,6 +37,15 @@ from exactmines.io.formats import (
     noted_first_click,
     parse_mine_text,
     position_from_text,
+    position_to_mine,
+)
+from exactmines.io.graphs import (
+    GRAPH_SUFFIXES,
+    board_from_graph,
+    board_to_graph,
+    graph_kind,
+    position_from_graph,
+    position_to_graph,
 )
 from exactmines.io.urls import (
     LARGEST_SIDE,
@@ -40,23 +53,31 @@ from exactmines.io.urls import (
     board_to_jsm_url,
     looks_like_jsm_url,
 )
-from exactmines.position import COVERED, Board, Cell, Position
+from exactmines.position import COVERED, Board, Position
 
 __all__ = ["Limits", "FileFormat", "FORMATS", "format_named", "format_of_name",
            "format_for_writing", "detect", "read_board", "read_position", "first_click",
-           "unopened", "write_suffixes"]
+           "unopened", "write_suffixes", "position_text"]
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The largest board a format holds (``None``: no limit of that kind)."""
+    """The largest board a format holds (``None``: no limit of that kind), and the
+    topologies it holds: ``square`` (the square grid only), ``rows`` (any but a graph) or
+    ``any``."""
 
     side: int | None = None
     mines: int | None = None
     cells: int | None = None
+    topologies: str = "square"
 
     def refusal(self, board: Board) -> str | None:
         """Why ``board`` does not fit, or ``None`` when it does."""
+        kind = board.topology.kind
+        if self.topologies == "square" and kind != "square":
+            return f"square-grid boards only, this one is a {kind}"
+        if self.topologies == "rows" and kind == "graph":
+            return "boards with rows only, not graphs"
         if self.side is not None and max(board.width, board.height) > self.side:
             return f"each side at most {self.side}"
         if self.cells is not None and board.width * board.height > self.cells:
@@ -100,9 +121,10 @@ class FileFormat:
         """An :class:`InputError` naming ``source`` when ``board`` is larger than the format."""
         why = self.limits.refusal(board)
         if why is not None:
-            raise InputError(f"a {board.width}x{board.height} board with {board.mines} mines "
-                             f"does not fit {self.description} ({why}): save .mine instead",
-                             source=source)
+            instead = ".json" if board.topology.kind == "graph" else ".mine"
+            raise InputError(f"a {board.topology.size_text} board with {board.mines} mines "
+                             f"does not fit {self.description} ({why}): save {instead} "
+                             "instead", source=source)
 
     def encode_board(self, board: Board, source: str, comments: Sequence[str] = ()
                      ) -> str | bytes:
@@ -128,10 +150,17 @@ def _mine_board(text: str, source: str) -> Board:
     return board_from_text(text, source)
 
 
+def _graph_format(kind: str, description: str) -> FileFormat:
+    return FileFormat(kind, GRAPH_SUFFIXES[kind], description, False,
+                      _text(lambda text, source: board_from_graph(text, kind, source)),
+                      lambda board, comments: board_to_graph(board, kind),
+                      Limits(cells=MAX_CELLS, topologies="any"))
+
+
 FORMATS: dict[str, FileFormat] = {f.name: f for f in (
     FileFormat("mine", ".mine", ".mine text (mines marked M)", False, _text(_mine_board),
                lambda board, comments: board_to_mine(board, comments=comments),
-               Limits(cells=MAX_CELLS)),
+               Limits(cells=MAX_CELLS, topologies="rows")),
     FileFormat("mbf", ".mbf", "MBF", True, _mbf, lambda board, comments: board_to_mbf(board),
                Limits(side=MBF_MAX_SIDE, mines=MBF_MAX_MINES)),
     FileFormat("xo", ".txt", "x/o text", False, _text(board_from_xo),
@@ -139,6 +168,9 @@ FORMATS: dict[str, FileFormat] = {f.name: f for f in (
     FileFormat("link", "", "a JSMinesweeper link", False,
                _text(lambda text, source: board_from_jsm_url(text.strip(), source)),
                lambda board, comments: board_to_jsm_url(board), Limits(side=LARGEST_SIDE)),
+    _graph_format("json", "node-link JSON (a graph)"),
+    _graph_format("graphml", "GraphML (a graph)"),
+    _graph_format("edges", "an edge list (a graph)"),
 )}
 
 
@@ -185,10 +217,15 @@ def detect(data: bytes, source: str, name: str = "") -> tuple[FileFormat, str | 
         binary = " or ".join(f.suffix for f in FORMATS.values() if f.binary)
         raise InputError(f"{exc.message}; a binary board file must be named {binary}",
                          source=exc.source, line=exc.line, column=exc.column) from None
+    if named is not None and named.name in GRAPH_SUFFIXES:
+        return named, text
     stripped = text.strip()
     if "\n" not in stripped and looks_like_jsm_url(stripped):
         return FORMATS["link"], text
-    return FORMATS["mine" if looks_like_mine_text(text) else "xo"], text
+    if looks_like_mine_text(text):
+        return FORMATS["mine"], text
+    graph = graph_kind(text)
+    return FORMATS["xo" if graph is None else graph], text
 
 
 def read_board(data: bytes, source: str, name: str = "") -> Board:
@@ -201,24 +238,37 @@ def unopened(board: Board) -> Position:
     """What a player sees of ``board`` before the first click: every cell covered, the
     mine count known."""
     return Position(board.width, board.height, board.mines,
-                    tuple(COVERED * board.width for _ in range(board.height)))
+                    tuple(COVERED * board.width for _ in range(board.height)), board.topology)
 
 
 def read_position(data: bytes, source: str, name: str = "") -> Position:
     """The position in ``data``: ``.mine`` text (``M``/``?`` read as covered cells), or a
     binary board read as :func:`unopened` (nothing revealed yet).
 
-    x/o text and links hold boards too, but are not read as positions: text without a
-    ``.mine`` header is reported as the ``.mine`` error it most likely is.
+    A graph file is read as the position on its graph (:mod:`~exactmines.io.graphs`). x/o
+    text and links hold boards too, but are not read as positions: text without a ``.mine``
+    header is reported as the ``.mine`` error it most likely is.
     """
     found, content = detect(data, source, name)
     if isinstance(content, bytes):
         return unopened(found.decode(content, source))
+    if found.name in GRAPH_SUFFIXES:
+        return position_from_graph(content, found.name, source)
     return position_from_text(content, source)
 
 
-def first_click(data: bytes, source: str, name: str = "") -> Cell | None:
-    """The first click ``data``'s comments name (``.mine`` files from ``exactmines generate``),
-    or ``None``."""
+def position_text(position: Position, comments: Sequence[str] = (), name: str = "") -> str:
+    """A position as text: ``.mine``, or a graph's in the graph format ``name``'s suffix
+    names (node-link JSON by default)."""
+    if position.topology.kind != "graph":
+        return position_to_mine(position, comments)
+    named = format_of_name(name)
+    return position_to_graph(position, named.name if named is not None
+                             and named.name in GRAPH_SUFFIXES else "json")
+
+
+def first_click(data: bytes, source: str, name: str = "") -> tuple[int, ...] | None:
+    """The first click ``data``'s comments name (``.mine`` files from ``exactmines
+    generate``), as written (``(row, col)``; a cube's ``(layer, row, col)``), or ``None``."""
     found, content = detect(data, source, name)
     return noted_first_click(content) if isinstance(content, str) else None

@@ -19,6 +19,7 @@ from typing import Any
 
 from exactmines.errors import ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
+from exactmines.io.files import board_topology
 from exactmines.play.strategy import (
     GUESS_KINDS,
     PARTS,
@@ -28,7 +29,7 @@ from exactmines.play.strategy import (
     Strategy,
     strategy_named,
 )
-from exactmines.position import Cell
+from exactmines.position import Cell, Topology
 from exactmines.runner import run_batch
 from exactmines.stats import rate_summary
 
@@ -65,6 +66,9 @@ class PlaySettings:
     strategy: str = "best"
     without: tuple[str, ...] = ()
     tuning: tuple[str, ...] = ()
+    topology: str = "square"
+    layers: int = 1
+    graph: str | None = None
 
     def __post_init__(self) -> None:
         if self.start not in START_RULES:
@@ -73,12 +77,18 @@ class PlaySettings:
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
+        board = self.board_topology()
         r, c = self.at
-        if not (0 <= r < self.height and 0 <= c < self.width):
-            raise ParameterError("at", self.at, f"off the {self.width}x{self.height} board")
-        free_indices(self.width, self.height, self.mines,
-                     protected_cells(self.width, self.height, self.start, self.at))
+        if not (0 <= r < board.height and 0 <= c < board.width):
+            raise ParameterError("at", self.at, f"off the {board.size_text} board")
+        free_indices(board.width, board.height, self.mines,
+                     protected_cells(board.width, board.height, self.start, self.at, board))
         self.player_strategy()  # unknown names fail here, before any work
+
+    def board_topology(self) -> Topology:
+        """The boards' topology (:func:`~exactmines.io.files.board_topology`): the square
+        grid of ``width`` x ``height`` unless ``topology`` names another."""
+        return board_topology(self.topology, self.width, self.height, self.layers, self.graph)
 
     def player_strategy(self) -> Strategy:
         return strategy_named(self.strategy, self.without, self.tuning)
@@ -93,6 +103,9 @@ class PlaySettings:
         meta["at"] = list(self.at)
         meta["without"] = list(self.without)
         del meta["tuning"]
+        if self.topology == "square":  # as before there were other topologies
+            for key in ("topology", "layers", "graph"):
+                del meta[key]
         if self.tuning:  # untuned runs write the meta they always did: older files resume
             meta["tuning"] = list(self.tuning)
         strategy = self.player_strategy()
@@ -124,6 +137,8 @@ class GameRecord:
 
 def published_rate(settings: PlaySettings) -> tuple[float, str] | None:
     """The published win rate for these rules (for reading only: a float), if any."""
+    if settings.topology != "square":
+        return None
     return PUBLISHED.get((settings.width, settings.height, settings.mines, settings.start,
                           settings.at))
 
@@ -137,10 +152,16 @@ def game_seed(seed: int, index: int) -> int:
 
 def deal_game(settings: PlaySettings, index: int) -> list[int]:
     """The mines of game ``index`` (flat indices ``r * width + c``, in the order dealt)."""
-    free = free_indices(settings.width, settings.height, settings.mines,
-                        protected_cells(settings.width, settings.height, settings.start,
-                                        settings.at))
-    return random.Random(game_seed(settings.seed, index)).sample(free, settings.mines)
+    return random.Random(game_seed(settings.seed, index)).sample(_free(settings),
+                                                                 settings.mines)
+
+
+def _free(settings: PlaySettings) -> list[int]:
+    """The cells a mine may be dealt on (:func:`~exactmines.game.free_indices`)."""
+    board = settings.board_topology()
+    return free_indices(board.width, board.height, settings.mines,
+                        protected_cells(board.width, board.height, settings.start,
+                                        settings.at, board))
 
 
 def click(game: Game, player: Player, index: int) -> bool:
@@ -156,20 +177,21 @@ def click(game: Game, player: Player, index: int) -> bool:
 
 def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
               strategy: Strategy, rule: str = "safe",
-              log: list[Guess] | None = None) -> GameRecord:
+              log: list[Guess] | None = None, topology: Topology | None = None) -> GameRecord:
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
     strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
     the first click's risk). Cost: a few steps per cell revealed, plus the exact analyses
     where the local rules are stuck. ``log``, if given, receives the player's guesses in order
-    (:attr:`Player.guesses <exactmines.play.strategy.Player.guesses>`).
+    (:attr:`Player.guesses <exactmines.play.strategy.Player.guesses>`). ``topology``: the
+    board's (the square grid by default).
     """
     started = time.process_time()
-    game = Game(board_from_indices(width, height, mine_indices))
-    player = Player(width, height, len(mine_indices), strategy)
+    game = Game(board_from_indices(width, height, mine_indices, topology))
+    player = Player(width, height, len(mine_indices), strategy, topology=topology)
     # The first click's risk: a mine may be there only if the rule protects nothing.
     start = (Fraction(len(mine_indices), width * height)
-             if not protected_cells(width, height, rule, at) else Fraction(0))
+             if not protected_cells(width, height, rule, at, topology) else Fraction(0))
     guesses = clicks = 0
     todo, guess = [at[0] * width + at[1]], True
     while True:
@@ -196,8 +218,9 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
 
 def play_one(settings: PlaySettings, index: int) -> GameRecord:
     """Game ``index`` of the run, dealt and played again on its own."""
-    return play_game(settings.width, settings.height, deal_game(settings, index), settings.at,
-                     settings.player_strategy(), settings.start)
+    board = settings.board_topology()
+    return play_game(board.width, board.height, deal_game(settings, index), settings.at,
+                     settings.player_strategy(), settings.start, topology=board)
 
 
 def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
@@ -205,22 +228,23 @@ def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
     resume, by comparing the whole meta)."""
     return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                         (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
-                        tuple(meta["without"]), tuple(meta.get("tuning", ())))
+                        tuple(meta["without"]), tuple(meta.get("tuning", ())),
+                        meta.get("topology", "square"), meta.get("layers", 1),
+                        meta.get("graph"))
 
 
 def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Batch work: deal and play the games of ``tasks`` (``{"id": index}``) -> rows."""
     settings = _settings_from_meta(meta)
     strategy = settings.player_strategy()
-    free = free_indices(settings.width, settings.height, settings.mines,
-                        protected_cells(settings.width, settings.height, settings.start,
-                                        settings.at))
+    free = _free(settings)
+    board = settings.board_topology()
     rows = []
     for task in tasks:
         seed = game_seed(settings.seed, task["id"])
         mines = random.Random(seed).sample(free, settings.mines)
-        record = play_game(settings.width, settings.height, mines, settings.at, strategy,
-                           settings.start)
+        record = play_game(board.width, board.height, mines, settings.at, strategy,
+                           settings.start, topology=board)
         rows.append({"id": task["id"], "seed": seed, **asdict(record)})
     return rows
 
@@ -252,13 +276,17 @@ class PlayResult:
             "ci95": summary["ci95"],
             "fraction": summary["fraction"],
             "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
-            "at": list(s.at), "seed": s.seed, "strategy": s.player_strategy().name,
+            "at": list(s.board_topology().coordinates(s.at)), "seed": s.seed,
+            "strategy": s.player_strategy().name,
             "parts": {p: getattr(s.player_strategy(), p) for p in PARTS},
             "guesses_per_game": round(self.guesses / self.games, 4) if self.games else 0.0,
             "endgame_searches": self.endgame,
             "cpu_ms_per_game": round(self.cpu_ms / self.games, 3) if self.games else 0.0,
             "risk_per_game": self.risk_per_game(),
             "seconds": round(self.seconds, 3),
+            **({} if s.topology == "square" else {
+                "topology": s.board_topology().word or "graph",
+                "layers": s.layers, "cells": s.board_topology().cells}),
         }
 
 

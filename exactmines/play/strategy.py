@@ -64,8 +64,9 @@ from exactmines.play.lookahead import (
     Values,
     counted,
 )
-from exactmines.play.view import View
+from exactmines.play.view import PlayerView, TableView, View, new_view
 from exactmines.position import indices_of as _bits
+from exactmines.topology import Topology
 
 __all__ = [
     "PARTS",
@@ -321,7 +322,7 @@ def _binomial_at_most(n: int, k: int, limit: int) -> int | None:
     return ways
 
 
-def estimate(view: View, cache: Cache) -> Estimate:
+def estimate(view: PlayerView, cache: Cache) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
@@ -353,7 +354,7 @@ def estimate(view: View, cache: Cache) -> Estimate:
                     least, left, scale)
 
 
-def value_chances(view: View, base: Estimate, index: int, cache: Cache
+def value_chances(view: PlayerView, base: Estimate, index: int, cache: Cache
                   ) -> list[tuple[int, After]]:
     """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
     increasing value.
@@ -366,7 +367,7 @@ def value_chances(view: View, base: Estimate, index: int, cache: Cache
     return [(v, values.after(i)) for i, v in enumerate(values.values)]
 
 
-def _values(view: View, base: Estimate, index: int, cache: Cache) -> Values:
+def _values(view: PlayerView, base: Estimate, index: int, cache: Cache) -> Values:
     """:meth:`Values.of <exactmines.play.lookahead.Values.of>` for unknown cell ``index`` of
     ``view``, analysed as ``base``."""
     return Values.of(index, around=view.masks[index], flagged=view.mines,
@@ -462,7 +463,7 @@ def progress_chance(base: Estimate, chances: list[tuple[int, After]]) -> Fractio
     return Fraction(ahead, base.layouts)
 
 
-def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
+def forced_fifty_fifty(view: PlayerView, base: Estimate) -> tuple[int, int] | None:
     """Two cells that must be guessed between at 1/2 sooner or later, or ``None``.
 
     Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
@@ -515,7 +516,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
     return found
 
 
-def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
+def list_layouts(view: PlayerView, base: Estimate, limit: int) -> list[int] | None:
     """Every layout of the remaining mines over the unknown cells, as bitmasks (row-major
     by component, then outside cells), or ``None`` past ``limit`` layouts.
 
@@ -556,7 +557,7 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
     return layouts
 
 
-def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | None:
+def endgame_guess(view: PlayerView, base: Estimate, strategy: Strategy) -> Guess | None:
     """The click that maximises the probability of winning, found by exact search (a
     :class:`Guess` of kind ``endgame`` with that probability), or ``None`` when there are
     too many layouts or the search runs out of nodes.
@@ -595,7 +596,7 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | Non
     return None
 
 
-def _search(layouts: list[int], cells: int, view: View, budget: int,
+def _search(layouts: list[int], cells: int, view: PlayerView, budget: int,
             known: int | None = None) -> tuple[int, int] | None:
     """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
     them, the view's by default), ``None`` past the budget."""
@@ -606,7 +607,7 @@ def _search(layouts: list[int], cells: int, view: View, budget: int,
         return None
 
 
-def _outside_candidates(view: View, base: Estimate) -> list[int]:
+def _outside_candidates(view: PlayerView, base: Estimate) -> list[int]:
     """Cells off the frontier worth scoring, one per class of equivalent cells.
 
     A cell whose unknown neighbours are all off the frontier leaves, when revealed, a new
@@ -631,7 +632,9 @@ def _outside_candidates(view: View, base: Estimate) -> list[int]:
             seen.add(key)
             out.append(i)
     free = far & ~flagged
-    for cells in _by_neighbour_count(width, height):
+    groups = (_by_neighbour_count(width, height) if view.topology.is_square
+              else _by_degree(view.topology))
+    for cells in groups:
         first = free & cells
         if first:
             out.append((first & -first).bit_length() - 1)
@@ -655,7 +658,16 @@ def _by_neighbour_count(width: int, height: int) -> tuple[int, ...]:
     return tuple(groups)
 
 
-def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
+@lru_cache(maxsize=8)
+def _by_degree(topology: Topology) -> tuple[int, ...]:
+    """:func:`_by_neighbour_count` on any topology: the cells grouped by their degree."""
+    groups: dict[int, int] = {}
+    for i, around in enumerate(topology.neighbour_table):
+        groups[len(around)] = groups.get(len(around), 0) | 1 << i
+    return tuple(groups[n] for n in sorted(groups))
+
+
+def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
     """The guess when no cell is certainly safe (see the module notes).
 
     The parts are tried in order: the endgame search; a forced 50/50; then each candidate
@@ -675,7 +687,7 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
                  base.probability(cell))
 
 
-def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> int:
     """The candidate with the highest :class:`Score` (or, with every scoring part off, the
     safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
     best_safety = 1 - base.least
@@ -687,7 +699,8 @@ def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) 
             continue
         cells = _outside_candidates(view, base) if mask == base.outside else _bits(mask)
         candidates.extend((safety, i) for i in cells)
-    risk = _risk(view, base, cache) if strategy.risk else None
+    # (The 50/50 patterns are the square grid's shapes.)
+    risk = _risk(view, base, cache) if strategy.risk and view.topology.is_square else None
     if risk is not None:
         # A cell a pattern may trap is a candidate when its safe layouts and its patterns'
         # together reach the threshold.
@@ -720,7 +733,7 @@ def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) 
     return best_cell
 
 
-def _risk(view: View, base: Estimate, cache: Cache) -> Risk:
+def _risk(view: PlayerView, base: Estimate, cache: Cache) -> Risk:
     """The 50/50 patterns of ``base`` (:mod:`exactmines.play.fifty_patterns`), counted exactly."""
     known = view.mines | base.mines
     hidden = base.unknown & ~base.mines
@@ -801,7 +814,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     return Score(strategy.dead and len(chances) > 1, value, opening, safety, -index)
 
 
-def _chances_to_beat(view: View, base: Estimate, index: int, cache: Cache,
+def _chances_to_beat(view: PlayerView, base: Estimate, index: int, cache: Cache,
                      strategy: Strategy, safety: Fraction, best: Score | None,
                      gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
@@ -866,8 +879,10 @@ class Player:
     """
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy, *,
-                 engine: Backend | None = None, time_limit: float | None = None) -> None:
-        self.view = View(width, height, mines)
+                 engine: Backend | None = None, time_limit: float | None = None,
+                 topology: Topology | None = None) -> None:
+        self.view: View | TableView = (View(width, height, mines) if topology is None
+                                       else new_view(topology, mines))
         self.strategy = strategy
         #: Counts components too big for the box search (a new ``auto`` engine by default).
         self.cache = Cache(engine=engine)

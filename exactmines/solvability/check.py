@@ -44,11 +44,11 @@ from typing import Any
 from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import allowed_mine_numbers, feasible_sums, fits
 from exactmines.analysis.frontier import Component, Rule, build_frontier
-from exactmines.deduction import NODES, Grid, component, extremes, group, local_deductions
+from exactmines.deduction import NODES, component, extremes, group, local_deductions, new_grid
 from exactmines.errors import InputError, ParameterError, SolverError, TooLarge
 from exactmines.game import Game, board_from_indices
-from exactmines.io.formats import position_to_mine
-from exactmines.position import Board, Cell, Position, indices_of
+from exactmines.io.registry import position_text
+from exactmines.position import Board, Cell, Position, Topology, indices_of
 
 __all__ = [
     "Solvability",
@@ -102,7 +102,7 @@ class Solvability:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of docs/contract.md §3; ``stuck`` is the stuck position as ``.mine``
-        text."""
+        text (node-link JSON text on a graph)."""
         return {
             "solvable": self.solvable,
             "at": list(self.at),
@@ -112,7 +112,7 @@ class Solvability:
             "steps": self.steps,
             "exact_steps": self.exact_steps,
             "count_deductions": self.count_deductions,
-            "stuck": None if self.stuck is None else position_to_mine(self.stuck),
+            "stuck": None if self.stuck is None else position_text(self.stuck),
         }
 
 
@@ -166,15 +166,17 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     in the worst case, bounded by ``enumeration_limit`` nodes before the backend takes over).
     """
     r, c = at
+    topology = board.topology
     if not (0 <= r < board.height and 0 <= c < board.width):
-        raise InputError(f"row {r}, col {c} is off the {board.width}x{board.height} board",
+        raise InputError(f"{topology.cell_text(at)} is off the {topology.size_text} board",
                          source="first click")
     if at in board.mine_cells:
-        raise InputError(f"row {r}, col {c} holds a mine", source="first click")
+        raise InputError(f"{topology.cell_text(at)} holds a mine", source="first click")
     width = board.width
     indices = [rr * width + cc for rr, cc in board.mine_cells]
     outcome = solve_indices(width, board.height, indices, r * width + c, use_count=use_count,
-                            backend=backend, enumeration_limit=enumeration_limit)
+                            backend=backend, enumeration_limit=enumeration_limit,
+                            topology=topology)
     stuck = None
     if not outcome.solvable:
         revealed = frozenset(divmod(i, width) for i in indices_of(outcome.revealed))
@@ -195,8 +197,9 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
 
 def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                   start: int, *, use_count: bool = True, backend: str | Backend = "auto",
-                  enumeration_limit: int = NODES) -> Outcome:
-    """:func:`solvable` on flat indices (``r * width + c``), without a Position.
+                  enumeration_limit: int = NODES, topology: Topology | None = None) -> Outcome:
+    """:func:`solvable` on flat indices (``r * width + c``), without a Position (on
+    ``topology``, the square grid by default).
 
     The survey's inner loop. Cost: a few steps per cell revealed or flagged and per clue near
     it, plus the exact steps (see :func:`solvable`); memory a few bytes per cell.
@@ -210,7 +213,7 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     if not 0 <= start < cells:
         raise ParameterError("start", start, f"is off the {width}x{height} board "
                                              f"(cells 0 to {cells - 1})")
-    game = Game(board_from_indices(width, height, mine_indices))
+    game = Game(board_from_indices(width, height, mine_indices, topology))
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
     solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
@@ -219,7 +222,8 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
 
 def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                safe: list[int], flagged: list[int], *, use_count: bool = True,
-               backend: str | Backend = "auto", enumeration_limit: int = NODES) -> Outcome:
+               backend: str | Backend = "auto", enumeration_limit: int = NODES,
+               topology: Topology | None = None) -> Outcome:
     """:func:`solve_indices` resumed from a known state instead of a first click: the cells
     ``safe`` revealed (zeros flood, as clicks do) and ``flagged`` flagged, then the same
     deduction until it is stuck or every safe cell is revealed.
@@ -238,7 +242,7 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
     if off:
         raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
                              f"is off the {width}x{height} board")
-    game = Game(board_from_indices(width, height, mine_indices))
+    game = Game(board_from_indices(width, height, mine_indices, topology))
     solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     hidden = solver.hidden
     wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
@@ -260,7 +264,7 @@ class _Solver:
         self.hidden = bytearray(game.width * game.height)  # 1 on a mine
         for r, c in game.board.mine_cells:
             self.hidden[r * game.width + c] = 1
-        self.grid = Grid(game.width, game.height, mines)
+        self.grid = new_grid(game.topology, mines)
         self.use_count = use_count
         self.backend = backend
         self.limit = enumeration_limit

@@ -15,6 +15,10 @@ Start rules (docs/contract.md §3):
 ``opening``
     uniform over boards with no mine in the 3x3 block around ``at``; the first click is
     ``at`` (it shows 0).
+
+Boards of any topology are surveyed (``topology``: a ``.mine`` header's word, ``layers``
+for a cube, or ``graph`` with the ``graph`` file): ``opening`` then keeps the first click's
+neighbours on that topology free.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from typing import Any
 
 from exactmines.errors import ParameterError
 from exactmines.game import free_indices, protected_cells
-from exactmines.position import Cell, dilate, indices_of
+from exactmines.io.files import board_topology
+from exactmines.position import Cell, Topology, indices_of
 from exactmines.runner import run_batch
 from exactmines.solvability.check import solve_indices
 from exactmines.stats import rate_summary
@@ -52,6 +57,9 @@ class SurveySettings:
     at: Cell | None
     seed: int
     use_count: bool = True
+    topology: str = "square"
+    layers: int = 1
+    graph: str | None = None
 
     def __post_init__(self) -> None:
         if self.start not in SURVEY_RULES:
@@ -60,22 +68,32 @@ class SurveySettings:
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
+        board = self.board_topology()
         if self.start == "random-zero":
             if self.at is not None:
                 raise ParameterError("at", self.at, "has no meaning with the start rule "
                                      "random-zero (the first click is a random zero cell)")
-            free_indices(self.width, self.height, self.mines)
+            free_indices(board.width, board.height, self.mines)
         else:
             if self.at is None:
                 raise ParameterError("at", None, f"the start rule {self.start} needs the "
                                      "first click (ROW,COL)")
-            free_indices(self.width, self.height, self.mines,
-                         protected_cells(self.width, self.height, self.start, self.at))
+            free_indices(board.width, board.height, self.mines,
+                         protected_cells(board.width, board.height, self.start, self.at,
+                                         board))
+
+    def board_topology(self) -> Topology:
+        """The boards' topology (:func:`~exactmines.io.files.board_topology`)."""
+        return board_topology(self.topology, self.width, self.height, self.layers, self.graph)
 
     def as_meta(self) -> dict[str, Any]:
-        """The JSON that heads a results file (``resume`` refuses a file with other meta)."""
+        """The JSON that heads a results file (``resume`` refuses a file with other meta);
+        a square grid's has no topology keys, as before there were other topologies."""
         meta = asdict(self)
         meta["at"] = None if self.at is None else list(self.at)
+        if self.topology == "square":
+            for key in ("topology", "layers", "graph"):
+                del meta[key]
         return {"survey": "solvable", **meta}
 
 
@@ -95,6 +113,11 @@ class SurveyResult:
         and more."""
         s = self.settings
         summary = rate_summary(self.solvable, self.boards)
+        shape: dict[str, Any] = {}
+        if s.topology != "square":
+            topology = s.board_topology()
+            shape = {"topology": topology.word or topology.kind, "layers": topology.layers,
+                     "cells": topology.cells}
         return {
             "boards": self.boards,
             "solvable": self.solvable,
@@ -103,9 +126,10 @@ class SurveyResult:
             "exact_fraction": summary["fraction"],
             "ci95": summary["ci95"],
             "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
-            "at": None if s.at is None else list(s.at), "seed": s.seed,
+            "at": None if s.at is None else list(s.board_topology().coordinates(s.at)),
+            "seed": s.seed,
             "use_count": s.use_count, "without_zero": self.without_zero,
-            "seconds": round(self.seconds, 3), "checked": self.checked,
+            "seconds": round(self.seconds, 3), "checked": self.checked, **shape,
         }
 
 
@@ -123,9 +147,10 @@ def survey_board(settings: SurveySettings, index: int) -> tuple[list[int], Cell 
 
 
 def _free(settings: SurveySettings) -> list[int]:
+    board = settings.board_topology()
     protect = (frozenset() if settings.at is None else
-               protected_cells(settings.width, settings.height, settings.start, settings.at))
-    return free_indices(settings.width, settings.height, settings.mines, protect)
+               protected_cells(board.width, board.height, settings.start, settings.at, board))
+    return free_indices(board.width, board.height, settings.mines, protect)
 
 
 def _deal(settings: SurveySettings, free: list[int],
@@ -133,22 +158,23 @@ def _deal(settings: SurveySettings, free: list[int],
     mines = rng.sample(free, settings.mines)
     if settings.start != "random-zero":
         return mines, settings.at
-    width, height = settings.width, settings.height
+    board = settings.board_topology()
     mine_mask = 0
     for i in mines:
         mine_mask |= 1 << i
     # Zero cells: those no mine's neighbourhood (itself included) reaches, ascending.
-    zeros = ((1 << (width * height)) - 1) & ~dilate(mine_mask, width, height)
+    zeros = ((1 << board.cells) - 1) & ~board.dilate(mine_mask)
     if not zeros:
         return mines, None
-    return mines, divmod(rng.choice(indices_of(zeros)), width)
+    return mines, divmod(rng.choice(indices_of(zeros)), board.width)
 
 
 def check_boards(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Batch work: deal and check the boards of ``tasks`` (``{"id": index}``) -> rows."""
     settings = _settings_from_meta(meta)
     free = _free(settings)
-    width, height = settings.width, settings.height
+    board = settings.board_topology()
+    width, height = board.width, board.height
     rows = []
     for task in tasks:
         seed = board_seed(settings.seed, task["id"])
@@ -159,7 +185,7 @@ def check_boards(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict
             row.update(solvable=False, revealed=0, safe_cells=width * height - len(mines))
         else:
             outcome = solve_indices(width, height, mines, at[0] * width + at[1],
-                                    use_count=settings.use_count)
+                                    use_count=settings.use_count, topology=board)
             row.update(solvable=outcome.solvable, revealed=outcome.revealed.bit_count(),
                        safe_cells=outcome.safe_mask.bit_count(),
                        exact_steps=outcome.exact_steps,
@@ -172,7 +198,8 @@ def _settings_from_meta(meta: dict[str, Any]) -> SurveySettings:
     at = meta["at"]
     return SurveySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                           None if at is None else (at[0], at[1]), meta["seed"],
-                          meta["use_count"])
+                          meta["use_count"], meta.get("topology", "square"),
+                          meta.get("layers", 1), meta.get("graph"))
 
 
 def run_survey(settings: SurveySettings, boards: int, *, out: str | None = None,

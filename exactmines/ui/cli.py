@@ -30,7 +30,7 @@ from exactmines.errors import (
     OutputError,
     ParameterError,
 )
-from exactmines.ui.report import plural
+from exactmines.ui.report import plural, shape_text
 from exactmines.version import __version__
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from exactmines.analysis.analyze import Analysis
     from exactmines.position import Position
+    from exactmines.topology import Topology
 
 __all__ = ["app", "main"]
 
@@ -271,6 +272,43 @@ def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
     return row, col
 
 
+def _cell_on(text: str, topology: "Topology", option: str = "--at") -> tuple[int, int]:
+    """A cell as the topology writes it: ``ROW,COL``; ``LAYER,ROW,COL`` on a cube; a
+    node's name on a graph. Anything else is an :class:`InputError`."""
+    if topology.is_square:
+        return _parse_cell(text, option)
+    written = [text] if topology.kind == "graph" else [p.strip() for p in text.split(",")]
+    try:
+        return topology.cell_at(written)
+    except ValueError as exc:
+        raise InputError(f"{option} {text!r}: {exc}", source="command line") from None
+
+
+def _topology_of(topology: str, width: Optional[int], height: Optional[int], layers: int,
+                 graph: Optional[Path]) -> "tuple[str, int, int, Topology]":
+    """The ``--topology`` / ``--layers`` / ``--graph`` options of survey, play and
+    generate: the topology's name, the width and height the settings take (a graph's node
+    count and 1), and the topology."""
+    from exactmines.io.files import board_topology
+
+    if graph is not None:
+        if topology not in ("square", "graph"):
+            raise InputError(f"--graph goes with --topology graph, not {topology}",
+                             source="command line")
+        found = board_topology("graph", 1, 1, graph=str(graph))
+        return "graph", found.width, found.height, found
+    if topology == "graph":
+        raise InputError("--topology graph needs --graph FILE (node-link JSON, GraphML or an "
+                         "edge list)", source="command line")
+    missing = [name for name, value in (("--width", width), ("--height", height))
+               if value is None]
+    if missing:
+        raise InputError(f"missing option {' and '.join(missing)}", source="command line")
+    assert width is not None and height is not None
+    found = board_topology(topology, width, height, layers)
+    return topology, width, height, found
+
+
 @app.command("solvable")
 def solvable_command(
     board: Annotated[Path, typer.Argument(
@@ -300,9 +338,9 @@ def solvable_command(
     from exactmines.io.files import read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 
-    given = None if at is None else _parse_cell(at)
     engine = get_backend(backend)
     hidden, noted = read_board_and_click(board)
+    given = None if at is None else _cell_on(at, hidden.topology)
     cell = given or noted
     if cell is None:
         raise InputError("--at: give the first click ROW,COL (the file's header names none)",
@@ -312,8 +350,13 @@ def solvable_command(
         write_position(stuck, result.stuck,
                        comments=(f"stuck: {board} from first click {cell[0]},{cell[1]}",))
     if output is TextOrJson.json:
-        _emit_json({"file": str(board), "width": hidden.width, "height": hidden.height,
-                    "mines": hidden.mines, "use_count": not no_count, **result.to_dict()})
+        from exactmines.analysis.serialize import shape_to_dict
+
+        answer = result.to_dict()
+        if not hidden.topology.is_square:
+            answer["at"] = list(hidden.topology.coordinates(cell))
+        _emit_json({"file": str(board), **shape_to_dict(hidden.topology),
+                    "mines": hidden.mines, "use_count": not no_count, **answer})
         return
     from exactmines.ui.report import solvable_to_text
 
@@ -323,16 +366,27 @@ def solvable_command(
 
 @app.command("survey")
 def survey_command(
-    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
-    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
     mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
     boards: Annotated[int, typer.Option(help="How many boards.", show_default=False)],
     start: Annotated[str, typer.Option(
         help="First-click rule: random-zero, safe or opening.", show_default=False)],
     seed: Annotated[int, typer.Option(help="Run seed (board i gets its own seed from it).",
                                       show_default=False)],
+    width: Annotated[Optional[int], typer.Option(help="Board width.", show_default=False)]
+    = None,
+    height: Annotated[Optional[int], typer.Option(
+        help="Board height (a cube's: of each layer).", show_default=False)] = None,
     at: Annotated[Optional[str], typer.Option(
-        "--at", help="First click ROW,COL for safe and opening.")] = None,
+        "--at", help="First click ROW,COL for safe and opening (LAYER,ROW,COL on a cube, "
+                     "a node's name on a graph).")] = None,
+    topology: Annotated[str, typer.Option(
+        "--topology", help="Board topology: square, torus, hex, triangle, cube (with "
+                           "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with "
+                           "--graph).")] = "square",
+    layers: Annotated[int, typer.Option(help="cube: number of layers.")] = 1,
+    graph: Annotated[Optional[Path], typer.Option(
+        help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are "
+             "dealt on; --width and --height are then not needed.")] = None,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="Deduce without the total mine count.")] = False,
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
@@ -359,8 +413,10 @@ def survey_command(
     from exactmines.ui.report import survey_to_text
 
     _check_long_job(out, resume, workers, plot)
+    name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = SurveySettings(width, height, mines, start,
-                              None if at is None else _parse_cell(at), seed, not no_count)
+                              None if at is None else _cell_on(at, shape), seed, not no_count,
+                              name, layers, None if graph is None else str(graph))
     with _interrupted("boards", out):
         result = run_survey(settings, boards, out=None if out is None else str(out),
                             resume=resume, workers=workers, scheduler=scheduler,
@@ -374,7 +430,7 @@ def survey_command(
 
         rows = [{"label": f"{rule}, seed {seed}", "successes": result.solvable,
                  "trials": result.boards}]
-        plot_rates(rows, plot, title=f"{width}x{height}/{mines}: solvable without guessing"
+        plot_rates(rows, plot, title=f"{shape_text(shape)}/{mines}: solvable without guessing"
                    + (", without the mine count" if no_count else ""),
                    xlabel="boards solvable", option="--plot")
     if output is TextOrJson.json:
@@ -387,17 +443,29 @@ def survey_command(
 
 @app.command("play")
 def play_command(
-    width: Annotated[int, typer.Option(help="Board width.", show_default=False)],
-    height: Annotated[int, typer.Option(help="Board height.", show_default=False)],
     mines: Annotated[int, typer.Option(help="Mines per board.", show_default=False)],
     games: Annotated[int, typer.Option(help="How many games.", show_default=False)],
     start: Annotated[str, typer.Option(
         help="First-click rule: safe (SFAR), opening (SNR: no mine around it) or "
              "unprotected.", show_default=False)],
-    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based).",
-                                    show_default=False)],
+    at: Annotated[str, typer.Option("--at", help="First click ROW,COL (0-based; "
+                                                 "LAYER,ROW,COL on a cube, a node's name "
+                                                 "on a graph).", show_default=False)],
     seed: Annotated[int, typer.Option(help="Run seed (game i gets its own board seed from "
                                            "it).", show_default=False)],
+    width: Annotated[Optional[int], typer.Option(help="Board width.", show_default=False)]
+    = None,
+    height: Annotated[Optional[int], typer.Option(
+        help="Board height (a cube's: of each layer).", show_default=False)] = None,
+    topology: Annotated[str, typer.Option(
+        "--topology", help="Board topology: square, torus, hex, triangle, cube (with "
+                           "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with "
+                           "--graph).")] = "square",
+    layers: Annotated[int, typer.Option(help="cube: number of layers.")] = 1,
+    graph: Annotated[Optional[Path], typer.Option(
+        help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are "
+             "dealt on; --width and --height are then not needed.")] = None,
+
     strategy: Annotated[str, typer.Option(
         help="best (every part) or safest (the safest cell, nothing else).")] = "best",
     without: Annotated[Optional[list[str]], typer.Option(
@@ -436,8 +504,10 @@ def play_command(
     from exactmines.ui.report import play_summary, play_to_text
 
     _check_long_job(out, resume, workers, plot)
-    settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
-                            tuple(without or ()), tuple(tune or ()))
+    name, width, height, shape = _topology_of(topology, width, height, layers, graph)
+    settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
+                            tuple(without or ()), tuple(tune or ()), name, layers,
+                            None if graph is None else str(graph))
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
@@ -450,7 +520,7 @@ def play_command(
         rows = [{"label": f"{summary['strategy']}, seed {seed}", "successes": result.wins,
                  "trials": result.games,
                  "reference": None if published is None else published["win_rate"]}]
-        plot_rates(rows, plot, title=f"{width}x{height}/{mines}, {start} at {at}: win rate"
+        plot_rates(rows, plot, title=f"{shape_text(shape)}/{mines}, {start} at {at}: win rate"
                    + ("" if published is None else f" (diamond: {published['source']})"),
                    xlabel="games won", option="--plot")
     if output is TextOrJson.json:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
     from exactmines.analysis.analyze import Analysis
     from exactmines.play.games import PlayResult
-    from exactmines.position import Board, Cell
+    from exactmines.position import Board, Cell, Topology
     from exactmines.solvability.check import Solvability
     from exactmines.solvability.survey import SurveyResult
 
-__all__ = ["analysis_to_text", "percent", "plural", "solvable_to_text", "survey_to_text",
-           "play_summary", "play_to_text", "batch_summary", "batch_to_text"]
+__all__ = ["analysis_to_text", "percent", "plural", "shape_text", "solvable_to_text",
+           "survey_to_text", "play_summary", "play_to_text", "batch_summary", "batch_to_text"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
@@ -34,28 +34,62 @@ def percent(p: Fraction) -> str:
     return f"{value:.1f}%"
 
 
-def _grid(result: Analysis) -> list[str]:
-    """The board, three characters a cell: numbers, F flags, s safe, * mine, % for the rest."""
+def _shown(result: Analysis) -> dict[tuple[int, int], str]:
+    """Each cell's three characters (rich markup): numbers, F flags, s safe, * mine, the
+    mine probability in % for the rest."""
+    from exactmines.topology import char_number, is_number_char
+
     position = result.position
-    by_cell = {c.cell: c for c in result.cells}
-    lines = ["     " + "".join(f"{c:>3}" for c in range(position.width))]
+    out = {}
     for r, row in enumerate(position.rows):
-        out = []
         for c, ch in enumerate(row):
-            cell = by_cell.get((r, c))
-            if cell is None:
-                out.append(f"[bold]{ch:>3}[/]" if ch != "0" else "  [dim].[/]")
-            elif cell.verdict == "safe":
-                out.append("  [bold green]s[/]")
-            elif cell.verdict == "mine":
-                out.append("  [bold red]*[/]")
-            elif cell.probability is None:
-                out.append("  [dim]?[/]")
+            if ch == "0":
+                out[(r, c)] = "  [dim].[/]"
+            elif is_number_char(ch):
+                out[(r, c)] = f"[bold]{char_number(ch):>3}[/]"
             else:
-                shown = min(max(round(float(cell.probability) * 100), 1), 99)
-                out.append(f"[yellow]{shown:>3}[/]")
-        lines.append(f"{r:>4} " + "".join(out))
+                out[(r, c)] = f"[bold]{ch:>3}[/]"
+    for cell in result.cells:
+        if cell.verdict == "safe":
+            text = "  [bold green]s[/]"
+        elif cell.verdict == "mine":
+            text = "  [bold red]*[/]"
+        elif cell.probability is None:
+            text = "  [dim]?[/]"
+        else:
+            text = f"[yellow]{min(max(round(float(cell.probability) * 100), 1), 99):>3}[/]"
+        out[cell.cell] = text
+    return out
+
+
+def _grid(result: Analysis) -> list[str]:
+    """The board, three characters a cell (:func:`_shown`); a hex board's odd rows shifted
+    right, a cube's layers one after another, a graph's nodes listed with their labels."""
+    position = result.position
+    topology = position.topology
+    shown = _shown(result)
+    if topology.kind == "graph":
+        assert topology.labels is not None
+        entries = [f"{topology.labels[c]}:{shown[(0, c)].strip()}" for c in range(position.width)]
+        return [" ".join(entries[i:i + 8]) for i in range(0, len(entries), 8)]
+    lines = []
+    rows = topology.layer_height
+    for start in range(0, position.height, rows):
+        if topology.kind == "cube":
+            lines.append(f"layer {start // rows}")
+        lines.append("     " + "".join(f"{c:>3}" for c in range(position.width)))
+        for r in range(start, start + rows):
+            shift = "  " if topology.kind == "hex" and r % 2 else ""
+            lines.append(f"{r - start:>4} {shift}"
+                         + "".join(shown[(r, c)] for c in range(position.width)))
     return lines
+
+
+#: What the legend adds about each topology's drawing.
+_LEGEND = {"torus": "; the edges wrap around", "hex": "; odd rows sit half a cell right",
+           "triangle": "; cells with row + col even point up", "cube": "; layers in turn",
+           "knight": "; numbers count a knight's moves away",
+           "offsets": "; numbers count the cells at the topology's offsets"}
 
 
 def analysis_to_text(result: Analysis, file: str | None = None) -> str:
@@ -63,8 +97,9 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     from exactmines.analysis.serialize import decimal
 
     position = result.position
+    topology = position.topology
     mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
-    title = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
+    title = f"{file + ': ' if file else ''}{shape_text(topology)}, {mines}"
     lines = [f"[bold]{title}[/]"]
     if result.consistent is False:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
@@ -89,26 +124,30 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("")
         lines += _grid(result)
         lines.append("legend: digits revealed, F flag, [green]s[/] safe, [red]*[/] mine, "
-                     "other covered cells: mine probability in %")
+                     "other covered cells: mine probability in %"
+                     + _LEGEND.get(topology.kind, ""))
     else:
         lines.append(f"(the board is not drawn: {plural(position.width * position.height, 'cell')}"
                      f", more than {MAX_DRAWN_CELLS:,}; --format json or --image show every "
                      "cell)")
     safe, mine_cells = result.safe, result.mines
     lines.append("")
-    lines.append(f"safe: {len(safe)}" + (f"  {_cells(safe)}" if safe else ""))
-    lines.append(f"mines: {len(mine_cells)}" + (f"  {_cells(mine_cells)}" if mine_cells else ""))
+    lines.append(f"safe: {len(safe)}" + (f"  {_cells(topology, safe)}" if safe else ""))
+    lines.append(f"mines: {len(mine_cells)}"
+                 + (f"  {_cells(topology, mine_cells)}" if mine_cells else ""))
     open_cells = [c for c in result.cells if c.verdict == "unknown" and c.probability is not None]
     if open_cells and not safe:
         best = min(open_cells, key=lambda c: (c.probability, c.row, c.col))
         assert best.probability is not None
-        lines.append(f"safest guess: ({best.row},{best.col}) mine probability "
+        lines.append(f"safest guess: {_cells(topology, [best.cell])} mine probability "
                      f"{best.probability} = {percent(best.probability)}")
     return "\n".join(lines)
 
 
-def _cells(cells: list[tuple[int, int]], limit: int = 12) -> str:
-    shown = " ".join(f"({r},{c})" for r, c in cells[:limit])
+def _cells(topology: Topology, cells: list[tuple[int, int]], limit: int = 12) -> str:
+    """Cells as people write them: ``(r,c)``, a cube's ``(l,r,c)``, a graph's labels."""
+    shown = " ".join(f"({','.join(map(str, topology.coordinates(cell)))})"
+                     for cell in cells[:limit])
     return shown + (f" ... (+{len(cells) - limit})" if len(cells) > limit else "")
 
 
@@ -124,15 +163,25 @@ def _rate_line(successes: int, trials: int, noun: str, verb: str) -> str:
             f"(95 % CI {100 * low:.2f}-{100 * high:.2f} %)")
 
 
-def _at(cell: tuple[int, int] | None) -> str:
-    return "" if cell is None else f" at {cell[0]},{cell[1]}"
+def _at(cell: tuple[int, int] | None, topology: Topology | None = None) -> str:
+    if cell is None:
+        return ""
+    written = cell if topology is None else topology.coordinates(cell)
+    return f" at {','.join(map(str, written))}"
+
+
+def shape_text(topology: Topology) -> str:
+    """A board's shape for people: ``30x16``, ``30x16 hex``, ``5x5x5 cube``, ``40 nodes``."""
+    word = topology.word if topology.kind != "graph" else ""
+    return f"{topology.size_text} {word}" if word else topology.size_text
 
 
 def solvable_to_text(result: Solvability, file: str, board: Board, cell: Cell,
                      use_count: bool, stuck_file: str | None) -> str:
     """What ``exactmines solvable`` prints: the board, the verdict, and where it stopped."""
-    lines = [f"{file}: {board.width}x{board.height}, {plural(board.mines, 'mine')}, first "
-             f"click {cell[0]},{cell[1]}{'' if use_count else ', without the mine count'}"]
+    written = ",".join(map(str, board.topology.coordinates(cell)))
+    lines = [f"{file}: {shape_text(board.topology)}, {plural(board.mines, 'mine')}, first "
+             f"click {written}{'' if use_count else ', without the mine count'}"]
     if result.solvable:
         lines.append(f"solvable: all {plural(result.safe_cells, 'safe cell')} revealed in "
                      f"{plural(result.steps, 'round')} "
@@ -142,7 +191,7 @@ def solvable_to_text(result: Solvability, file: str, board: Board, cell: Cell,
     lines.append(f"not solvable: stuck after revealing {result.revealed} of "
                  f"{plural(result.safe_cells, 'safe cell')} "
                  f"({plural(result.mines_found, 'mine')} proved)")
-    if result.stuck is not None:
+    if result.stuck is not None and result.stuck.topology.kind != "graph":
         lines += result.stuck.rows
     if stuck_file is not None:
         lines.append(f"stuck position written to {stuck_file}")
@@ -152,7 +201,8 @@ def solvable_to_text(result: Solvability, file: str, board: Board, cell: Cell,
 def survey_to_text(result: SurveyResult, out: str | None) -> str:
     """What ``exactmines survey`` prints: the solvable share with its interval, the speed."""
     s = result.settings
-    lines = [f"{s.width}x{s.height}/{s.mines}, {s.start}{_at(s.at)}, seed {s.seed}"
+    topology = s.board_topology()
+    lines = [f"{shape_text(topology)}/{s.mines}, {s.start}{_at(s.at, topology)}, seed {s.seed}"
              f"{'' if s.use_count else ', without the mine count'}: "
              + _rate_line(result.solvable, result.boards, "board", "solvable")]
     if result.without_zero:
@@ -183,8 +233,13 @@ def play_summary(result: PlayResult, out: str | None) -> dict[str, Any]:
 def play_to_text(summary: dict[str, Any]) -> str:
     """What ``exactmines play`` prints, from :func:`play_summary`."""
     s = summary
-    lines = [f"{s['width']}x{s['height']}/{s['mines']}, {s['start']} at {s['at'][0]},"
-             f"{s['at'][1]}, seed {s['seed']}, strategy {s['strategy']}: "
+    shape = f"{s['width']}x{s['height']}"
+    if "topology" in s:
+        shape = (f"{s['cells']} nodes" if s["topology"] == "graph" else
+                 f"{s['width']}x{s['height']}x{s['layers']} cube" if s["topology"] == "cube"
+                 else f"{shape} {s['topology']}")
+    lines = [f"{shape}/{s['mines']}, {s['start']} at {','.join(map(str, s['at']))}, "
+             f"seed {s['seed']}, strategy {s['strategy']}: "
              + _rate_line(s["wins"], s["games"], "game", "won")]
     if s["published"] is not None:
         lines.append(f"published: {100 * s['published']['win_rate']:.2f} % "

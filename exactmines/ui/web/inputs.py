@@ -82,7 +82,9 @@ def imported_text(name: str, data: bytes) -> tuple[str, str]:
     if kind.name == "mine" and isinstance(content, str):
         position_from_text(content, source)  # checked here: errors name the place now
         return content, "mine"
-    return board_to_mine(kind.decode(content, source)), kind.name
+    board = kind.decode(content, source)
+    FORMATS["mine"].check_fits(board, source)  # a graph has no rows to show
+    return board_to_mine(board), kind.name
 
 
 def _board(text: str, source: str) -> Board:

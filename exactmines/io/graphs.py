@@ -1,0 +1,361 @@
+"""Graph files <-> positions and boards on any graph: node-link JSON, GraphML, edge lists.
+
+Every node is a cell and every edge joins two cells a number counts (edges are undirected:
+a directed file's edges are read both ways; loops and repeated edges are dropped). Each
+node has a ``state``: ``"H"`` covered, ``"F"`` a flag, ``"M"`` (or ``"?"``) a covered cell
+holding a mine (boards), or the number it shows, as a string or an integer (above 8 where
+the node has more than 8 neighbours); a node without a state is covered. The total mine
+count is the graph attribute ``mines`` (absent: unknown).
+
+node-link JSON (``.json``)
+    as ``networkx.node_link_data`` writes it: ``{"graph": {"mines": 10}, "nodes": [{"id":
+    ..., "state": ...}, ...], "edges": [{"source": ..., "target": ...}, ...]}``; the
+    edges under ``"links"`` (older networkx) are read too.
+GraphML (``.graphml``)
+    a node attribute ``state`` and a graph attribute ``mines`` (read with networkx).
+edge list (``.edges``)
+    one edge ``U V`` per line (anything after the two names is ignored, as networkx's
+    ``read_edgelist`` allows), ``# mines N`` and ``# node NAME STATE`` comment lines for
+    the count and the states (a node named only there has no edge).
+
+The nodes are cells in the order the file lists them (an edge list: in order of first
+mention), one row of them (:func:`~exactmines.topology.graph_topology`). A board of any
+grid topology is written as its graph (nodes named ``"r,c"``, ``"l,r,c"`` on a cube, with
+their coordinates as attributes). No file is opened here (see ``files``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+from exactmines.errors import InputError
+from exactmines.position import COVERED, FLAG, Board, Cell, Position
+from exactmines.topology import (
+    Topology,
+    char_number,
+    graph_topology,
+    is_number_char,
+    number_char,
+)
+
+__all__ = ["GRAPH_SUFFIXES", "graph_kind", "graph_from_text", "position_from_graph",
+           "board_from_graph", "position_to_graph", "board_to_graph"]
+
+#: File name endings of the graph formats, by format name.
+GRAPH_SUFFIXES = {"json": ".json", "graphml": ".graphml", "edges": ".edges"}
+
+_STATES = "H, F, M, ? or a number"
+
+
+class ParsedGraph:
+    """A graph file as read: node labels in cell order, edges between cell indices, each
+    node's state character (:func:`~exactmines.topology.number_char` for numbers, ``M`` for
+    a marked mine) and the mine count."""
+
+    __slots__ = ("labels", "edges", "states", "mines")
+
+    def __init__(self, labels: list[Hashable], edges: list[tuple[int, int]],
+                 states: list[str], mines: int | None) -> None:
+        self.labels, self.edges, self.states, self.mines = labels, edges, states, mines
+
+
+def graph_kind(text: str, name: str = "") -> str | None:
+    """Which graph format ``text`` is in (``json``, ``graphml``, ``edges``), by the file
+    name's suffix or else by its first character (``{`` JSON, ``<`` GraphML); ``None``: not
+    a graph file."""
+    lowered = name.lower()
+    for kind, suffix in GRAPH_SUFFIXES.items():
+        if lowered.endswith(suffix):
+            return kind
+    if lowered.endswith(".edgelist"):
+        return "edges"
+    start = text.lstrip()[:1]
+    return "json" if start == "{" else "graphml" if start == "<" else None
+
+
+def graph_from_text(text: str, kind: str, source: str) -> ParsedGraph:
+    """Read a graph file of format ``kind`` (:func:`graph_kind`), checking every node's
+    state, every edge's ends and the mine count (one :class:`InputError` naming the place)."""
+    if kind == "json":
+        return _from_json(text, source)
+    if kind == "graphml":
+        return _from_graphml(text, source)
+    return _from_edges(text, source)
+
+
+def position_from_graph(text: str, kind: str, source: str) -> Position:
+    """The position in a graph file (marked mines read as covered nodes)."""
+    graph = graph_from_text(text, kind, source)
+    topology = _topology(graph, source)
+    row = "".join(COVERED if s in "M?" else s for s in graph.states)
+    return Position(len(row), 1, graph.mines, (row,), topology)
+
+
+def board_from_graph(text: str, kind: str, source: str) -> Board:
+    """The hidden board in a graph file: every mine marked ``M``, ``?`` or ``F``; numbers
+    shown must match them."""
+    graph = graph_from_text(text, kind, source)
+    topology = _topology(graph, source)
+    mines = frozenset((0, i) for i, s in enumerate(graph.states) if s in "M?F")
+    if graph.mines is not None and graph.mines != len(mines):
+        raise InputError(f"a board must mark every mine: the graph says {graph.mines} mines "
+                         f"but {len(mines)} nodes are M, ? or F", source=source)
+    board = Board(len(graph.states), 1, mines, topology)
+    numbers = board.numbers()
+    for i, state in enumerate(graph.states):
+        if is_number_char(state) and char_number(state) != numbers[i]:
+            raise InputError(f"node {graph.labels[i]!r} shows {char_number(state)} but its "
+                             f"neighbours hold {numbers[i]} marked mines", source=source)
+    return board
+
+
+def _topology(graph: ParsedGraph, source: str) -> Topology:
+    """The graph's topology, after checking each number against its node's degree and the
+    mine count against the nodes."""
+    try:
+        topology = graph_topology(graph.labels, graph.edges)
+    except ValueError as exc:
+        raise InputError(str(exc), source=source) from None
+    unrevealed = marked = 0
+    for i, state in enumerate(graph.states):
+        if is_number_char(state):
+            degree = len(topology.neighbour_table[i])
+            if char_number(state) > degree:
+                raise InputError(f"node {graph.labels[i]!r} shows {char_number(state)} but "
+                                 f"has only {degree} neighbours", source=source)
+        else:
+            unrevealed += 1
+            marked += state != COVERED
+    if graph.mines is not None:
+        if graph.mines > unrevealed:
+            raise InputError(f"{graph.mines} mines but only {unrevealed} unrevealed nodes",
+                             source=source)
+        if marked > graph.mines:
+            raise InputError(f"{marked} nodes are flagged or marked as mines but the graph "
+                             f"says {graph.mines} mines", source=source)
+    return topology
+
+
+def _state(value: object, label: Hashable, source: str) -> str:
+    """A node's ``state`` attribute as one character (numbers by
+    :func:`~exactmines.topology.number_char`)."""
+    if value is None:
+        return COVERED
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise InputError(f"node {label!r}: state {value!r} is not {_STATES}", source=source)
+    text = str(value).strip()
+    if text in (COVERED, FLAG, "M", "?"):
+        return text
+    if text.isdecimal() and text.isascii() and len(text) <= 6:
+        return number_char(int(text))
+    raise InputError(f"node {label!r}: unknown state {value!r} (expected {_STATES})",
+                     source=source)
+
+
+def _mines(value: object, source: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdecimal():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"the graph's mines {value!r} is not a whole number of at least 0",
+                         source=source)
+    return value
+
+
+def _label(value: object) -> Hashable:
+    """A node id as a dict key (JSON lists, as networkx writes tuples, become tuples)."""
+    if isinstance(value, list):
+        return tuple(_label(v) for v in value)
+    if isinstance(value, dict):
+        raise TypeError
+    return value  # type: ignore[return-value]
+
+
+def _from_json(text: str, source: str) -> ParsedGraph:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}", source=source, line=exc.lineno,
+                         column=exc.colno) from None
+    if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+        raise InputError("not a node-link graph: expected an object with a \"nodes\" list",
+                         source=source)
+    links = data.get("edges", data.get("links", []))
+    if not isinstance(links, list):
+        raise InputError("\"edges\" is not a list", source=source)
+    attributes = data.get("graph") or {}
+    if not isinstance(attributes, dict):
+        raise InputError("\"graph\" is not an object", source=source)
+    labels: list[Hashable] = []
+    index: dict[Hashable, int] = {}
+    states = []
+    for k, node in enumerate(data["nodes"]):
+        if not isinstance(node, dict) or "id" not in node:
+            raise InputError(f"nodes[{k}] has no \"id\"", source=source)
+        try:
+            label = _label(node["id"])
+            hash(label)
+        except TypeError:
+            raise InputError(f"nodes[{k}]: id {node['id']!r} is not a name", source=source
+                             ) from None
+        if label in index:
+            raise InputError(f"node {label!r} is listed twice", source=source)
+        index[label] = len(labels)
+        labels.append(label)
+        states.append(_state(node.get("state"), label, source))
+    edges = []
+    for k, link in enumerate(links):
+        if not isinstance(link, dict) or "source" not in link or "target" not in link:
+            raise InputError(f"edges[{k}] needs a \"source\" and a \"target\"", source=source)
+        ends = []
+        for end in ("source", "target"):
+            try:
+                found = index.get(_label(link[end]))
+            except TypeError:
+                found = None
+            if found is None:
+                raise InputError(f"edges[{k}] joins node {link[end]!r}, which is not in "
+                                 "\"nodes\"", source=source)
+            ends.append(found)
+        edges.append((ends[0], ends[1]))
+    return ParsedGraph(labels, edges, states, _mines(attributes.get("mines"), source))
+
+
+def _from_graphml(text: str, source: str) -> ParsedGraph:
+    import networkx as nx
+
+    try:
+        graph = nx.parse_graphml(text)
+    except Exception as exc:  # networkx raises XML, key and type errors of many kinds
+        raise InputError(f"not GraphML: {' '.join(str(exc).split()) or type(exc).__name__}",
+                         source=source) from None
+    labels = list(graph.nodes)
+    index = {label: i for i, label in enumerate(labels)}
+    states = [_state(graph.nodes[label].get("state"), label, source) for label in labels]
+    edges = [(index[a], index[b]) for a, b in graph.edges()]
+    return ParsedGraph(labels, edges, states, _mines(graph.graph.get("mines"), source))
+
+
+_COMMENT_MINES = re.compile(r"#\s*mines\s+(\S+)\s*")
+_COMMENT_NODE = re.compile(r"#\s*node\s+(\S+)\s+(\S+)\s*")
+
+
+def _from_edges(text: str, source: str) -> ParsedGraph:
+    labels: list[Hashable] = []
+    index: dict[Hashable, int] = {}
+    given: dict[int, str] = {}
+    edges = []
+    mines: int | None = None
+
+    def node(name: str) -> int:
+        if name not in index:
+            index[name] = len(labels)
+            labels.append(name)
+        return index[name]
+
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            found = _COMMENT_MINES.fullmatch(line)
+            if found:
+                try:
+                    mines = _mines(found.group(1), source)
+                except InputError as exc:
+                    raise InputError(exc.message, source=source, line=number) from None
+                continue
+            found = _COMMENT_NODE.fullmatch(line)
+            if found:
+                i = node(found.group(1))
+                try:
+                    given[i] = _state(found.group(2), found.group(1), source)
+                except InputError as exc:
+                    raise InputError(exc.message, source=source, line=number) from None
+            continue
+        words = line.split()
+        if len(words) < 2:
+            raise InputError(f"expected an edge U V, got {line!r}", source=source, line=number)
+        edges.append((node(words[0]), node(words[1])))
+    if not labels:
+        raise InputError("no nodes: expected edges U V and # node NAME STATE lines",
+                         source=source)
+    return ParsedGraph(labels, edges, [given.get(i, COVERED) for i in range(len(labels))],
+                       mines)
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _labels(topology: Topology) -> list[Hashable]:
+    """Node names: a graph's own labels, a grid's cells as ``"r,c"`` (``"l,r,c"``)."""
+    if topology.labels is not None:
+        return list(topology.labels)
+    width = topology.width
+    return [",".join(map(str, topology.coordinates(divmod(i, width))))
+            for i in range(topology.cells)]
+
+
+def _json_state(ch: str) -> str | int:
+    return char_number(ch) if is_number_char(ch) else ch
+
+
+def _write(topology: Topology, states: Sequence[str], mines: int | None, kind: str) -> str:
+    """A graph file of format ``kind`` with each cell's state character."""
+    labels = _labels(topology)
+    table = topology.neighbour_table
+    edges = [(i, j) for i, around in enumerate(table) for j in around if i < j]
+    if kind == "edges":
+        lines = [f"# exactmines graph: {len(labels)} nodes, {len(edges)} edges"]
+        if mines is not None:
+            lines.append(f"# mines {mines}")
+        lines += [f"# node {labels[i]} {_json_state(s)}" for i, s in enumerate(states)]
+        lines += [f"{labels[i]} {labels[j]}" for i, j in edges]
+        return "\n".join(lines) + "\n"
+    nodes: list[dict[str, Any]] = []
+    for i, state in enumerate(states):
+        node: dict[str, Any] = {"id": labels[i], "state": _json_state(state)}
+        if topology.kind != "graph":
+            node.update(zip(("layer", "row", "col") if topology.kind == "cube" else
+                            ("row", "col"), topology.coordinates(divmod(i, topology.width)),
+                            strict=True))
+        nodes.append(node)
+    attributes: dict[str, Any] = {} if mines is None else {"mines": mines}
+    if kind == "json":
+        data = {"directed": False, "multigraph": False, "graph": attributes, "nodes": nodes,
+                "edges": [{"source": labels[i], "target": labels[j]} for i, j in edges]}
+        return json.dumps(data, indent=1) + "\n"
+    import io
+
+    import networkx as nx
+
+    graph = nx.Graph(**attributes)
+    for node in nodes:
+        graph.add_node(node["id"], **{k: v for k, v in node.items() if k != "id"})
+    graph.add_edges_from((labels[i], labels[j]) for i, j in edges)
+    out = io.BytesIO()
+    nx.write_graphml(graph, out)
+    return out.getvalue().decode()
+
+
+def position_to_graph(position: Position, kind: str = "json") -> str:
+    """A position as a graph file (``json``, ``graphml`` or ``edges``)."""
+    return _write(position.topology, "".join(position.rows), position.mines, kind)
+
+
+def board_to_graph(board: Board, kind: str = "json", revealed: Iterable[Cell] = ()) -> str:
+    """A board as a graph file: mines ``M``, ``revealed`` cells their numbers, the rest
+    ``H``; the mine count in the graph's ``mines``."""
+    shown = set(revealed)
+    numbers = board.numbers()
+    width = board.width
+    states = []
+    for i in range(board.width * board.height):
+        cell = divmod(i, width)
+        states.append("M" if cell in board.mine_cells else
+                      number_char(numbers[i]) if cell in shown else COVERED)
+    return _write(board.topology, states, board.mines, kind)
