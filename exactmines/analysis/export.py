@@ -41,6 +41,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ from exactmines.analysis.frontier import build_frontier
 from exactmines.analysis.serialize import analysis_to_dict, decimal
 from exactmines.errors import InputError, ParameterError
 from exactmines.io.files import write_atomic
-from exactmines.position import Cell, Position
+from exactmines.position import Cell, Position, Topology
 
 __all__ = ["FORMATS", "Rule", "Exported", "export_position", "write_export"]
 
@@ -109,7 +110,8 @@ class Exported:
         out.update(format=self.format, count_in_file=self.count_in_file,
                    models=None if self.models is None else decimal(self.models),
                    encoding=self.encoding,
-                   variables=[[r, c] for r, c in self.cells])
+                   variables=[list(self.analysis.position.topology.coordinates(cell))
+                              for cell in self.cells])
         return out
 
 
@@ -145,12 +147,13 @@ def export_position(position: Position, to: str, *, count: bool = True,
     header = _header(target, source, count, models, analysis, frontier.contradiction)
     false = frontier.contradiction is not None
     encoding = None
+    topology = target.topology
     if to == "cnf":
-        text, encoding = _cnf(cells, rules, false, header)
+        text, encoding = _cnf(cells, rules, false, header, topology)
     elif to == "opb":
-        text = _opb(cells, rules, false, header)
+        text = _opb(cells, rules, false, header, topology)
     else:
-        text = _pulp(cells, rules, false, header, to)
+        text = _pulp(cells, rules, false, header, to, topology)
     return Exported(to, text, cells, frontier.mines_left is not None, models, analysis,
                     encoding)
 
@@ -182,7 +185,10 @@ def _header(position: Position, source: str, count: bool, models: int | None,
         total = f"{position.mines} mines (flags included)"
     else:
         total = "total mine count left out" if not count else "total mine count unknown"
-    lines = [f"exactmines export of {source}: {position.width}x{position.height}, {total}",
+    topology = position.topology
+    shape = (f"{position.width}x{position.height}" if topology.is_square else
+             f"{topology.size_text} {topology.word or topology.kind}")
+    lines = [f"exactmines export of {source}: {shape}, {total}",
              f"models over the cell variables (consistent layouts): "
              f"{'not counted' if models is None else decimal(models)}"]
     if analysis.layouts is not None and models != analysis.layouts:
@@ -193,13 +199,24 @@ def _header(position: Position, source: str, count: bool, models: int | None,
     return lines
 
 
-def _cell_map(cells: Sequence[Cell], name: str) -> Iterable[str]:
-    return (f"{name}{i} = cell {r},{c}" for i, (r, c) in enumerate(cells, 1))
+def _cell_map(cells: Sequence[Cell], name: str, topology: Topology) -> Iterable[str]:
+    """``x1 = cell 0,4`` for every variable: a cube's cells ``layer,row,col``, a graph's
+    ``node NAME``."""
+    if topology.is_square:
+        return (f"{name}{i} = cell {r},{c}" for i, (r, c) in enumerate(cells, 1))
+    if topology.kind == "graph":
+        return (f"{name}{i} = node {topology.coordinates(cell)[0]}"
+                for i, cell in enumerate(cells, 1))
+    return (f"{name}{i} = cell {','.join(map(str, topology.coordinates(cell)))}"
+            for i, cell in enumerate(cells, 1))
+
 
 
 def _cnf(cells: Sequence[Cell], rules: Sequence[Rule], false: bool,
-         header: list[str]) -> tuple[str, str | None]:
+         header: list[str], topology: Topology) -> tuple[str, str | None]:
     from pysat.card import CardEnc, EncType
+
+    from exactmines.analysis.backends.sat import DIRECT_CLAUSES
 
     n = len(cells)
     top = n
@@ -210,7 +227,8 @@ def _cnf(cells: Sequence[Cell], rules: Sequence[Rule], false: bool,
         size = len(variables)
         if need < 0 or need > size:
             clauses.append(())
-        elif rule.clue is not None or need in (0, size):
+        elif need in (0, size) or (rule.clue is not None and comb(size, need + 1)
+                                   + comb(size, size - need + 1) <= DIRECT_CLAUSES):
             clauses.extend([-v for v in subset] for subset in combinations(variables, need + 1))
             clauses.extend(combinations(variables, size - need + 1))
         else:
@@ -222,22 +240,25 @@ def _cnf(cells: Sequence[Cell], rules: Sequence[Rule], false: bool,
                                      encoding=getattr(EncType, kind))
             clauses.extend(formula.clauses)
             top = max(top, formula.nv)
-            encoding = kind
+            if rule.clue is None:
+                encoding = kind
     if false:
         clauses.append(())
     lines = ["c t pmc", *(f"c {line}" for line in header)]
     lines.append(f"c variables 1..{n} are the covered cells (row,col, 0-based, row 0 at the "
                  f"top), row-major; the projection: the 'c p show' line")
     if top > n:
-        lines.append(f"c variables {n + 1}..{top}: the total mine count ({encoding})")
-    lines.extend(f"c {line}" for line in _cell_map(cells, "var "))
+        lines.append(f"c variables {n + 1}..{top}: the total mine count ({encoding}) and "
+                     "numbers with many neighbours, as totalizers their cells determine")
+    lines.extend(f"c {line}" for line in _cell_map(cells, "var ", topology))
     lines.append(f"p cnf {top} {len(clauses)}")
     lines.append(" ".join(["c p show", *map(str, range(1, n + 1)), "0"]))
     lines.extend(" ".join([*map(str, clause), "0"]) for clause in clauses)
     return "\n".join(lines) + "\n", encoding
 
 
-def _opb(cells: Sequence[Cell], rules: Sequence[Rule], false: bool, header: list[str]) -> str:
+def _opb(cells: Sequence[Cell], rules: Sequence[Rule], false: bool, header: list[str],
+         topology: Topology) -> str:
     n = len(cells)
     body: list[str] = []
     for rule in rules:
@@ -254,13 +275,13 @@ def _opb(cells: Sequence[Cell], rules: Sequence[Rule], false: bool, header: list
     lines = [f"* #variable= {variables} #constraint= {len(body)}",
              *(f"* {line}" for line in header),
              f"* x1..x{n} are the covered cells (row,col, 0-based, row 0 at the top), row-major",
-             *(f"* {line}" for line in _cell_map(cells, "x")),
+             *(f"* {line}" for line in _cell_map(cells, "x", topology)),
              *body]
     return "\n".join(lines) + "\n"
 
 
 def _pulp(cells: Sequence[Cell], rules: Sequence[Rule], false: bool, header: list[str],
-          to: str) -> str:
+          to: str, topology: Topology) -> str:
     import pulp
 
     problem = pulp.LpProblem("minesweeper", pulp.LpMinimize)
@@ -283,5 +304,5 @@ def _pulp(cells: Sequence[Cell], rules: Sequence[Rule], false: bool, header: lis
     mark = "\\" if to == "lp" else "*"
     notes = [*header, f"x1..x{len(cells)} are the covered cells (row,col, 0-based, row 0 at "
              "the top), row-major", "objective: the number of mines",
-             *_cell_map(cells, "x")]
+             *_cell_map(cells, "x", topology)]
     return "".join(f"{mark} {line}\n" for line in notes) + written

@@ -58,7 +58,6 @@ from math import comb
 from typing import TypeVar
 
 import pyganak
-from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
@@ -69,15 +68,13 @@ from exactmines.analysis.backends import (
     check_deadline,
     deductions_from_counts,
 )
-from exactmines.analysis.backends.sat import sorting_network
+from exactmines.analysis.backends.sat import DIRECT_CLAUSES, rule_clauses, sorting_network
 from exactmines.analysis.frontier import Component
 from exactmines.errors import BudgetExceeded, OutOfTime, SolverError
 
 __all__ = ["GanakBackend", "encode_cells"]
 
 _SOLVER = "cd153"
-#: A rule is written as subsets when that takes at most this many clauses.
-_DIRECT_CLAUSES = 512
 #: Models drawn with random phases before the sweep (more split classes sooner; each costs
 #: one solve and a pass over the cells).
 _RANDOM_MODELS = 8
@@ -98,16 +95,8 @@ def encode_cells(component: Component) -> tuple[list[list[int]], list[list[int]]
     pool = IDPool(start_from=top + 1)
     clauses: list[list[int]] = []
     for rule in component.constraints:
-        cells = [v for b in rule.boxes for v in box_vars[b]]
-        t, m = rule.mines, len(cells)
-        if t < 0 or t > m:
-            clauses.append([])
-        elif comb(m, t + 1) + comb(m, m - t + 1) <= _DIRECT_CLAUSES:
-            clauses.extend([-v for v in subset] for subset in combinations(cells, t + 1))
-            clauses.extend(list(subset) for subset in combinations(cells, m - t + 1))
-        else:
-            clauses.extend(CardEnc.equals(lits=cells, bound=t, vpool=pool,
-                                          encoding=EncType.totalizer).clauses)
+        clauses.extend(rule_clauses([v for b in rule.boxes for v in box_vars[b]], rule.mines,
+                                    pool))
     return box_vars, clauses, max(top, pool.top)
 
 
@@ -298,7 +287,7 @@ def _exactly(inputs: list[int], j: int, top: int) -> list[list[int]]:
     per place), as subsets when few, else as a sorting network over variables above
     ``top``. Every variable Ganak sees costs it time: the network is the last resort."""
     m = len(inputs)
-    if comb(m, j + 1) + comb(m, m - j + 1) <= _DIRECT_CLAUSES:
+    if comb(m, j + 1) + comb(m, m - j + 1) <= DIRECT_CLAUSES:
         clauses = [sorted({-x for x in subset}) for subset in combinations(inputs, j + 1)]
         clauses += [sorted(set(subset)) for subset in combinations(inputs, m - j + 1)]
         return clauses

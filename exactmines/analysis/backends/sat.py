@@ -20,6 +20,8 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from exactmines.analysis.backends import (
@@ -32,15 +34,38 @@ from exactmines.analysis.backends import (
 from exactmines.analysis.frontier import Component
 from exactmines.errors import OutOfTime
 
-__all__ = ["SatBackend", "encode"]
+__all__ = ["SatBackend", "encode", "rule_clauses", "DIRECT_CLAUSES"]
 
 # CaDiCaL 1.5.3: as fast as minisat on play positions, 100x faster on compiled formulas
 # (2 s against 321 s on a 194,361-cell one). Models are read before any clause is added.
 _SOLVER = "cd153"
 
 
-def encode(component: Component) -> tuple[list[list[int]], list[list[int]]]:
-    """Variables per box and the clauses of the component, as plain int lists."""
+#: A rule is written as subsets (no auxiliary variable) while that takes at most this many
+#: clauses; a longer one (a number with many neighbours, on a cube or a graph) as a
+#: totalizer, whose auxiliaries its cells determine.
+DIRECT_CLAUSES = 512
+
+
+def rule_clauses(cells: list[int], mines: int, pool: IDPool) -> list[list[int]]:
+    """Clauses for "exactly ``mines`` of ``cells`` hold a mine": every ``mines + 1`` cells
+    not all mines and every ``len(cells) - mines + 1`` not all clear while that is at most
+    :data:`DIRECT_CLAUSES` clauses (a number with up to 8 neighbours always is), else a
+    totalizer with new variables from ``pool``. An impossible count is the empty clause."""
+    m = len(cells)
+    if mines < 0 or mines > m:
+        return [[]]
+    if comb(m, mines + 1) + comb(m, m - mines + 1) <= DIRECT_CLAUSES:
+        clauses = [[-v for v in subset] for subset in combinations(cells, mines + 1)]
+        clauses.extend(list(subset) for subset in combinations(cells, m - mines + 1))
+        return clauses
+    return CardEnc.equals(lits=cells, bound=mines, vpool=pool,
+                          encoding=EncType.totalizer).clauses
+
+
+def encode(component: Component) -> tuple[list[list[int]], list[list[int]], int]:
+    """Variables per box (``1..cells``), the clauses of the component, as plain int lists,
+    and the highest variable used (auxiliaries of long rules above the cells)."""
     box_vars: list[list[int]] = []
     top = 0
     clauses: list[list[int]] = []
@@ -49,15 +74,11 @@ def encode(component: Component) -> tuple[list[list[int]], list[list[int]]]:
         top += size
         chain = box_vars[-1]
         clauses.extend([-chain[i + 1], chain[i]] for i in range(size - 1))
+    pool = IDPool(start_from=top + 1)
     for rule in component.constraints:
-        cells = [v for b in rule.boxes for v in box_vars[b]]
-        t = rule.mines
-        if t < 0 or t > len(cells):
-            clauses.append([])
-            continue
-        clauses.extend([-v for v in subset] for subset in combinations(cells, t + 1))
-        clauses.extend(list(subset) for subset in combinations(cells, len(cells) - t + 1))
-    return box_vars, clauses
+        clauses.extend(rule_clauses([v for b in rule.boxes for v in box_vars[b]], rule.mines,
+                                    pool))
+    return box_vars, clauses, max(top, pool.top)
 
 
 class _Session:
@@ -65,7 +86,7 @@ class _Session:
 
     def __init__(self, component: Component) -> None:
         self.component = component
-        self.box_vars, clauses = encode(component)
+        self.box_vars, clauses, self.top = encode(component)
         self.cells = [v for chain in self.box_vars for v in chain]
         self.solver = Solver(name=_SOLVER, bootstrap_with=clauses)
         self._sorted: list[int] | None = None
@@ -88,7 +109,7 @@ class _Session:
         assumptions = []
         if low > 0 or high < n:
             if self._sorted is None:
-                self._sorted, network, _ = sorting_network(self.cells, n + 1)
+                self._sorted, network, _ = sorting_network(self.cells, self.top + 1)
                 self.solver.append_formula(network)
             # _sorted[i] is true exactly when at least i + 1 cells hold mines.
             if low > 0:
