@@ -36,7 +36,7 @@ import importlib.util
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
@@ -77,6 +77,11 @@ class ComponentCounts:
 
     layouts: tuple[int, ...]
     box_mines: tuple[tuple[int, ...], ...]
+    #: How the DP engine counted, when it swept a part (not part of the answer): the
+    #: widest table's width (rules open at a cut of a sweep, or a tree decomposition's
+    #: largest bag less one) and ``"sweep"`` or ``"tree"``.
+    dp_width: int | None = field(default=None, compare=False)
+    dp_plan: str | None = field(default=None, compare=False)
 
     @property
     def total(self) -> int:

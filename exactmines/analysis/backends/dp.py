@@ -50,10 +50,14 @@ from functools import lru_cache
 from itertools import compress, repeat
 from math import comb
 from operator import add, itemgetter, mul, not_
+from typing import TYPE_CHECKING
 
 from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.errors import OutOfTime, TooLarge
+
+if TYPE_CHECKING:  # (treedp builds on this module: imported where a part needs it)
+    from exactmines.analysis.backends.treedp import TreePart
 
 __all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEPT",
            "forward_states"]
@@ -793,12 +797,14 @@ def count_component(component: Component, *, deadline: float | None = None,
     # size): a small part has at most 2**cells layouts, so it skips sweep 1, whose pruning
     # saves it less than the sweep costs; a big one gets its exact number from sweep 1.
     grand = 1
-    swept: dict[int, _Part] = {}
+    swept: dict[int, _Part | TreePart] = {}
+    widths: list[tuple[int, str]] = []
     for p, (_, part) in enumerate(parts):
         if part.cells <= _SMALL:
             grand <<= part.cells
         else:
-            swept[p] = _Part(part)
+            swept[p], width, kind = _sweeper(part)
+            widths.append((width, kind))
             grand *= swept[p].total(watch)
     if not grand:
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
@@ -851,10 +857,33 @@ def count_component(component: Component, *, deadline: float | None = None,
         else:
             columns.append(_unpack(acc, shift, off, low, high) if acc else zeros)
     rows = list(zip(*columns, strict=True)) if columns else [()] * len(coefficients)
+    widest = max(widths, default=(None, None))
     return ComponentCounts(
         (0,) * low + tuple(coefficients) + (0,) * (cells - high),
         (zero_row,) * low + tuple(rows) + (zero_row,) * (cells - high),
+        *widest,
     )
+
+
+#: A part whose sweep keeps more rules open than this is offered a tree decomposition.
+TREE_FROM = 10
+
+
+def _sweeper(component: Component) -> tuple[_Part | TreePart, int, str]:
+    """How a part is counted, with the width of its tables: its sweep, or, when the sweep
+    would keep more than :data:`TREE_FROM` rules open at once and a tree decomposition
+    of the part is narrower, a count over that tree (:mod:`.treedp`: linear in the part at
+    bounded treewidth, where a sweep grows with the pathwidth)."""
+    from exactmines.analysis.backends.treedp import TreePart, plan, sweep_width
+
+    part = _Part(component)
+    width = sweep_width(component, part.order)
+    if width <= TREE_FROM:
+        return part, width, "sweep"
+    tree = plan(component)
+    if tree.width < width:
+        return TreePart(component, tree), tree.width, "tree"
+    return part, width, "sweep"
 
 
 def forward_states(component: Component) -> list[int]:
