@@ -15,7 +15,13 @@ The web API's own fuzz (text, uploads) is in ``test_web_api.py``.
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -216,3 +222,92 @@ def test_a_5000_digit_header_through_the_api_is_400(where):
         assert answer.status_code == 400 and "5000 digits" in answer.json()["error"]
         grid = client.post("/api/analyze", json={"grid": ["HHH"], "mines": 10 ** 30})
         assert grid.status_code == 400 and grid.json()["error"].startswith("mines")
+
+
+# -- inputs without an end: devices, FIFOs, standard input --------------------------------
+
+REFERENCE = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+
+
+def run_cli(*args: str, fifo_wait: float | None = None, memory: int | None = None,
+            timeout: float = 60, **options) -> subprocess.CompletedProcess[str]:
+    """``exactmines ARGS`` in a subprocess (killed past ``timeout``: a hang fails the test),
+    with :data:`files.FIFO_WAIT` set to ``fifo_wait`` and the address space capped at
+    ``memory`` bytes when given."""
+    code = ("import sys; import exactmines.io.files as files; "
+            + ("" if fifo_wait is None else f"files.FIFO_WAIT = {fifo_wait}; ")
+            + "from exactmines.ui.cli import main; sys.exit(main(sys.argv[1:]))")
+
+    def limit() -> None:
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=limit, **options)
+
+
+def one_line_error(done: subprocess.CompletedProcess[str], source: str) -> str:
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith(f"exactmines: error: {source}")
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
+    return done.stderr
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.parametrize("command", ["analyze", "solvable", "convert"])
+def test_a_device_without_end_is_refused_at_the_cap_in_bounded_memory(command, device):
+    if not Path(device).exists():
+        pytest.skip(f"no {device}")
+    args = [device, "--at", "0,0"] if command == "solvable" else [device]
+    err = one_line_error(run_cli(command, *args, memory=1 << 30), device)
+    assert "more than the 200,000,000 bytes accepted" in err
+
+
+def test_standard_input_without_end_is_refused_at_the_cap():
+    with open("/dev/zero", "rb") as zeros:
+        done = run_cli("analyze", "-", stdin=zeros, memory=1 << 30)
+    assert "more than the 200,000,000 bytes accepted" in one_line_error(done, "<stdin>")
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "position.fifo"
+    os.mkfifo(path)
+    return path
+
+
+def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(fifo):
+    started = time.monotonic()
+    done = run_cli("analyze", str(fifo), fifo_wait=0.5, timeout=20)
+    assert "nothing was written to it for 0.5 s" in one_line_error(done, str(fifo))
+    assert time.monotonic() - started < 30
+
+
+def test_a_fifo_whose_writer_says_nothing_is_refused_after_the_wait(fifo):
+    process = subprocess.Popen([sys.executable, "-c", "import exactmines.io.files as f, "
+                                "exactmines.ui.cli as c, sys; f.FIFO_WAIT = 0.5; "
+                                f"sys.exit(c.main(['convert', {str(fifo)!r}]))"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(fifo, "wb"):  # a writer that opens the FIFO and never writes
+        try:
+            _, err = process.communicate(timeout=20)
+        finally:
+            process.kill()
+    assert process.returncode == 2 and "nothing was written to it for 0.5 s" in err
+
+
+def test_a_fifo_is_read_once_its_writer_comes(fifo):
+    def write() -> None:
+        time.sleep(0.3)
+        with open(fifo, "wb") as writer:
+            for line in REFERENCE.read_bytes().splitlines(keepends=True):
+                writer.write(line)
+                writer.flush()
+                time.sleep(0.01)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    done = run_cli("analyze", str(fifo), "--format", "json", fifo_wait=10)
+    writer.join()
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["layouts"] == "1031"
