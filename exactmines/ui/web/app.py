@@ -262,7 +262,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allowance = settings.grace + settings.per_cell * covered
         seconds = limit + allowance
         job = jobs.overlay_body if overlay else jobs.analysis_body
-        fallback = (jobs.unanswered_body, (data, overlay, seconds), 2 * allowance + 2.0)
+        # Linear work (read the position, write every cell unknown): given room enough for
+        # a loaded machine, it only ever fails on a worker that cannot run at all.
+        fallback = (jobs.unanswered_body, (data, overlay, seconds),
+                    10.0 + 2 * settings.per_cell * covered)
         try:
             return _json(await pool.run(job, (data,), seconds=seconds, fallback=fallback))
         except Overtime:
