@@ -283,3 +283,31 @@ def test_serve_caps_its_connections():
         for sock in held:
             sock.close()
         server.stop()
+
+
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_memory_comes_back_after_large_answers():
+    # Every covered cell's probability of four 500x500 boards: 15 MB answers that pass
+    # through the server process (glibc kept them: +45 MB), made in workers that keep
+    # the objects they took (recycled past their memory mark).
+    server = Served()
+    try:
+        before = server.health()["workers"]
+        own = _rss(server.process.pid)
+        for mines in (10_000, 20_000, 30_000, 40_000):
+            text = f"500x500x{mines}\n" + ("H" * 500 + "\n") * 500
+            answer = httpx.post(server.url + "api/analyze", content=text, timeout=120)
+            assert answer.status_code == 200 and len(answer.json()["cells"]) == 250_000
+        assert _rss(server.process.pid) - own < 15 * 2**20
+        after = server.health()["workers"]
+        assert after["workers"] == before["workers"] and after["busy"] == 0
+        assert after["rss"] < before["rss"] + 40 * 2**20, (before, after)
+    finally:
+        server.stop()

@@ -143,7 +143,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         import uvicorn
 
         from exactmines.ui.web.app import Settings, create_app
-        from exactmines.ui.web.workers import PoolLimits
+        from exactmines.ui.web.workers import PoolLimits, give_back_large_blocks
     except ImportError as exc:
         raise ExactminesError(f"serve needs the web extra ({exc.name} is missing): "
                               "pip install 'exactmines[web]'") from None
@@ -160,6 +160,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
                         pool=PoolLimits(workers=workers, warm=min(2, workers)),
                         hosts=allowed_hosts(host))
     app = create_app(settings)
+    give_back_large_blocks()  # every answer passes through this process
     # uvicorn's own log stays quiet: failures reach the user as this command's one line.
     config = uvicorn.Config(app, host=host, port=port, log_level="critical",
                             access_log=False, http=guarded_protocol(),
