@@ -270,6 +270,23 @@ def test_past_its_limit_an_analysis_is_200_with_nothing_made_up(client, hard_tex
     assert client.get("/api/health").json()["workers"]["busy"] == 0
 
 
+def test_the_overlay_past_its_limit_is_200_soon_after_it():
+    # The trial: time limit 0.5 on this formula answered 504 after 18 s.
+    from exactmines.generate.positions import random_sat_instances
+
+    text = random_sat_instances(5, 21, 2, 1)[0].text
+    with local_client(create_app()) as c:
+        started = time.monotonic()
+        answer = c.post("/api/overlay", json={"text": text, "time_limit": 0.5})
+        seconds = time.monotonic() - started
+    assert answer.status_code == 200, answer.text
+    assert seconds < 0.5 + 10  # the limit, the stop, a loaded machine
+    body = answer.json()
+    assert body["analysis"]["probabilities_computed"] is False
+    assert body["analysis"]["consistent"] is not False and body["fault"] is None
+    assert body["recommendation"] is None and body["note"].startswith("no recommendation")
+
+
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
     data = (hard_text, None, None, "auto", 1.0)

@@ -3,13 +3,16 @@ clients: the server never wedges.
 
 The figures asked of the server (issue 29) are its health check and a small request
 answered within 1 s while hard ones run, and the hard ones answered within 2 s of their
-limit. The margins below add room for a loaded 2-core machine; ``scripts/bench_serve.py
---hard`` measures the real figures.
+limit, on a 2-core machine. The margins below add half as much again, and grow with the
+machine's load beyond its cores (at a load average of 8 on 2 cores, a process gets a
+quarter of the time it would alone); ``scripts/bench_serve.py --only hard`` measures the
+real figures.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -26,10 +29,12 @@ from exactmines.generate.positions import random_sat_instances
 ROOT = Path(__file__).parent.parent
 REFERENCE = (ROOT / "instances" / "reference-9x9.mine").read_text()
 
+#: How much slower than alone the machine runs a process now (1 when not overloaded).
+SLOWER = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 #: Seconds the health check and the 9x9 reference may take while hard requests run.
-SMALL_WITHIN = 1.5
+SMALL_WITHIN = 1.5 * SLOWER
 #: Seconds past its limit a hard request may take to answer.
-HARD_PAST_LIMIT = 3.0
+HARD_PAST_LIMIT = 3.0 * SLOWER
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import math
 import multiprocessing
 import os
@@ -43,7 +44,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
 from exactmines.errors import ExactminesError, WorkerLost
@@ -148,12 +149,17 @@ def give_back_large_blocks() -> None:
     mallopt(m_mmap_threshold, 128 * 1024)
 
 
-def _watch_parent(parent: int) -> None:
-    """End this worker when its parent is gone (killed without a chance to end us)."""
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(1)
+def _watch_server() -> None:
+    """End this worker when its server is gone, even killed without a chance to end it.
+    The server holds the other end of multiprocessing's parent sentinel (the parent
+    process is no sign: a fork server's children keep it alive)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    try:
+        wait([parent.sentinel])
+    finally:
+        os._exit(1)
 
 
 def _work(conn: Connection) -> None:
@@ -161,7 +167,7 @@ def _work(conn: Connection) -> None:
     ``((True, value) | (False, error), resident bytes)``, until the pipe closes."""
     # Ctrl-C reaches the whole process group: the server ends its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_watch_server, daemon=True).start()
     give_back_large_blocks()
     while True:
         try:
@@ -204,14 +210,16 @@ class _Worker:
         self.ends_at = 0.0  # monotonic time its running job must have ended by
         self.alive = True
 
-    def kill(self) -> None:
-        """End the process now and wait for it (blocking: call from a thread)."""
+    def end(self) -> None:
+        """Kill the process now (SIGKILL: a solver in C cannot be asked); does not wait."""
         self.alive = False
-        try:
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # gone, or not started
             self.process.kill()
+
+    def reap(self) -> None:
+        """Wait for the ended process and close its pipe (blocking: call from a thread)."""
+        with contextlib.suppress(OSError, ValueError, AssertionError):
             self.process.join(5)
-        except (OSError, ValueError, AssertionError):
-            pass  # already gone
         self.conn.close()
 
 
@@ -238,6 +246,7 @@ class WorkerPool:
         self._busy: set[_Worker] = set()
         self._live = 0  # processes running or being started: the slots taken
         self._waiters: deque[asyncio.Future[_Worker]] = deque()
+        self._retiring: set[_Worker] = set()  # ended, not yet reaped
         self._reaper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.replaced = 0  # workers ended at their time, or past their jobs or memory
@@ -277,11 +286,15 @@ class WorkerPool:
             waiter = self._waiters.popleft()
             if not waiter.done():
                 waiter.set_exception(ShuttingDown())
-        workers = [*self._idle, *self._busy]
+        workers = [*self._idle, *self._busy, *self._retiring]
         self._idle.clear()
+        self._retiring.clear()
         for worker in workers:
-            worker.alive = False
-        await asyncio.gather(*(self._blocking(w.kill) for w in workers))
+            worker.end()  # at once: the requests they run are answered now
+        await asyncio.gather(*(self._blocking(w.reap) for w in workers))
+        # Workers being started finish starting and end themselves (_new_worker).
+        others = [t for t in self._tasks if t is not asyncio.current_task()]
+        await asyncio.gather(*others, return_exceptions=True)
         self._live = 0
         assert self._threads is not None
         self._threads.shutdown(wait=False)
@@ -355,7 +368,8 @@ class WorkerPool:
                 self._busy.add(worker)
                 self._keep_one_spare()
                 return worker
-            self._forget(worker)
+            self._live -= 1
+            self._retire(worker)
         if self._live < self.limits.workers:
             self._live += 1
             try:
@@ -386,11 +400,11 @@ class WorkerPool:
         self._busy.discard(worker)
         if self._state != "running":
             if worker.alive:
-                self._spawn_task(self._blocking(worker.kill))
+                worker.end()
             return
         if not worker.alive:
             self.replaced += 1
-            self._spawn_task(self._blocking(worker.kill))
+            self._retire(worker)
             if self._waiters:  # the slot passes to a new process for the next caller
                 self._spawn_task(self._serve_waiter())
             else:
@@ -441,25 +455,31 @@ class WorkerPool:
     async def _replace(self, worker: _Worker) -> _Worker:
         """End ``worker`` and start another in its slot (the count does not change). When
         no process can be started, the caller releases the dead worker's slot."""
-        worker.alive = False
-        await self._blocking(worker.kill)
+        worker.end()
+        await self._blocking(worker.reap)
         new = await self._new_worker()
         self._busy.discard(worker)
         self._busy.add(new)
         self.replaced += 1
         return new
 
-    def _forget(self, worker: _Worker) -> None:
-        worker.alive = False
-        self._live -= 1
-        self._spawn_task(self._blocking(worker.kill))
+    def _retire(self, worker: _Worker) -> None:
+        """End ``worker`` now and reap it in the background (its slot is the caller's)."""
+        worker.end()
+        self._retiring.add(worker)
+
+        async def reap() -> None:
+            await self._blocking(worker.reap)
+            self._retiring.discard(worker)
+
+        self._spawn_task(reap())
 
     async def _new_worker(self) -> _Worker:
         if self._state != "running":
             raise ShuttingDown()
         worker = await self._blocking(self._start_process)
         if self._state != "running":
-            await self._blocking(worker.kill)
+            worker.end()
             raise ShuttingDown()
         return worker
 
@@ -486,7 +506,8 @@ class WorkerPool:
                     break
                 if now - worker.idle_since >= self.limits.idle:
                     self._idle.remove(worker)
-                    self._forget(worker)
+                    self._live -= 1
+                    self._retire(worker)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -526,6 +547,5 @@ def _kill_all(pool_ref: weakref.ref[WorkerPool]) -> None:
     pool = pool_ref()
     if pool is None:
         return
-    for worker in [*pool._idle, *pool._busy]:
-        if worker.alive:
-            worker.kill()
+    for worker in [*pool._idle, *pool._busy, *pool._retiring]:
+        worker.end()
