@@ -20,7 +20,7 @@ costs milliseconds), else ``spawn`` -- never by ``fork`` of the threaded server 
   ``idle`` seconds end;
 - **nothing is left behind**: :meth:`WorkerPool.close` (or :meth:`WorkerPool.stop_soon`,
   safe from a signal handler) ends every worker, waiting callers get :class:`ShuttingDown`,
-  and a worker whose server dies (even by SIGKILL) ends within a second on its own.
+  and a worker whose server dies (even by SIGKILL) ends with it on its own.
 
 Everything here runs on the event loop's thread except the blocking pipe and process calls,
 which run in a small thread pool (threads blocked on a pipe hold no lock): the loop itself
