@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import pickle
-import time
 from typing import Any
 
 from exactmines.analysis.analyze import Analysis, Cells, analyze
 from exactmines.analysis.backends import get_backend, installed_backend_names
 from exactmines.analysis.frontier import build_frontier
 from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.position import Position
@@ -52,9 +52,10 @@ def installed_backends() -> list[str]:
 def analysis_body(request: Request) -> bytes:
     """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
     text, grid, mines, backend, limit = request
+    budget = Budget.seconds(limit)
     position = read_position(text, grid, mines)
     return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(backend),
-                                               time_limit=limit)))
+                                               budget=budget)))
 
 
 def overlay_body(request: Request) -> bytes:
@@ -65,22 +66,20 @@ def overlay_body(request: Request) -> bytes:
     faulty clues and the recommendation with what is left of it.
     """
     text, grid, mines, backend, limit = request
-    started = time.monotonic()
+    budget = Budget.seconds(limit)
     position = read_position(text, grid, mines)
     engine = get_backend(backend)
-    # The analysis may spend its allowance twice (counting, then the verdicts): half of
-    # the limit keeps it within the whole.
-    result = analyze(position, backend=engine, time_limit=limit / 2)
-    deadline = started + limit
+    # The analysis may spend its share twice (counting, then the verdicts): half of the
+    # budget keeps it within the whole.
+    result = analyze(position, backend=engine, budget=budget.share(0.5))
     out: dict[str, Any] = {"analysis": analysis_to_dict(result), "recommendation": None,
                            "note": None, "fault": None}
     if result.consistent is False:
-        fault = find_fault(position, engine, deadline)
+        fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    move, note = recommend(position, result,
-                           time_limit=max(deadline - time.monotonic(), 0.001))
+    move, note = recommend(position, result, budget=budget)
     out["recommendation"] = None if move is None else recommendation_to_dict(move)
     out["note"] = note
     return json_bytes(out)
