@@ -237,6 +237,22 @@ def test_a_request_that_does_not_arrive_whole_in_time_gets_408(guarded_server):
         assert json.loads(body) == {"error": "the request did not arrive whole within 0.5 s"}
 
 
+@pytest.mark.parametrize("request_head", [
+    b"NOT HTTP AT ALL\r\n\r\n",
+    # A head still unfinished past h11's limit of 16 KiB (read by 64 KiB at most).
+    b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"x" * 40_000,
+])
+def test_a_request_that_cannot_be_read_gets_400_with_an_error_line(guarded_server,
+                                                                  request_head):
+    with socket.create_connection(("127.0.0.1", guarded_server)) as sock:
+        sock.sendall(request_head)
+        answer = _read_all(sock)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert json.loads(body) == {"error": "not an HTTP request this server can read "
+                                         "(malformed, or too long a head)"}
+
+
 def test_a_kept_alive_connection_must_send_its_next_request_whole_in_time(guarded_server):
     with socket.create_connection(("127.0.0.1", guarded_server)) as sock:
         sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")

@@ -4,9 +4,10 @@ What uvicorn does not bound, this module does (:func:`guarded_protocol`): a requ
 arrive whole -- head and body -- within ``read_timeout`` seconds of its connection opening
 (or of the previous response on a kept-alive connection), else 408 and the connection
 closes; past ``max_connections`` open connections a new one gets 503 at once. uvicorn
-itself caps a request head at 16 KiB (h11's incomplete-event limit) and closes a kept-alive
-connection idle for 5 s. SIGTERM and Ctrl-C end the worker processes at once, answer the
-requests they were running with 503, and exit with 143 / 130.
+itself refuses a request head still unfinished past 16 KiB (h11's incomplete-event limit:
+a head can be longer only if it arrives in one read; the refusal is 400 ``{"error": ...}``
+here) and closes a kept-alive connection idle for 5 s. SIGTERM and Ctrl-C end the worker
+processes at once, answer the requests they were running with 503, and exit with 143 / 130.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
                      max_connections: int = MAX_CONNECTIONS) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol with a deadline for each request to arrive whole and a cap on
     open connections (see the module docstring): slow or idle clients cannot hold the
-    server's connections, and a full server says so at once."""
+    server's connections, and a full server says so at once. Its refusals, and a request
+    it cannot read, are answered ``{"error": ...}`` like every other error."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     too_slow = _raw_response(408, "Request Timeout",
@@ -68,6 +70,8 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
     too_many = _raw_response(503, "Service Unavailable",
                              f"busy: {max_connections} connections are open; try again",
                              ("retry-after: 1",))
+    malformed = _raw_response(400, "Bad Request", "not an HTTP request this server can read "
+                                                  "(malformed, or too long a head)")
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
@@ -95,6 +99,11 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn's own answer is plain text; every error here is {"error": ...}.
+            self.transport.write(malformed)
+            self.transport.close()
 
         def _arm(self, before: Any) -> None:
             self._disarm()
