@@ -332,3 +332,29 @@ def test_memory_comes_back_after_large_answers():
         assert after["rss"] < before["rss"] + 40 * 2**20, (before, after)
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("host, names", [
+    ("127.0.0.1", ("localhost", "127.0.0.1", "::1")),
+    ("localhost", ("localhost", "127.0.0.1", "::1")),
+    ("127.0.0.2", ("localhost", "127.0.0.1", "::1", "127.0.0.2")),
+    ("192.168.1.5", ("localhost", "127.0.0.1", "::1", "192.168.1.5")),
+    ("Box.LAN", ("localhost", "127.0.0.1", "::1", "box.lan")),
+    ("0.0.0.0", None),
+    ("::", None),
+])
+def test_the_host_names_a_server_answers(host, names):
+    from exactmines.ui.web.server import allowed_hosts
+
+    assert allowed_hosts(host) == names
+
+
+def test_a_server_on_another_address_answers_by_that_address():
+    server = Served("--host", "127.0.0.2")
+    try:
+        assert server.url.startswith("http://127.0.0.2:")
+        assert server.health()["status"] == "ok"  # Host: 127.0.0.2:PORT
+        refused = httpx.get(server.url + "api/health", headers={"host": "evil.example"})
+        assert refused.status_code == 403
+    finally:
+        server.stop()
