@@ -578,6 +578,24 @@ def test_bad_game_settings_are_400(client, settings, message):
     assert answer.status_code == 400 and answer.json() == {"error": message}
 
 
+def test_a_move_that_does_not_end_in_time_is_stopped_and_the_game_kept():
+    # A certified no-guess deal this dense takes minutes: the worker dealing it is ended.
+    with local_client(create_app(Settings(time_limit=0.3))) as c:
+        game = c.post("/api/games", json={"width": 250, "height": 250, "mines": 21_000,
+                                          "noguess": True, "rule": "opening",
+                                          "seed": 1}).json()
+        started = time.monotonic()
+        answer = c.post(f"/api/games/{game['id']}/reveal", json={"row": 125, "col": 125})
+        assert time.monotonic() - started < 10
+        assert answer.status_code == 500
+        assert answer.json()["error"].startswith("the move was not finished within ")
+        assert answer.json()["error"].endswith(" s and was stopped; the game is as it was "
+                                               "before it")
+        assert c.get(f"/api/games/{game['id']}").json()["started"] is False
+        workers = c.get("/api/health").json()["workers"]
+        assert workers["busy"] == 0 and workers["replaced"] >= 1
+
+
 def test_a_given_board_is_played_as_given(client):
     game = new_game(client, board="3x3x1\nHHH\nHHH\nHHM\n")
     assert game["fixed_board"] and game["mines"] == 1

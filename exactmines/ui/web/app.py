@@ -212,14 +212,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.pool = pool
 
     async def run(job: Callable[..., T], args: tuple[Any, ...], seconds: float,
-                  what: str) -> T:
+                  stopped: str) -> T:
         """``job(*args)`` in a worker, stopped after ``seconds``: work with no partial
-        answer, so a stop is an :class:`OutOfTime` (500)."""
+        answer, so a stop is an :class:`OutOfTime` (500) saying ``stopped`` (a format with
+        ``{seconds}``)."""
         await engines()
         try:
             return await pool.run(job, args, seconds=seconds)
         except Overtime:
-            raise OutOfTime(f"{what} not finished within {seconds:g} s: stopped") from None
+            raise OutOfTime(stopped.format(seconds=f"{seconds:.3g}")) from None
 
     def time_limit(value: float | None) -> float:
         if value is None:
@@ -269,8 +270,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             return _json(await pool.run(job, (data,), seconds=seconds, fallback=fallback))
         except Overtime:
-            raise OutOfTime(f"not even the position was read within {fallback[2]:g} s "
-                            "after the analysis was stopped") from None
+            raise OutOfTime(f"the analysis was stopped, and not even its position was read "
+                            f"within {fallback[2]:.3g} s after") from None
 
     # -- errors: one line each, the status of the error's class ---------------------------
 
@@ -368,14 +369,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def import_endpoint(body: ImportRequest) -> Response:
         size = len(body.data or "") + len(body.text or "")
         return _json(await run(jobs.import_body, (body.name, body.data, body.text),
-                               settings.time_limit + settings.per_cell * size, "the import"))
+                               settings.time_limit + settings.per_cell * size,
+                               "the import was not finished within {seconds} s and was "
+                               "stopped"))
 
     @app.post("/api/export", summary="A .mine position or board -> .mine, .mbf (base64), "
                                      "x/o text or a JSMinesweeper link")
     async def export_endpoint(body: ExportRequest) -> Response:
         return _json(await run(jobs.export_body, (body.text, body.to),
                                settings.time_limit + settings.per_cell * len(body.text),
-                               "the export"))
+                               "the export was not finished within {seconds} s and was "
+                               "stopped"))
 
     # -- play -------------------------------------------------------------------------
 
@@ -392,7 +396,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state, answer = await run(
             jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
                             body.noguess, body.board, settings.time_limit),
-            game_seconds(cells), "the new game")
+            game_seconds(cells), "the new game was not made within {seconds} s and was stopped")
         store.add(game_id, state)
         return _json(answer)
 
@@ -402,7 +406,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with game.lock:
             state, answer = await run(jobs.play, (game.state, game_id, method, args),
                                       game_seconds(len(game.state)),
-                                      "the move (the game is as it was)")
+                                      "the move was not finished within {seconds} s and was "
+                                      "stopped; the game is as it was before it")
             if state is not None:
                 game.state = state
         return _json(answer)
