@@ -9,7 +9,6 @@ import base64
 import builtins
 import io
 import json
-import re
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -741,20 +740,3 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
     err = capsys.readouterr().err
     assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
                    "address of this machine)\n")
-
-
-# -- the documented examples --------------------------------------------------------------
-
-DOCS = [Path(__file__).parent.parent / "README.md",
-        Path(__file__).parent.parent / "docs" / "web.md"]
-CURL = re.compile(r"^\$ curl -s localhost:8000(\S+) --data-binary @(\S+) \| head -c (\d+)\n"
-                  r"(.*)$", re.M)
-
-
-def test_the_curl_examples_print_what_the_docs_show(client):
-    examples = [m for doc in DOCS for m in CURL.finditer(doc.read_text(encoding="utf-8"))]
-    assert len(examples) == 2
-    for path, file, count, shown in (m.groups() for m in examples):
-        body = (Path(__file__).parent.parent / file).read_bytes()
-        answer = client.post(path, content=body)  # curl --data-binary: no JSON type
-        assert answer.content[:int(count)].decode() == shown
