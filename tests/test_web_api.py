@@ -740,3 +740,11 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
     err = capsys.readouterr().err
     assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
                    "address of this machine)\n")
+
+
+def test_an_app_served_again_after_a_shutdown_answers():
+    app = create_app()
+    for _ in range(2):
+        with local_client(app) as c:
+            answer = c.post("/api/analyze", json={"text": REFERENCE})
+            assert answer.status_code == 200 and answer.json()["layouts"] == "1031"

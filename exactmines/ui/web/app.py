@@ -195,6 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        await pool.start()  # again after a shutdown: the same app may be served again
         await engines()
         yield
         await pool.close()
