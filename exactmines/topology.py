@@ -625,7 +625,7 @@ def named_topology(word: str, width: int, height: int, layers: int = 1) -> Topol
     """
     kind, offsets = parse_topology_word(word or "square")
     if kind != "cube" and layers != 1:
-        raise ValueError(f"--layers {layers}: only a cube has layers")
+        raise ValueError(f"{layers} layers: only a cube has layers")
     if width < 1 or height < 1 or layers < 1:
         raise ValueError(f"board size {width}x{height}: must be at least 1x1")
     return make_topology(kind, width, height * layers, layers=layers, offsets=offsets)

@@ -87,7 +87,8 @@ def test_the_mbf_limit_is_one_limit_everywhere(tmp_path, capsys):
 
 def test_writing_an_unknown_suffix_names_the_parameter():
     with pytest.raises(ParameterError, match=r"^target b\.png: the file name must end in "
-                                             r"\.mine, \.mbf, \.txt, \.json, \.graphml or \.edges$"):
+                                             r"\.mine, \.mbf, \.txt, \.json, \.graphml or "
+                                             r"\.edges$"):
         registry.format_for_writing("b.png", "target")
     assert registry.format_of_name("B.MBF") is registry.FORMATS["mbf"]
 

@@ -14,6 +14,7 @@ from exactmines.analysis.backends import dp, treedp
 from exactmines.analysis.backends.brute import BruteForceBackend
 from exactmines.analysis.backends.dp import count_component
 from exactmines.analysis.frontier import Component, Constraint
+from exactmines.budget import UNLIMITED
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ def test_tree_and_sweep_agree_on_random_tree_shaped_parts():
         assert plan.width <= 2
         tree = treedp.TreePart(component, plan)
         sweep = dp._Part(component)
-        watch = dp._Watch(component, None, dp.MAX_STATES, dp.MAX_KEPT)
+        watch = dp._Watch(component, UNLIMITED, dp.MAX_STATES, dp.MAX_KEPT)
         total = sweep.total(watch)
         assert tree.total(watch) == total
         shift = ((total * 2).bit_length() + 8) // 8 * 8

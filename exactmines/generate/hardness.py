@@ -69,14 +69,16 @@ exact model counter (:func:`count_models`) for the ground truth.
 from __future__ import annotations
 
 import random
-import time
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from typing import Any
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError
+from exactmines.io.formats import read_int
 from exactmines.position import Cell, Position
 
 __all__ = [
@@ -143,6 +145,9 @@ class CNF:
         return "\n".join(lines) + "\n"
 
 
+_LITERAL = re.compile(r"[-+]?[0-9]+")
+
+
 def parse_dimacs(text: str, source: str = "<input>") -> CNF:
     """A :class:`CNF` from DIMACS text: ``c`` comment lines, one ``p cnf V C`` line, then
     clauses as whitespace-separated literals each ended by ``0`` (a clause may span lines).
@@ -171,7 +176,10 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
                 shown = line if len(line) <= 40 else line[:40] + "..."
                 raise InputError(f"bad problem line {shown!r}: expected 'p cnf VARIABLES "
                                  "CLAUSES'", source=source, line=number, column=1)
-            header = (int(parts[2]), int(parts[3]))
+            header = (read_int(parts[2], "the number of variables", source, number,
+                               raw.index(parts[2], raw.index("cnf")) + 1),
+                      read_int(parts[3], "the number of clauses", source, number,
+                               raw.rindex(parts[3]) + 1))
             header_line, count_column = number, raw.rindex(parts[3]) + 1
             continue
         if header is None:
@@ -180,12 +188,11 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
         column = 0
         for token in raw.split():
             column = raw.index(token, column) + 1
-            try:
-                lit = int(token)
-            except ValueError:
+            if _LITERAL.fullmatch(token) is None:
                 shown = token if len(token) <= 20 else token[:20] + "..."
                 raise InputError(f"{shown!r} is not a literal (expected an integer)",
-                                 source=source, line=number, column=column) from None
+                                 source=source, line=number, column=column)
+            lit = read_int(token, "a literal", source, number, column)
             if abs(lit) > header[0]:
                 raise InputError(f"literal {lit} but the problem line declares {header[0]} "
                                  "variables", source=source, line=number, column=column)
@@ -225,9 +232,9 @@ def random_ksat(variables: int, clauses: int, rng: random.Random, *, k: int = 3)
     return CNF(variables, tuple(out))
 
 
-def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
+def count_models(cnf: CNF, *, budget: Budget = UNLIMITED) -> int | None:
     """The exact number of models of ``cnf`` over its ``variables`` (free ones included),
-    or ``None`` when ``time_limit`` seconds run out.
+    or ``None`` when ``budget`` runs out.
 
     Notes
     -----
@@ -236,7 +243,6 @@ def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
     counted as free. Exponential in the worst case; formulas of 50 variables near the
     3-SAT threshold take well under a second.
     """
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     clauses = [tuple(sorted(set(c))) for c in cnf.clauses]
     clauses = [c for c in clauses if not any(-lit in c for lit in c)]  # tautologies
     if any(not c for c in clauses):
@@ -245,7 +251,7 @@ def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
         return 1 << cnf.variables
     occurring = {abs(lit) for c in clauses for lit in c}
     try:
-        inner = _count(clauses, deadline)
+        inner = _count(clauses, budget)
     except OutOfTime:
         return None
     return inner << (cnf.variables - len(occurring))
@@ -268,15 +274,14 @@ def _variables(clauses: list[tuple[int, ...]]) -> set[int]:
     return {abs(lit) for c in clauses for lit in c}
 
 
-def _count(clauses: list[tuple[int, ...]], deadline: float | None) -> int:
+def _count(clauses: list[tuple[int, ...]], budget: Budget) -> int:
     """Models over the variables occurring in ``clauses`` (non-empty, no empty clause)."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise OutOfTime("time limit reached while counting models")
+    budget.check("counting models")
     groups = _components(clauses)
     if len(groups) > 1:
         total = 1
         for group in groups:
-            total *= _count(group, deadline)
+            total *= _count(group, budget)
             if not total:
                 return 0
         return total
@@ -301,7 +306,7 @@ def _count(clauses: list[tuple[int, ...]], deadline: float | None) -> int:
             continue
         after = _variables(reduced)
         freed = len(before) - len(after) - fixed
-        total += (_count(reduced, deadline) if reduced else 1) << freed
+        total += (_count(reduced, budget) if reduced else 1) << freed
     return total
 
 

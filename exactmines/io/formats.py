@@ -40,6 +40,7 @@ from exactmines.topology import (
 
 __all__ = [
     "MAX_CELLS",
+    "MAX_DIGITS",
     "MBF_MAX_SIDE",
     "MBF_MAX_MINES",
     "ParsedGrid",
@@ -57,11 +58,18 @@ __all__ = [
     "comments",
     "noted_first_click",
     "header_text",
+    "read_int",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
 #: against the rows actually present before anything of that size is allocated.
 MAX_CELLS = 100_000_000
+
+#: The most significant digits a number in a file may have: every size and count of a board
+#: fits in 9 (:data:`MAX_CELLS`). A longer number is refused before it is converted, which
+#: Python itself refuses past 4,300 digits (``ValueError``) and which costs time quadratic in
+#: the length below that.
+MAX_DIGITS = 18
 
 #: What MBF can hold: a byte per side and two bytes for the mine count.
 MBF_MAX_SIDE = 255
@@ -84,6 +92,18 @@ class ParsedGrid:
     mines: int | None
     rows: tuple[str, ...]
     topology: Topology
+
+
+def read_int(digits: str, what: str, source: str, line: int | None = None,
+             column: int | None = None) -> int:
+    """``digits`` (decimal digits after an optional sign, as a pattern matched them) as an
+    ``int``, or an :class:`InputError` naming ``what`` and the place when it has more than
+    :data:`MAX_DIGITS` significant digits. Cost: linear in ``len(digits)``."""
+    significant = len(digits.lstrip("+-").lstrip("0"))
+    if significant > MAX_DIGITS:
+        raise InputError(f"{what} has {significant} digits: too large (at most {MAX_DIGITS} "
+                         "digits)", source=source, line=line, column=column)
+    return int(digits)
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -127,7 +147,10 @@ def comments(text: str) -> list[str]:
     return found
 
 
-_FIRST_CLICK = re.compile(r"(?:first click|solvable from) (\d+(?:,\d+)+)")
+# A longer number is no cell of any board: such a comment names no click (rather than
+# failing to convert its digits). A cube's click has three numbers.
+_FIRST_CLICK = re.compile(rf"(?:first click|solvable from) (\d{{1,{MAX_DIGITS}}}"
+                          rf"(?:,\d{{1,{MAX_DIGITS}}}){{1,2}})(?![\d,])")
 
 
 def noted_first_click(text: str) -> tuple[int, ...] | None:
@@ -176,14 +199,20 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
         if match.group(3) is None:
             raise InputError("a cube's header is WIDTHxHEIGHTxLAYERS[xMINES] cube",
                              source=source, line=header_line, column=1)
-        layers, count_group = int(match.group(3)), 4
+        layers = read_int(match.group(3), "the number of layers", source, header_line,
+                          indent + match.start(3) + 1)
+        count_group = 4
     elif match.group(4) is not None:
         raise InputError(f"bad header {header!r}: four numbers are a cube's "
                          "(WIDTHxHEIGHTxLAYERSxMINES cube)", source=source, line=header_line,
                          column=indent + match.start(4) + 1)
-    width, layer_rows = int(match.group(1)), int(match.group(2))
+    width, layer_rows = (read_int(match.group(g), what, source, header_line,
+                                  indent + match.start(g) + 1)
+                         for g, what in ((1, "the width"), (2, "the height")))
     height = layer_rows * layers
-    mines = None if match.group(count_group) is None else int(match.group(count_group))
+    mines = None if match.group(count_group) is None else read_int(
+        match.group(count_group), "the mine count", source, header_line,
+        indent + match.start(count_group) + 1)
     count_column = 1 if mines is None else indent + match.start(count_group) + 1
     if width < 1 or layer_rows < 1 or layers < 1:
         size = f"{width}x{layer_rows}" + (f"x{layers}" if kind == "cube" else "")

@@ -32,6 +32,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from exactmines.errors import InputError
+from exactmines.io.formats import MAX_DIGITS, read_int
 from exactmines.position import COVERED, FLAG, Board, Cell, Position
 from exactmines.topology import (
     Topology,
@@ -107,8 +108,9 @@ def board_from_graph(text: str, kind: str, source: str) -> Board:
     numbers = board.numbers()
     for i, state in enumerate(graph.states):
         if is_number_char(state) and char_number(state) != numbers[i]:
-            raise InputError(f"node {graph.labels[i]!r} shows {char_number(state)} but its "
-                             f"neighbours hold {numbers[i]} marked mines", source=source)
+            raise InputError(f"node {_shown(graph.labels[i])} shows {char_number(state)} "
+                             f"but its neighbours hold {numbers[i]} marked mines",
+                             source=source)
     return board
 
 
@@ -124,7 +126,7 @@ def _topology(graph: ParsedGraph, source: str) -> Topology:
         if is_number_char(state):
             degree = len(topology.neighbour_table[i])
             if char_number(state) > degree:
-                raise InputError(f"node {graph.labels[i]!r} shows {char_number(state)} but "
+                raise InputError(f"node {_shown(graph.labels[i])} shows {char_number(state)} but "
                                  f"has only {degree} neighbours", source=source)
         else:
             unrevealed += 1
@@ -139,29 +141,36 @@ def _topology(graph: ParsedGraph, source: str) -> Topology:
     return topology
 
 
+def _shown(value: object) -> str:
+    """A name or value as a message quotes it: its ``repr``, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _state(value: object, label: Hashable, source: str) -> str:
     """A node's ``state`` attribute as one character (numbers by
     :func:`~exactmines.topology.number_char`)."""
     if value is None:
         return COVERED
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(f"node {label!r}: state {value!r} is not {_STATES}", source=source)
+        raise InputError(f"node {_shown(label)}: state {_shown(value)} is not {_STATES}",
+                         source=source)
     text = str(value).strip()
     if text in (COVERED, FLAG, "M", "?"):
         return text
     if text.isdecimal() and text.isascii() and len(text) <= 6:
         return number_char(int(text))
-    raise InputError(f"node {label!r}: unknown state {value!r} (expected {_STATES})",
+    raise InputError(f"node {_shown(label)}: unknown state {_shown(value)} (expected {_STATES})",
                      source=source)
 
 
 def _mines(value: object, source: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().isdecimal():
-        value = int(value)
+    if isinstance(value, str) and value.strip().isdecimal() and value.strip().isascii():
+        value = read_int(value.strip(), "the graph's mines", source)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"the graph's mines {value!r} is not a whole number of at least 0",
+        raise InputError(f"the graph's mines {_shown(value)} is not a whole number of at least 0",
                          source=source)
     return value
 
@@ -181,6 +190,9 @@ def _from_json(text: str, source: str) -> ParsedGraph:
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", source=source, line=exc.lineno,
                          column=exc.colno) from None
+    except ValueError:  # a number longer than Python converts
+        raise InputError(f"not JSON exactmines reads: a number has more than {MAX_DIGITS} "
+                         "digits", source=source) from None
     if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
         raise InputError("not a node-link graph: expected an object with a \"nodes\" list",
                          source=source)
@@ -200,10 +212,10 @@ def _from_json(text: str, source: str) -> ParsedGraph:
             label = _label(node["id"])
             hash(label)
         except TypeError:
-            raise InputError(f"nodes[{k}]: id {node['id']!r} is not a name", source=source
+            raise InputError(f"nodes[{k}]: id {_shown(node['id'])} is not a name", source=source
                              ) from None
         if label in index:
-            raise InputError(f"node {label!r} is listed twice", source=source)
+            raise InputError(f"node {_shown(label)} is listed twice", source=source)
         index[label] = len(labels)
         labels.append(label)
         states.append(_state(node.get("state"), label, source))
@@ -218,7 +230,7 @@ def _from_json(text: str, source: str) -> ParsedGraph:
             except TypeError:
                 found = None
             if found is None:
-                raise InputError(f"edges[{k}] joins node {link[end]!r}, which is not in "
+                raise InputError(f"edges[{k}] joins node {_shown(link[end])}, which is not in "
                                  "\"nodes\"", source=source)
             ends.append(found)
         edges.append((ends[0], ends[1]))
@@ -279,7 +291,8 @@ def _from_edges(text: str, source: str) -> ParsedGraph:
             continue
         words = line.split()
         if len(words) < 2:
-            raise InputError(f"expected an edge U V, got {line!r}", source=source, line=number)
+            raise InputError(f"expected an edge U V, got {_shown(line)}", source=source,
+                             line=number)
         edges.append((node(words[0]), node(words[1])))
     if not labels:
         raise InputError("no nodes: expected edges U V and # node NAME STATE lines",
