@@ -432,19 +432,19 @@ class Topology:
 
     def outline(self, index: int) -> list[tuple[float, float]]:
         """The polygon of cell ``index`` (hexagon, triangle or square; a graph's node is a
-        small square around its centre), as ``(x, y)`` corners."""
+        small circle around its centre, as a 16-gon), as ``(x, y)`` corners."""
         r, c = divmod(index, self.width)
         if self.kind == "graph":
-            x, y = self.centres()[index]
-            return [(x - 0.4, y - 0.4), (x + 0.4, y - 0.4), (x + 0.4, y + 0.4),
-                    (x - 0.4, y + 0.4)]
+            x, y = _layout(self)[index]
+            return [(x + 0.4 * math.cos(math.pi * k / 8), y + 0.4 * math.sin(math.pi * k / 8))
+                    for k in range(16)]
         x, y = _centre(self, r, c)
         if self.kind == "hex":
             return [(x + _HEX_RADIUS * math.cos(math.radians(60 * k - 30)),
                      y + _HEX_RADIUS * math.sin(math.radians(60 * k - 30))) for k in range(6)]
         if self.kind == "triangle":
             up = (r + c) % 2 == 0
-            top, bottom = y - _TRIANGLE_HEIGHT / 2, y + _TRIANGLE_HEIGHT / 2
+            top, bottom = r * _TRIANGLE_HEIGHT, (r + 1) * _TRIANGLE_HEIGHT
             if up:
                 return [(x, top), (x + 0.5, bottom), (x - 0.5, bottom)]
             return [(x - 0.5, top), (x + 0.5, top), (x, bottom)]
@@ -702,10 +702,14 @@ def graph_topology(labels: Sequence[Hashable],
                     table=tuple(tuple(sorted(s)) for s in around))
 
 
+#: Graphs up to this many nodes are drawn with a spring layout, larger ones on a circle.
+_SPRING_NODES = 500
+
+
 def graph_layout(topology: Topology) -> list[tuple[float, float]]:
-    """Drawing positions of a graph's nodes (networkx: Kamada-Kawai up to a few hundred
-    nodes, a spring layout with a fixed seed beyond), scaled so that neighbours sit about
-    one unit apart; deterministic. networkx is imported here, on first use."""
+    """Drawing positions of a graph's nodes (networkx: a spring layout with a fixed seed up
+    to :data:`_SPRING_NODES` nodes, a circle beyond), scaled to about 1.6 units per node
+    across; deterministic. networkx (and numpy) are imported here, on first use."""
     return list(_layout(topology))
 
 
@@ -717,10 +721,10 @@ def _layout(topology: Topology) -> tuple[tuple[float, float], ...]:
     graph.add_nodes_from(range(topology.cells))
     graph.add_edges_from((i, j) for i, around in enumerate(topology.neighbour_table)
                          for j in around if i < j)
-    if topology.cells <= 300:
-        place = nx.kamada_kawai_layout(graph)
-    else:
+    if topology.cells <= _SPRING_NODES:
         place = nx.spring_layout(graph, seed=1)
+    else:  # (networkx's force layouts need scipy past 500 nodes)
+        place = nx.circular_layout(graph)
     xs = [place[i][0] for i in range(topology.cells)]
     ys = [place[i][1] for i in range(topology.cells)]
     span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0

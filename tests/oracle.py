@@ -3,6 +3,13 @@ over every covered cell of the position, checked against every number.
 
 Deliberately naive (no frontier, no boxes, no binomials): if it and an engine agree, the
 frontier split, the box weighting and the combination are all right.
+
+Which cells a number counts is worked out here from each topology's geometry, not taken
+from :mod:`exactmines.topology`: the square grid and the torus by the king's move (the
+torus modulo its sides), hexagons by the distance in cube coordinates of their odd-r
+offsets, triangles by the corners they share (each triangle's three corners computed on
+the triangular lattice), the cube by the 3-D king's move, offsets and knights by their
+moves; a graph's edges are its input.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from fractions import Fraction
 from itertools import combinations, product
 
 from exactmines.position import Position
+
+Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -25,22 +34,83 @@ class Truth:
         return self.layouts > 0
 
 
-def _fits(position: Position, mines: set[tuple[int, int]]) -> bool:
+def _hex_cube(r: int, c: int) -> tuple[int, int, int]:
+    """Odd-r offset -> cube coordinates (Red Blob Games' conversion)."""
+    x = c - (r - (r & 1)) // 2
+    z = r
+    return x, -x - z, z
+
+
+def _corners(r: int, c: int) -> set[tuple[int, int]]:
+    """A triangle's corners as lattice points (twice the x, so they are whole): up when
+    r + c is even, its apex on row r, its base on row r + 1."""
+    if (r + c) % 2 == 0:
+        return {(c + 1, r), (c, r + 1), (c + 2, r + 1)}
+    return {(c, r), (c + 2, r), (c + 1, r + 1)}
+
+
+def neighbours_of(position: Position) -> dict[Cell, set[Cell]]:
+    """Each cell's neighbours on the position's topology, from its geometry (see the
+    module docstring)."""
+    topology = position.topology
+    kind, width, height = topology.kind, position.width, position.height
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    if kind == "graph":
+        return {(0, i): {(0, j) for j in around}
+                for i, around in enumerate(topology.neighbour_table)}
+    out: dict[Cell, set[Cell]] = {}
+    for a in cells:
+        found = set()
+        for b in cells:
+            if a == b:
+                continue
+            (r, c), (rr, cc) = a, b
+            if kind == "square":
+                near = abs(r - rr) <= 1 and abs(c - cc) <= 1
+            elif kind == "torus":
+                dr, dc = (r - rr) % height, (c - cc) % width
+                near = min(dr, height - dr) <= 1 and min(dc, width - dc) <= 1
+            elif kind == "hex":
+                x, y, z = _hex_cube(r, c)
+                xx, yy, zz = _hex_cube(rr, cc)
+                near = max(abs(x - xx), abs(y - yy), abs(z - zz)) == 1
+            elif kind == "triangle":
+                near = bool(_corners(r, c) & _corners(rr, cc))
+            elif kind == "cube":
+                rows = topology.layer_height
+                (la, ra), (lb, rb) = divmod(r, rows), divmod(rr, rows)
+                near = abs(la - lb) <= 1 and abs(ra - rb) <= 1 and abs(c - cc) <= 1
+            else:  # knight, offsets
+                near = (rr - r, cc - c) in set(topology.offsets)
+            if near:
+                found.add(b)
+        out[a] = found
+    return out
+
+
+def _value(ch: str) -> int | None:
+    """A revealed number (``0``-``9``, then ``a`` = 10 ...), or ``None``."""
+    if ch.isdigit():
+        return int(ch)
+    if ch >= "a":
+        return ord(ch) - ord("a") + 10
+    return None
+
+
+def _fits(position: Position, around: dict[Cell, set[Cell]], mines: set[Cell]) -> bool:
     for r, row in enumerate(position.rows):
         for c, ch in enumerate(row):
-            if ch.isdigit():
-                around = 0
-                for rr in range(r - 1, r + 2):
-                    for cc in range(c - 1, c + 2):
-                        if (rr, cc) != (r, c) and 0 <= rr < position.height \
-                                and 0 <= cc < position.width:
-                            around += (rr, cc) in mines or position.rows[rr][cc] == "F"
-                if around != int(ch):
+            value = _value(ch)
+            if value is not None:
+                seen = sum(n in mines or position.rows[n[0]][n[1]] == "F"
+                           for n in around[(r, c)])
+                if seen != value:
                     return False
     return True
 
 
 def truth(position: Position) -> Truth:
+    around = neighbours_of(position)
     covered = [(r, c) for r, row in enumerate(position.rows) for c, ch in enumerate(row)
                if ch == "H"]
     flags = sum(row.count("F") for row in position.rows)
@@ -51,16 +121,14 @@ def truth(position: Position) -> Truth:
         cells = covered
     else:
         # Unknown total: layouts of the frontier only (covered cells next to a number).
-        cells = [cell for cell in covered if any(
-            position.rows[rr][cc].isdigit()
-            for rr in range(cell[0] - 1, cell[0] + 2) for cc in range(cell[1] - 1, cell[1] + 2)
-            if 0 <= rr < position.height and 0 <= cc < position.width)]
+        cells = [cell for cell in covered
+                 if any(_value(position.rows[n[0]][n[1]]) is not None for n in around[cell])]
         placements = ({cell for cell, bit in zip(cells, bits, strict=True) if bit}
                       for bits in product((0, 1), repeat=len(cells)))
     layouts = 0
     hits = dict.fromkeys(covered, 0)
     for mines in placements:
-        if _fits(position, mines):
+        if _fits(position, around, mines):
             layouts += 1
             for cell in mines:
                 hits[cell] += 1

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress, repeat, starmap
 from operator import add
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 from exactmines.analysis.backends import (
     Backend,
@@ -100,6 +100,12 @@ class Analysis:
         Plain-language remarks (why inconsistent, what was not computed).
     seconds:
         Wall time of the analysis.
+    dp_width, dp_plan:
+        When the DP engine swept a part of some component (:class:`~exactmines.analysis.
+        backends.ComponentCounts`): the widest of its tables (rules open at a cut of a
+        sweep, or a tree decomposition's largest bag less one) and how (``"sweep"`` or
+        ``"tree"``); ``None`` otherwise (every part enumerated or forced, another engine, or
+        the square grid's part-by-part path).
     """
 
     position: Position
@@ -114,6 +120,8 @@ class Analysis:
     notes: tuple[str, ...] = field(default=())
     seconds: float = 0.0
     verdicts_complete: bool = True
+    dp_width: int | None = None
+    dp_plan: str | None = None
 
     @property
     def unique(self) -> bool:
@@ -304,7 +312,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         if quick is not None:
             return quick
     frontier = build_frontier(position)
-    shape = dict(
+    shape: dict[str, Any] = dict(
         components=len(frontier.components),
         frontier_cells=frontier.frontier_cells,
         largest_component=max((c.cells for c in frontier.components), default=0),
@@ -324,6 +332,9 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
     counts, reasons = _count(frontier, engine, count_budget)
+    swept = [(c.dp_width, c.dp_plan) for c in counts if c is not None and c.dp_width is not None]
+    if swept:  # (read by finish, through shape)
+        shape["dp_width"], shape["dp_plan"] = max(swept)
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):

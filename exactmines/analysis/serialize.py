@@ -87,6 +87,8 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
         notes=list(result.notes),
         seconds=round(result.seconds, 6),
     )
+    if not topology.is_square:
+        out.update(dp_width=result.dp_width, dp_plan=result.dp_plan)
     if topology.is_square:
         out["cells"] = [{"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
                          "verdict": c.verdict} for c in result.cells]

@@ -42,8 +42,10 @@ from exactmines.budget import Budget
 from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
-from exactmines.io.formats import position_to_mine
-from exactmines.position import Board, Cell, Position, dilate, indices_of
+from exactmines.io.formats import board_to_mine, position_to_mine
+from exactmines.io.graphs import board_to_graph
+from exactmines.io.registry import position_text
+from exactmines.position import Board, Cell, Position, Topology, dilate, indices_of
 from exactmines.solvability.check import (
     Outcome,
     Solvability,
@@ -113,6 +115,14 @@ class Instance:
     position: Position | None = None
     board: Board | None = None
 
+    @property
+    def suffix(self) -> str:
+        """The file name ending of :attr:`text`: ``.mine``, or ``.graph.json`` for a graph
+        (its metadata keeps ``.json``)."""
+        shown = self.board if self.board is not None else self.position
+        return ".graph.json" if shown is not None and shown.topology.kind == "graph" \
+            else ".mine"
+
     def json_text(self) -> str:
         """The metadata as indented JSON, with lists of numbers (clauses, cells) kept on
         one line."""
@@ -136,7 +146,12 @@ def _board_meta(board: Board) -> dict[str, Any]:
 
 def _mine_text(board: Board) -> str:
     """``board_to_mine(board)`` (mines ``M``, every other cell ``H``) made from one byte per
-    cell: 0.1 s instead of 1 s at 1000x1000."""
+    cell: 0.1 s instead of 1 s at 1000x1000; another topology's board in its own file
+    (``.mine`` with its word, or a graph's node-link JSON)."""
+    if not board.topology.is_square:
+        if board.topology.kind == "graph":
+            return board_to_graph(board)
+        return board_to_mine(board)
     width = board.width
     cells = bytearray(b"H") * (width * board.height)
     for r, c in board.mine_cells:
@@ -144,6 +159,36 @@ def _mine_text(board: Board) -> str:
     text = cells.decode()
     return "\n".join([f"{width}x{board.height}x{board.mines}",
                       *(text[i:i + width] for i in range(0, len(text), width))]) + "\n"
+
+
+def _shape_name(topology: Topology, mines: int) -> str:
+    """How instance names give a board: ``30x16x99``, ``hex-30x16x99``,
+    ``cube-5x5x5x20``, ``graph-100x20`` (nodes and mines)."""
+    size = (f"{topology.cells}" if topology.kind == "graph"
+            else topology.size_text)
+    if topology.is_square:
+        return f"{size}x{mines}"
+    kind = "offsets" if topology.kind == "offsets" else topology.kind
+    return f"{kind}-{size}x{mines}"
+
+
+def _shape_text(topology: Topology, mines: int) -> str:
+    """How comments give a board: ``30x16/99``, ``30x16/99 hex``, ``40 nodes/10 graph``."""
+    word = topology.word or ("graph" if topology.kind == "graph" else "")
+    return f"{topology.size_text}/{mines}" + (f" {word}" if word else "")
+
+
+def _topology_meta(board: Board) -> dict[str, Any]:
+    """The topology of a generated board in its metadata (nothing on the square grid)."""
+    topology = board.topology
+    if topology.is_square:
+        return {}
+    return {"topology": topology.word or topology.kind, "layers": topology.layers}
+
+
+def _written(topology: Topology, cell: Cell) -> str:
+    """A cell as comments and options write it (``4,4``; a cube's ``1,4,4``)."""
+    return ",".join(map(str, topology.coordinates(cell)))
 
 
 def _check_size(width: int, height: int, mines: int) -> None:
@@ -168,8 +213,11 @@ def _check_start(start: str) -> None:
 
 def midgame_positions(width: int, height: int, mines: int, seed: int, count: int, *,
                       start: str = "opening", at: Cell | None = None,
-                      progress: float = 0.5) -> list[Instance]:
-    """``count`` mid-game positions (see the module docstring), with the total mine count.
+                      progress: float = 0.5,
+                      topology: Topology | None = None) -> list[Instance]:
+    """``count`` mid-game positions (see the module docstring), with the total mine count,
+    on ``topology`` (the square grid of ``width`` x ``height`` by default; else its sheet
+    is the board).
 
     Parameters
     ----------
@@ -187,6 +235,8 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
     -----
     Cost: one board deal and at most one flood per revealed cell (bitmask operations).
     """
+    if topology is not None:
+        width, height = topology.width, topology.height
     _check_size(width, height, mines)
     _check_start(start)
     if not 0 < progress <= 1:
@@ -194,7 +244,7 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
     if count < 1:
         raise ParameterError("count", count, "must be at least 1")
     cell = _first_click(width, height, at)
-    free = width * height - len(protected_cells(width, height, start, cell))
+    free = width * height - len(protected_cells(width, height, start, cell, topology))
     if start == "unprotected":
         free -= 1  # the first click must still miss
     if mines > free:
@@ -203,25 +253,28 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
     out = []
     for index in range(count):
         rng = instance_rng("position", seed, index)
-        board = deal(width, height, mines, rng, rule=start, at=cell)
+        board = deal(width, height, mines, rng, rule=start, at=cell, topology=topology)
         while cell in board.mine_cells:  # only with "unprotected"
-            board = deal(width, height, mines, rng, rule=start, at=cell)
+            board = deal(width, height, mines, rng, rule=start, at=cell, topology=topology)
         game = _reveal_randomly(board, cell, progress, rng)
         position = game.position()
-        name = f"position-{width}x{height}x{mines}-seed{seed}-{index:03d}"
+        shape = _shape_name(board.topology, mines)
+        name = f"position-{shape}-seed{seed}-{index:03d}"
         meta = {
             "kind": "position",
-            "width": width, "height": height, "mines": mines,
-            "seed": seed, "index": index, "start": start, "at": list(cell),
+            "width": width, "height": height, "mines": mines, **_topology_meta(board),
+            "seed": seed, "index": index, "start": start,
+            "at": list(board.topology.coordinates(cell)),
             "progress": progress,
             "revealed": game.revealed.bit_count(),
             "safe_cells": game.safe_mask.bit_count(),
             "hidden_board": _board_meta(board),
             "note": "the hidden board is one consistent layout of the position",
         }
-        text = position_to_mine(position, (
-            f"exactmines generate position: {width}x{height}/{mines}, seed {seed}, "
-            f"instance {index}, first click {cell[0]},{cell[1]} ({start})",))
+        text = position_text(position, (
+            f"exactmines generate position: {_shape_text(board.topology, mines)}, seed "
+            f"{seed}, instance {index}, first click {_written(board.topology, cell)} "
+            f"({start})",))
         out.append(Instance(name, text, meta, position=position, board=board))
     return out
 
@@ -250,6 +303,13 @@ def _reveal_randomly(board: Board, cell: Cell, progress: float,
             index = r * width + c
             covered.remove(index)
             near.discard(index)
+        if not board.topology.is_square:
+            table = board.topology.neighbour_table
+            for r, c in cells:
+                for i in table[r * width + c]:
+                    if i in covered:
+                        near.add(i)
+            return
         for r, c in cells:
             for row in range(max(r - 1, 0), min(r + 2, height)):
                 for i in range(row * width + max(c - 1, 0), row * width + min(c + 2, width)):
@@ -326,8 +386,11 @@ class _Ranked:
 def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *,
                    start: str = "opening", at: Cell | None = None, method: str = "auto",
                    use_count: bool = True, attempts: int = 2000,
-                   backend: str = "auto") -> list[Instance]:
-    """``count`` boards solvable without guessing from ``at`` (see the module docstring).
+                   backend: str = "auto", topology: Topology | None = None) -> list[Instance]:
+    """``count`` boards solvable without guessing from ``at`` (see the module docstring),
+    on ``topology`` (the square grid of ``width`` x ``height`` by default). Another topology
+    is dealt by rejection only (``auto`` is ``rejection`` there): the repair's windows
+    are the square grid's.
 
     Parameters
     ----------
@@ -361,17 +424,24 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     linear in the board for ``auto`` (1000x1000 at 15 % mines: one board dealt, two
     checks).
     """
+    if topology is not None:
+        width, height = topology.width, topology.height
     _check_size(width, height, mines)
     if start not in ("safe", "opening"):
         raise ParameterError("start", start, "no-guess boards need safe or opening")
     if method not in NOGUESS_METHODS:
         raise ParameterError("method", method, f"choose one of {', '.join(NOGUESS_METHODS)}")
+    if topology is not None and not topology.is_square:
+        if method == "repair":
+            raise ParameterError("method", method, f"repair works on the square grid; a "
+                                 f"{topology.kind} board is dealt by rejection")
+        method = "rejection"
     if count < 1:
         raise ParameterError("count", count, "must be at least 1")
     if attempts < 1:
         raise ParameterError("attempts", attempts, "must be at least 1")
     cell = _first_click(width, height, at)
-    protected = protected_cells(width, height, start, cell)
+    protected = protected_cells(width, height, start, cell, topology)
     if mines > width * height - len(protected):
         raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
                              f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
@@ -388,10 +458,12 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         used = method
         if method in ("auto", "rejection"):
             for _ in range(rejections):
-                candidate = deal(width, height, mines, rng, rule=start, at=cell)
+                candidate = deal(width, height, mines, rng, rule=start, at=cell,
+                                 topology=topology)
                 dealt += 1
                 outcome = solve_indices(width, height, _indices(candidate), first,
-                                        use_count=use_count, backend=backend)
+                                        use_count=use_count, backend=backend,
+                                        topology=topology)
                 if outcome.solvable:
                     board, used = candidate, "rejection"
                     # the certificate: the board checked again from its first click
@@ -418,22 +490,25 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
                               "is not solvable when checked again (the no-guess check "
                               "disagrees with itself): no board written")
-        name = f"noguess-{width}x{height}x{mines}-seed{seed}-{index:03d}"
+        name = f"noguess-{_shape_name(board.topology, mines)}-seed{seed}-{index:03d}"
         board_meta = _board_meta(board)
         meta = {
             "kind": "noguess",
-            "width": width, "height": height, "mines": mines,
-            "seed": seed, "index": index, "start": start, "at": list(cell),
+            "width": width, "height": height, "mines": mines, **_topology_meta(board),
+            "seed": seed, "index": index, "start": start,
+            "at": list(board.topology.coordinates(cell)),
             "use_count": use_count, "method": used,
             "boards_dealt": dealt, "repair_moves": moves,
             "uniform": used == "rejection",
             "certificate": check.to_dict(),
             "board": board_meta,
         }
-        # board_to_mine with a comment line (the board's text made once)
-        text = (f"# exactmines generate noguess: {width}x{height}/{mines}, seed {seed}, "
-                f"instance {index}, solvable from {cell[0]},{cell[1]} ({start}, {used})\n"
-                + board_meta["mine_text"])
+        # board_to_mine with a comment line (the board's text made once); a graph's JSON
+        # has no comments
+        text = board_meta["mine_text"] if board.topology.kind == "graph" else (
+            f"# exactmines generate noguess: {_shape_text(board.topology, mines)}, seed "
+            f"{seed}, instance {index}, solvable from {_written(board.topology, cell)} "
+            f"({start}, {used})\n" + board_meta["mine_text"])
         out.append(Instance(name, text, meta, board=board))
     return out
 

@@ -787,6 +787,13 @@ def generate_command(
              "repairing (auto).")] = 2000,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="noguess: deduce without the total mine count.")] = False,
+    topology: Annotated[str, typer.Option(
+        "--topology", help="position/noguess: the board's topology (square, torus, hex, "
+                           "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
+                           "with --graph).")] = "square",
+    layers: Annotated[int, typer.Option(help="position/noguess: a cube's layers.")] = 1,
+    graph: Annotated[Optional[Path], typer.Option(
+        help="position/noguess: a graph file whose graph the boards are dealt on.")] = None,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
 ) -> None:
@@ -849,22 +856,25 @@ def generate_command(
                                             at=None if at is None else _parse_cell(at))
         instances = made
     else:
-        need(width=width, height=height, mines=mines, seed=seed)
-        assert width is not None and height is not None and mines is not None
-        assert seed is not None
-        cell = None if at is None else _parse_cell(at)
+        if graph is None:
+            need(width=width, height=height, mines=mines, seed=seed)
+        need(mines=mines, seed=seed)
+        assert mines is not None and seed is not None
+        _, width, height, shape = _topology_of(topology, width, height, layers, graph)
+        cell = None if at is None else _cell_on(at, shape)
         if kind is GenerateKind.position:
             instances = midgame_positions(width, height, mines, seed, count, start=start,
-                                          at=cell, progress=progress)
+                                          at=cell, progress=progress, topology=shape)
         else:
             instances = noguess_boards(width, height, mines, seed, count, start=start,
                                        at=cell, method=method, use_count=not no_count,
-                                       attempts=attempts)
+                                       attempts=attempts, topology=shape)
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a directory", source=str(out))
     written: list[dict[str, Any]] = []
     for instance in instances:
-        mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
+        mine_path = out / f"{instance.name}{instance.suffix}"
+        json_path = out / f"{instance.name}.json"
         write_atomic(mine_path, instance.text)
         write_atomic(json_path, instance.json_text())
         row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}

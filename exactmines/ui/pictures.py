@@ -11,6 +11,7 @@ of the picture and the pixel under every cell are known exactly (tests rely on i
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -19,9 +20,10 @@ from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.errors import ExactminesError, InputError
-from exactmines.position import Position
+from exactmines.position import Position, Topology
 from exactmines.stats import wilson_interval
-from exactmines.ui.report import plural
+from exactmines.topology import char_number
+from exactmines.ui.report import plural, shape_text
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -182,8 +184,13 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     from matplotlib.patches import Patch
 
     position = result.position
+    topology = position.topology
     width, height = position.width, position.height
-    layout = board_layout(width, height, dpi)
+    drawn = _shapes(topology)  # None: one square per cell, as on the square grid
+    if drawn is None:
+        layout = board_layout(width, height, dpi)
+    else:
+        layout = board_layout(math.ceil(drawn[1]), math.ceil(drawn[2]), dpi)
     cmap = colormaps[CMAP]
     fills = {name: to_rgba(colour) for name, colour in COLOURS.items()}
     image = np.empty((height, width, 4))
@@ -197,7 +204,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
             if ch == "F":
                 kind, text = "flag", "F"
             elif cell is None:
-                kind, text = ("zero", "") if ch == "0" else ("revealed", ch)
+                kind, text = ("zero", "") if ch == "0" else ("revealed", str(char_number(ch)))
             elif result.consistent is False:
                 kind, text = "not computed", "?"
             elif cell.verdict == "safe":
@@ -227,10 +234,16 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
 
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     fw, fh = layout.figure_width, layout.figure_height
-    board_w, board_h = width * layout.cell, height * layout.cell
+    board_w, board_h = layout.width * layout.cell, layout.height * layout.cell
     # Board marks (numbers, F, S, M) bold; percentages lighter, so the board reads first.
-    _board_axes(figure, layout, image, [(r, c, text, ink, text.isdigit() and (r, c) in by_cell)
-                                        for r, c, text, ink in labels])
+    marks = [(r, c, text, ink, text.isdigit() and (r, c) in by_cell)
+             for r, c, text, ink in labels]
+    if drawn is None:
+        axes = _board_axes(figure, layout, image, marks)
+        if topology.kind == "torus":
+            _mark_wrap(axes, width, height)
+    else:
+        _shape_axes(figure, layout, topology, drawn[0], image, marks)
 
     bar = figure.add_axes(((layout.left + board_w + 0.25) / fw, _BOTTOM / fh,
                            0.18 / fw, max(board_h, 1.5) / fh))
@@ -284,10 +297,87 @@ def _board_axes(figure: Any, layout: BoardLayout, image: Any,
     return axes
 
 
+def _shapes(topology: Topology) -> tuple[list[list[tuple[float, float]]], float, float] | None:
+    """Each cell's polygon for a topology not drawn as a grid of squares (hexagons,
+    triangles, a cube's slices side by side, a graph's nodes where networkx lays them out),
+    moved so the drawing starts at 0, with its width and height in cell units; ``None``
+    for the square grid and the others drawn as it is (torus, knight, offsets)."""
+    if topology.kind in ("square", "torus", "knight", "offsets"):
+        return None
+    polygons = [topology.outline(i) for i in range(topology.cells)]
+    # Triangles of side 1 are small beside squares and hexagons (0.43 of their area):
+    # drawn half as large again.
+    scale = 1.5 if topology.kind == "triangle" else 1.0
+    xs = [x for polygon in polygons for x, _ in polygon]
+    ys = [y for polygon in polygons for _, y in polygon]
+    left, top = min(xs), min(ys)
+    moved = [[((x - left) * scale, (y - top) * scale) for x, y in polygon]
+             for polygon in polygons]
+    return moved, (max(xs) - left) * scale, (max(ys) - top) * scale
+
+
+def _shape_axes(figure: Any, layout: BoardLayout, topology: Topology,
+                polygons: list[list[tuple[float, float]]], image: Any,
+                labels: Iterable[tuple[int, int, str, str, bool]]) -> Any:
+    """:func:`_board_axes` for cells of other shapes: each cell's polygon filled with its
+    colour of ``image``, white edges, and a graph's edges drawn between its nodes."""
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    fw, fh = layout.figure_width, layout.figure_height
+    axes = figure.add_axes((layout.left / fw, layout.bottom / fh,
+                            layout.width * layout.cell / fw, layout.height * layout.cell / fh))
+    width = topology.width
+    centres = [(sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p))
+               for p in polygons]
+    if topology.kind == "graph":
+        edges = [(centres[i], centres[j]) for i, around in enumerate(topology.neighbour_table)
+                 for j in around if i < j]
+        axes.add_collection(LineCollection(edges, colors="#999999", linewidths=0.6, zorder=1))
+    colours = [tuple(image[i // width, i % width]) for i in range(topology.cells)]
+    axes.add_collection(PolyCollection(polygons, facecolors=colours, edgecolors="white",
+                                       linewidths=0.6, zorder=2))
+    # (A triangle's text sits low in an up triangle and high in a down one: at its
+    # centroid, and smaller.)
+    font = layout.cell * 72 * (0.3 if topology.kind == "triangle" else 0.45)
+    for r, c, text, ink, light in labels:
+        x, y = centres[r * width + c]
+        axes.text(x, y, text, ha="center", va="center", color=ink, zorder=3,
+                  fontsize=font * (0.75 if light else 1.0),
+                  fontweight="normal" if light else "bold")
+    if topology.kind == "cube":
+        rows = topology.layer_height
+        for layer in range(topology.layers):
+            x, _ = centres[layer * rows * width]
+            axes.text(x - 0.5, -0.15, f"layer {layer}", ha="left", va="bottom", fontsize=7)
+    if topology.kind == "graph":
+        assert topology.labels is not None
+        for (x, y), label in zip(centres, topology.labels, strict=True):
+            axes.text(x, y + 0.45, str(label), ha="center", va="top", fontsize=5,
+                      color="#555555", zorder=3)
+    axes.set_xlim(0, layout.width)
+    axes.set_ylim(layout.height, 0)
+    axes.set_axis_off()
+    return axes
+
+
+def _mark_wrap(axes: Any, width: int, height: int) -> None:
+    """A torus's wrap: its edges dashed, and arrows saying which sides meet."""
+    style = dict(colors="#6a3d9a", linewidths=1.2, linestyles="dashed")
+    axes.vlines([0, width], 0, height, **style)
+    axes.hlines([0, height], 0, width, **style)
+    axes.set_xlim(-0.6, width + 0.6)
+    axes.set_ylim(height + 0.6, -0.6)
+    for x, y, text in ((-0.3, height / 2, "\u2194"), (width + 0.3, height / 2, "\u2194"),
+                       (width / 2, height + 0.3, "\u2195")):
+        axes.text(x, y, text, ha="center", va="center", color="#6a3d9a", fontsize=9)
+    axes.text(width / 2, height + 0.45, "wraps around", ha="center", va="top",
+              color="#6a3d9a", fontsize=7)
+
+
 def _title(result: Analysis, file: str | None) -> str:
     position = result.position
     mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
-    head = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
+    head = f"{file + ': ' if file else ''}{shape_text(position.topology)}, {mines}"
     if result.consistent is False:
         return f"{head}\ninconsistent: no layout of mines fits this position"
     layouts = "not counted" if result.layouts is None else _big(result.layouts)

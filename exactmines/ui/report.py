@@ -70,7 +70,8 @@ def _grid(result: Analysis) -> list[str]:
     shown = _shown(result)
     if topology.kind == "graph":
         assert topology.labels is not None
-        entries = [f"{topology.labels[c]}:{shown[(0, c)].strip()}" for c in range(position.width)]
+        entries = [f"{topology.labels[c]}:{shown[(0, c)].replace(' ', '')}"
+                   for c in range(position.width)]
         return [" ".join(entries[i:i + 8]) for i in range(0, len(entries), 8)]
     lines = []
     rows = topology.layer_height
