@@ -213,9 +213,11 @@ class TreePart:
 
     # -- the operations on tables ----------------------------------------------------
 
-    def _join(self, a: _Table, b: _Table, watch: Watch) -> _Table:
+    def _join(self, a: _Table, b: _Table, watch: Watch,
+              lows: dict[int, int] | None = None) -> _Table:
         """Partial layouts of both: shared boxes hold equal mines, shared rules add up
-        (dropped past their number)."""
+        (dropped past their number, and below ``lows[rule]``: the least a rule's sum can be
+        and still reach its number with the cells not counted yet)."""
         if not b.boxes and not b.rules:
             return _Table(a.boxes, a.rules, {k: v * b.data[()] for k, v in a.data.items()},
                           a.offset + b.offset)
@@ -236,6 +238,8 @@ class TreePart:
         # or -1, the rule's number or -1 for a box).
         recipe = [(a_box.get(v, -1), b_box.get(v, -1), -1) for v in boxes]
         recipe += [(a_rule.get(v, -1), b_rule.get(v, -1), self.need[v]) for v in rules]
+        floor = [(len(boxes) + k, lows[v]) for k, v in enumerate(rules)
+                 if lows and lows.get(v, 0) > 0]
         out: dict[tuple[int, ...], int] = {}
         get = out.get
         for key, value in a.data.items():
@@ -251,6 +255,8 @@ class TreePart:
                         break
                     made.append(x)
                 else:
+                    if any(made[k] < low for k, low in floor):
+                        continue
                     k = tuple(made)
                     out[k] = get(k, 0) + value * more
         table = _Table(boxes, rules, out, a.offset + b.offset)
@@ -309,6 +315,24 @@ class TreePart:
                 data[values + tuple(sums)] = 1
         return _Table(bag_boxes, bag_rules, data)
 
+    def _counted_here(self, i: int) -> dict[int, int]:
+        """Per rule of bag ``i``, the cells of its boxes counted at the bag itself."""
+        counted = dict.fromkeys(self.tree.bags[i][1], 0)
+        sizes = self.component.sizes
+        for b, j in self.tree.edges[i]:
+            counted[j] += sizes[b]
+        return counted
+
+    def _count_in(self, counted: dict[int, int], child: int) -> None:
+        """Add the cells counted in ``child``'s subtree to ``counted``."""
+        for j, cells in self.tree.inside[child].items():
+            if j in counted:
+                counted[j] += cells
+
+    def _lows(self, counted: dict[int, int]) -> dict[int, int]:
+        """The least sum each rule needs, with ``counted`` of its cells counted so far."""
+        return {j: self.need[j] - (self.room[j] - cells) for j, cells in counted.items()}
+
     # -- the passes ----------------------------------------------------------------------
 
     def _up(self, shift: int, watch: Watch) -> tuple[list[_Table], list[_Table]]:
@@ -321,8 +345,10 @@ class TreePart:
         for i in range(n - 1, -1, -1):
             table = self._base(i)
             watch(table)
+            counted = self._counted_here(i)
             for c in tree.children[i]:
-                table = self._join(table, message[c], watch)
+                self._count_in(counted, c)
+                table = self._join(table, message[c], watch, self._lows(counted))
             inside[i] = table
             p = tree.parent[i]
             keep_boxes, keep_rules = ((), ()) if p < 0 else (
@@ -357,10 +383,14 @@ class TreePart:
                 continue
             # Outside of each child: this bag's base and outside, joined with the other
             # children's messages (prefix and suffix joins).
-            start = self._join(self._base(i), out, watch)
+            counted = self._counted_here(i)
+            for j in counted:  # everything outside this bag's subtree is in ``out``
+                counted[j] += self.room[j] - tree.inside[i][j]
+            start = self._join(self._base(i), out, watch, self._lows(counted))
             prefix = [start]
             for c in kids[:-1]:
-                prefix.append(self._join(prefix[-1], message[c], watch))
+                self._count_in(counted, c)
+                prefix.append(self._join(prefix[-1], message[c], watch, self._lows(counted)))
             suffix = _UNIT
             for k in range(len(kids) - 1, -1, -1):
                 c = kids[k]
