@@ -476,8 +476,13 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
     values: Values = []
     complete = decided
     for i, (comp, c, ok) in enumerate(zip(components, counts, allowed, strict=True)):
-        facts: Deductions = (deductions_from_counts(comp, c, ok) if c is not None
-                             else engine.deduce(comp, ok, budget=budget))
+        if c is not None:
+            facts = deductions_from_counts(comp, c, ok)
+        else:
+            try:
+                facts = engine.deduce(comp, ok, budget=budget)
+            except BudgetExceeded:  # (a counting engine gives up as its count did)
+                facts = Deductions.unsettled(len(comp.sizes))
         if not facts.complete:
             complete = False
             notes.append(f"component {i + 1}: verdicts not all proved within the time limit; "
