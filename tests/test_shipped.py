@@ -20,7 +20,11 @@ def test_the_package_ships_the_repository_instances():
     names = instance_names()
     on_disk = sorted(p.name for p in (ROOT / "instances").glob("*.mine"))
     assert set(on_disk) <= set(names)
-    assert not any(n.endswith((".json", ".md")) for n in names)
+    assert not any(n.endswith(".md") for n in names)
+    # A .json is an instance only when it is a graph, with no board file of its name.
+    graphs = {n for n in names if n.endswith(".json")}
+    assert graphs == {p.name for p in (ROOT / "instances").glob("graph-*.json")}
+    assert all(read_position(instance_path(n)).topology.kind == "graph" for n in graphs)
 
 
 @pytest.mark.parametrize("name", ["reference-9x9", "reference-9x9.mine"])

@@ -161,15 +161,13 @@ def _mine_text(board: Board) -> str:
                       *(text[i:i + width] for i in range(0, len(text), width))]) + "\n"
 
 
-def _shape_name(topology: Topology, mines: int) -> str:
-    """How instance names give a board: ``30x16x99``, ``hex-30x16x99``,
-    ``cube-5x5x5x20``, ``graph-100x20`` (nodes and mines)."""
-    size = (f"{topology.cells}" if topology.kind == "graph"
-            else topology.size_text)
-    if topology.is_square:
-        return f"{size}x{mines}"
-    kind = "offsets" if topology.kind == "offsets" else topology.kind
-    return f"{kind}-{size}x{mines}"
+def _instance_name(what: str, topology: Topology, mines: int, seed: int, index: int) -> str:
+    """An instance's name: ``position-30x16x99-seed1-000``; another topology's kind first
+    (``hex-position-30x16x99-...``, ``cube-noguess-5x5x5x20-...``, a graph's node count and
+    mines: ``graph-position-100x20-...``)."""
+    size = f"{topology.cells}" if topology.kind == "graph" else topology.size_text
+    kind = "" if topology.is_square else f"{topology.kind}-"
+    return f"{kind}{what}-{size}x{mines}-seed{seed}-{index:03d}"
 
 
 def _shape_text(topology: Topology, mines: int) -> str:
@@ -258,8 +256,7 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
             board = deal(width, height, mines, rng, rule=start, at=cell, topology=topology)
         game = _reveal_randomly(board, cell, progress, rng)
         position = game.position()
-        shape = _shape_name(board.topology, mines)
-        name = f"position-{shape}-seed{seed}-{index:03d}"
+        name = _instance_name("position", board.topology, mines, seed, index)
         meta = {
             "kind": "position",
             "width": width, "height": height, "mines": mines, **_topology_meta(board),
@@ -490,7 +487,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
                               "is not solvable when checked again (the no-guess check "
                               "disagrees with itself): no board written")
-        name = f"noguess-{_shape_name(board.topology, mines)}-seed{seed}-{index:03d}"
+        name = _instance_name("noguess", board.topology, mines, seed, index)
         board_meta = _board_meta(board)
         meta = {
             "kind": "noguess",

@@ -121,8 +121,11 @@ class FileFormat:
         """An :class:`InputError` naming ``source`` when ``board`` is larger than the format."""
         why = self.limits.refusal(board)
         if why is not None:
-            instead = ".json" if board.topology.kind == "graph" else ".mine"
-            raise InputError(f"a {board.topology.size_text} board with {board.mines} mines "
+            graph = board.topology.kind == "graph"
+            instead = ".json" if graph else ".mine"
+            shape = (f"graph of {board.topology.size_text}" if graph else
+                     f"{board.topology.size_text} board")
+            raise InputError(f"a {shape} with {board.mines} mines "
                              f"does not fit {self.description} ({why}): save {instead} "
                              "instead", source=source)
 

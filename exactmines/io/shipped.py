@@ -3,8 +3,9 @@ and boards to work on without a clone of its repository.
 
 They are the repository's ``instances/`` folder (its ``README.md`` says what each file is
 and the command that made it), installed as package data in ``exactmines/instances``. Each
-instance is a file of a board format (``.mine`` for positions and boards), most with a
-``.json`` of metadata and ground truth of the same name beside it.
+instance is a file of a board format (``.mine`` for positions and boards, node-link
+``.json`` for graphs), most with a ``.json`` of metadata and ground truth of the same name
+beside it.
 
 >>> from exactmines.io.shipped import instance_path
 >>> instance_path("reference-9x9").name
@@ -22,17 +23,18 @@ __all__ = ["FOLDER", "instance_names", "instance_path"]
 #: Where the package's instances are on disk.
 FOLDER = Path(__file__).resolve().parent.parent / "instances"
 
-#: Files in the folder that are not instances: metadata beside them, and the description.
-_NOT_INSTANCES = {".json", ".md"}
-
-
 def instance_names() -> list[str]:
-    """The file names of the shipped instances (``reference-9x9.mine``, ...), sorted.
+    """The file names of the shipped instances (``reference-9x9.mine``, ...), sorted: every
+    file but the description (``.md``) and the metadata ``NAME.json`` beside an instance
+    ``NAME.*`` (a graph instance is itself a ``.json`` file).
 
     Cost: one listing of the folder.
     """
-    return sorted(p.name for p in FOLDER.iterdir()
-                  if p.is_file() and p.suffix.lower() not in _NOT_INSTANCES)
+    files = [p for p in FOLDER.iterdir() if p.is_file() and p.suffix.lower() != ".md"]
+    stems = {p.name.split(".")[0] for p in files if p.suffix.lower() != ".json"}
+    stems |= {p.name[:-len(".graph.json")] for p in files if p.name.endswith(".graph.json")}
+    return sorted(p.name for p in files
+                  if not (p.suffix.lower() == ".json" and p.name[:-5] in stems))
 
 
 def instance_path(name: str) -> Path:

@@ -658,20 +658,22 @@ def export_command(
 @app.command("convert")
 def convert_command(
     source: Annotated[str, typer.Argument(
-        metavar="IN", help="A board: .mine with every mine marked M, .mbf, x/o text, or a "
-                           "JSMinesweeper link (...?b=...&m=..., quote it).",
+        metavar="IN", help="A board: .mine with every mine marked M, .mbf, x/o text, a "
+                           "graph file, or a JSMinesweeper link (...?b=...&m=..., quote it).",
         show_default=False)],
     target: Annotated[Optional[Path], typer.Argument(
-        metavar="OUT", help="Where to write: .mine, .mbf or .txt (x/o text), chosen by the "
-                              "extension. Without it, only the summary and link are printed.",
+        metavar="OUT", help="Where to write: .mine, .mbf, .txt (x/o text), .json, .graphml "
+                              "or .edges (a graph), chosen by the extension. Without it, "
+                              "only the summary and link are printed.",
         show_default=False)] = None,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
 ) -> None:
-    """Convert a hidden board between .mine, .mbf, x/o text and JSMinesweeper links.
+    """Convert a hidden board between .mine, .mbf, x/o text, JSMinesweeper links and graph
+    files (.json node-link, .graphml, .edges: any board, a grid's as its graph).
 
     Also prints the board's JSMinesweeper link (b= size, m= mines), which opens it in
-    JSMinesweeper.
+    JSMinesweeper (square boards only).
 
     Example: exactmines convert board.mbf board.mine
 
@@ -686,16 +688,21 @@ def convert_command(
     if target is not None and kind is not None:
         write_atomic(target, kind.encode_board(board, str(target),
                                                [f"converted from {source}"]))
-    link = board_to_jsm_url(board)
+    from exactmines.analysis.serialize import shape_to_dict
+
+    # (JSMinesweeper plays the square grid only.)
+    link = board_to_jsm_url(board) if board.topology.is_square else None
     summary = {"in": source, "out": None if target is None else str(target),
-               "width": board.width, "height": board.height, "mines": board.mines,
+               **shape_to_dict(board.topology), "mines": board.mines,
                "jsminesweeper": link}
     if output is TextOrJson.json:
         _emit_json(summary)
         return
     written = f" -> {target}" if target is not None else ""
-    typer.echo(f"{source}{written}: {board.width}x{board.height}, {plural(board.mines, 'mine')}")
-    typer.echo(f"JSMinesweeper: {link}")
+    typer.echo(f"{source}{written}: {shape_text(board.topology)}, "
+               f"{plural(board.mines, 'mine')}")
+    if link is not None:
+        typer.echo(f"JSMinesweeper: {link}")
 
 
 @app.command("instances")
