@@ -9,6 +9,7 @@ keeps the cost of a click to what it changed, whatever the size of the board.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import overload
 
@@ -69,3 +70,10 @@ class View(Grid):
         self.masks: Sequence[int] = (neighbour_masks(width, height)
                                      if width * height <= _TABLE_CELLS
                                      else NeighbourMasks(width, height))
+
+    def copy(self) -> View:
+        """An independent copy: deductions and marks made on it leave this view as it is
+        (the neighbour masks, never changed, are shared). Cost: a pass over the board."""
+        other = copy.copy(self)
+        other.copy_state_from(self)
+        return other
