@@ -33,6 +33,7 @@ __all__ = [
     "free_indices",
     "protected_cells",
     "board_from_indices",
+    "three_bv",
 ]
 
 StartRule = Literal["safe", "opening", "unprotected"]
@@ -229,6 +230,34 @@ class Game:
         """What the player sees, with ``flagged`` cells shown as flags."""
         return self.board.position(frozenset(self.cells_of(self.revealed)), flagged,
                                    count_known=count_known)
+
+
+def three_bv(board: Board) -> int:
+    """The board's 3BV (Bechtel's Board Benchmark Value): the fewest clicks that clear it
+    without flags or chords -- one per opening (a connected area of zeros, which a click
+    opens with its border) and one per safe cell no opening reveals. Players measure a
+    game's efficiency as 3BV over the clicks they made. Cost: a pass over the board."""
+    width, height = board.width, board.height
+    numbers = board.numbers()
+    mines = {r * width + c for r, c in board.mine_cells}
+    covered = bytearray(width * height)  # revealed by some opening
+    value = 0
+    for start in range(width * height):
+        if numbers[start] or start in mines or covered[start]:
+            continue
+        value += 1  # a new opening: flood it as a click would
+        covered[start] = 1
+        zeros = [start]
+        while zeros:
+            r, c = divmod(zeros.pop(), width)
+            for rr in range(max(r - 1, 0), min(r + 2, height)):
+                for i in range(rr * width + max(c - 1, 0), rr * width + min(c + 2, width)):
+                    if not covered[i]:
+                        covered[i] = 1
+                        if numbers[i] == 0:
+                            zeros.append(i)
+    return value + sum(1 for i in range(width * height)
+                       if not covered[i] and i not in mines)
 
 
 #: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.

@@ -1168,6 +1168,14 @@ class Player:
         candidates = ranked_candidates(view, base, self.strategy, self.cache, keep, guess.cell)
         return Explanation([guess.cell], guess, base, candidates, search, dead, fifties)
 
+    def chance_all_safe(self, cells: list[int]) -> Fraction:
+        """The exact chance that every one of these unknown cells is safe, in what the
+        player knows now: the risk of opening them at once, as a chord does
+        (:func:`chance_all_safe`). Raises ``OutOfTime`` past ``time_limit`` seconds."""
+        self._start_clock()
+        base = _checked_estimate(self.view, self.cache)
+        return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
+
     def _start_clock(self) -> None:
         if self.time_limit is not None:
             self.cache.deadline = time.monotonic() + self.time_limit

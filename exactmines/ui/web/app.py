@@ -37,7 +37,7 @@ from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.formats import board_from_text
-from exactmines.ui.web.advice import find_fault, recommend, recommendation_to_dict
+from exactmines.ui.web.advice import advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import MAX_SIDE, GameStore, UnknownGame, WebGame
 from exactmines.ui.web.inputs import (
     EXPORT_KINDS,
@@ -97,6 +97,12 @@ class AnalyzeRequest(_Body):
     mines: int | None = Field(None, description="total mines (flags included), with grid")
     backend: str = Field("auto", description="engine: " + ", ".join(backend_names()))
     time_limit: float | None = Field(None, description="seconds (default 5, capped)")
+    flagged: list[tuple[int, int]] = Field(
+        [], description="overlay only: [row, col] of cells a player flagged in a game (covered "
+                        "in grid, not trusted): drawn as flags, never recommended")
+    grouped: bool = Field(False, description="overlay only: the analysis's cells as "
+                                             "cell_groups (flat indices by value) instead of "
+                                             "one object per cell")
 
 
 class ImportRequest(_Body):
@@ -211,7 +217,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise InputError(f"time_limit {query['time_limit']!r}: not a number",
                                  source="time_limit") from None
             body = AnalyzeRequest(text=text, grid=None, mines=None,
-                                  backend=query.get("backend", "auto"), time_limit=limit)
+                                  backend=query.get("backend", "auto"), time_limit=limit,
+                                  flagged=[], grouped=False)
         get_backend(body.backend)  # an unknown engine is refused before any work
         return body, time_limit(body.time_limit)
 
@@ -283,7 +290,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/overlay", openapi_extra=analyze_body,
               summary="What the page draws: the analysis, the player's recommended click "
-                      "with its reason, and the clues at fault in an inconsistent position")
+                      "with its reason, the best guesses, dead cells, 50/50s, the endgame's "
+                      "win probability, and the clues at fault in an inconsistent position")
     async def overlay_endpoint(request: Request) -> JSONResponse:
         body, limit = await analyze_request(request)
 
@@ -292,14 +300,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             position = position_from_input(body.text, body.grid, body.mines)
             engine = get_backend(body.backend)
             result = analyze(position, backend=engine, time_limit=limit)
-            out: dict[str, Any] = {"analysis": analysis_to_dict(result), "recommendation": None,
-                                   "note": None, "fault": None}
+            out: dict[str, Any] = {"analysis": analysis_to_dict(result, cells=not body.grouped),
+                                   "recommendation": None, "note": None, "fault": None}
+            if body.grouped:
+                out["analysis"]["cell_groups"] = cell_groups(result)
             if result.consistent is False:
                 fault = find_fault(position, engine, started + 2 * limit)
                 out["fault"] = None if fault is None else fault.to_dict()
-            move, note = recommend(position, result, time_limit=limit)
-            out["recommendation"] = None if move is None else recommendation_to_dict(move)
-            out["note"] = note
+            advice = advise(position, result, flagged=body.flagged, time_limit=limit)
+            out.update(advice.to_dict())
             return out
 
         return JSONResponse(await run(job, limit))
@@ -362,12 +371,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def reveal(game_id: str, body: CellRequest) -> dict[str, Any]:
         return await on_game(game_id, lambda g: g.reveal((body.row, body.col)))
 
+    @app.post("/api/games/{game_id}/chord", summary="Click a revealed number whose flags "
+                                                     "are all placed: open its other "
+                                                     "neighbours (a wrong flag loses)")
+    async def chord(game_id: str, body: CellRequest) -> dict[str, Any]:
+        return await on_game(game_id, lambda g: g.chord((body.row, body.col)))
+
     @app.post("/api/games/{game_id}/flag", summary="Put or take away a flag")
     async def flag(game_id: str, body: CellRequest) -> dict[str, Any]:
         return await on_game(game_id, lambda g: g.flag((body.row, body.col)))
 
-    def _move(move: Any) -> dict[str, Any]:
-        return {"move": None if move is None else recommendation_to_dict(move)}
+    def _move(found: tuple[Any, str | None]) -> dict[str, Any]:
+        move, note = found
+        return {"move": None if move is None else recommendation_to_dict(move), "note": note}
 
     @app.post("/api/games/{game_id}/hint", summary="The player's next move, not played")
     async def hint(game_id: str) -> dict[str, Any]:
