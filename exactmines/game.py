@@ -21,7 +21,8 @@ from functools import cached_property
 from typing import Literal, get_args
 
 from exactmines.errors import InputError
-from exactmines.position import Board, Cell, Position, indices_of, neighbours
+from exactmines.position import Board, Cell, Position, Topology, indices_of
+from exactmines.topology import square
 
 __all__ = [
     "StartRule",
@@ -44,20 +45,26 @@ class GameOver(Exception):
     """A click after the game ended (a programming error of the caller, not bad input)."""
 
 
-def board_from_indices(width: int, height: int, indices: list[int] | tuple[int, ...]) -> Board:
-    """The board whose mines sit at the flat indices ``r * width + c``."""
-    return Board(width, height, frozenset(divmod(i, width) for i in indices))
+def board_from_indices(width: int, height: int, indices: list[int] | tuple[int, ...],
+                       topology: Topology | None = None) -> Board:
+    """The board whose mines sit at the flat indices ``r * width + c`` (on ``topology``, the
+    square grid by default)."""
+    return Board(width, height, frozenset(divmod(i, width) for i in indices),
+                 topology or square(width, height))
 
 
-def protected_cells(width: int, height: int, rule: str, at: Cell) -> frozenset[Cell]:
-    """The cells ``rule`` keeps free of mines for a first click at ``at``."""
+def protected_cells(width: int, height: int, rule: str, at: Cell,
+                    topology: Topology | None = None) -> frozenset[Cell]:
+    """The cells ``rule`` keeps free of mines for a first click at ``at`` (``opening``: the
+    click and its neighbours on ``topology``, the square grid by default)."""
     _check_cell(width, height, at, "first click")
     if rule == "unprotected":
         return frozenset()
     if rule == "safe":
         return frozenset([at])
     if rule == "opening":
-        return frozenset([at, *neighbours(width, height, at)])
+        around = (topology or square(width, height)).neighbours(at)
+        return frozenset([at, *around])
     raise InputError(f"unknown first-click rule {rule!r}: choose one of "
                      f"{', '.join(START_RULES)}", source="first-click rule")
 
@@ -84,17 +91,20 @@ def free_indices(width: int, height: int, mines: int,
 
 
 def random_board(width: int, height: int, mines: int, rng: random.Random, *,
-                 exclude: frozenset[Cell] | set[Cell] = frozenset()) -> Board:
+                 exclude: frozenset[Cell] | set[Cell] = frozenset(),
+                 topology: Topology | None = None) -> Board:
     """``mines`` mines uniformly over the cells not in ``exclude`` (see :func:`free_indices`)."""
     free = free_indices(width, height, mines, exclude)
-    return board_from_indices(width, height, rng.sample(free, mines))
+    return board_from_indices(width, height, rng.sample(free, mines), topology)
 
 
 def deal(width: int, height: int, mines: int, rng: random.Random, *, rule: str = "safe",
-         at: Cell = (0, 0)) -> Board:
-    """A board dealt under the first-click ``rule`` for a first click at ``at``."""
+         at: Cell = (0, 0), topology: Topology | None = None) -> Board:
+    """A board dealt under the first-click ``rule`` for a first click at ``at`` (on
+    ``topology``, the square grid by default)."""
     return random_board(width, height, mines, rng,
-                        exclude=protected_cells(width, height, rule, at))
+                        exclude=protected_cells(width, height, rule, at, topology),
+                        topology=topology)
 
 
 def _check_cell(width: int, height: int, cell: Cell, what: str) -> None:
@@ -125,6 +135,7 @@ class Game:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.width, self.height = board.width, board.height
+        self.topology = board.topology
         self.numbers = board.numbers()
         cells = self.width * self.height
         self._mine = bytearray(cells)
@@ -207,6 +218,15 @@ class Game:
         opened[index] = 1
         new = [index]
         zeros = [index] if numbers[index] == 0 else []
+        if not self.topology.is_square:
+            table = self.topology.neighbour_table
+            while zeros:
+                for i in table[zeros.pop()]:
+                    if not opened[i]:
+                        opened[i] = 1
+                        new.append(i)
+                        if numbers[i] == 0:
+                            zeros.append(i)
         while zeros:  # a zero is safe, and so are its neighbours: no mine is ever opened
             r, c = divmod(zeros.pop(), width)
             low, high = max(c - 1, 0), min(c + 2, width)
@@ -236,28 +256,27 @@ def three_bv(board: Board) -> int:
     """The board's 3BV (Bechtel's Board Benchmark Value): the fewest clicks that clear it
     without flags or chords -- one per opening (a connected area of zeros, which a click
     opens with its border) and one per safe cell no opening reveals. Players measure a
-    game's efficiency as 3BV over the clicks they made. Cost: a pass over the board."""
-    width, height = board.width, board.height
+    game's efficiency as 3BV over the clicks they made. Any topology (the board's
+    neighbours). Cost: a pass over the board and its neighbour table."""
+    cells = board.width * board.height
     numbers = board.numbers()
-    mines = {r * width + c for r, c in board.mine_cells}
-    covered = bytearray(width * height)  # revealed by some opening
+    table = board.topology.neighbour_table
+    mines = {r * board.width + c for r, c in board.mine_cells}
+    covered = bytearray(cells)  # revealed by some opening
     value = 0
-    for start in range(width * height):
+    for start in range(cells):
         if numbers[start] or start in mines or covered[start]:
             continue
         value += 1  # a new opening: flood it as a click would
         covered[start] = 1
         zeros = [start]
         while zeros:
-            r, c = divmod(zeros.pop(), width)
-            for rr in range(max(r - 1, 0), min(r + 2, height)):
-                for i in range(rr * width + max(c - 1, 0), rr * width + min(c + 2, width)):
-                    if not covered[i]:
-                        covered[i] = 1
-                        if numbers[i] == 0:
-                            zeros.append(i)
-    return value + sum(1 for i in range(width * height)
-                       if not covered[i] and i not in mines)
+            for i in table[zeros.pop()]:
+                if not covered[i]:
+                    covered[i] = 1
+                    if numbers[i] == 0:
+                        zeros.append(i)
+    return value + sum(1 for i in range(cells) if not covered[i] and i not in mines)
 
 
 #: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.

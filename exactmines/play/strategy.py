@@ -41,7 +41,6 @@ float anywhere in this module.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -51,6 +50,7 @@ from typing import Any
 from exactmines.analysis.backends import Backend
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, local_deductions
 from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
@@ -65,7 +65,6 @@ from exactmines.play.lookahead import (
     counted,
 )
 from exactmines.play.view import View
-from exactmines.position import dilate
 from exactmines.position import indices_of as _bits
 
 __all__ = [
@@ -630,7 +629,7 @@ def endgame_search(view: View, base: Estimate, strategy: Strategy) -> EndgameSea
     known = view.mines | base.mines  # proved mines, flagged or found by this estimate
     for (cells, _), part, ok in zip(base.groups, base.parts, allowed, strict=True):
         region = cells & ~known
-        if not region or len(ok) != 1 or (dilate(region, view.width, view.height)
+        if not region or len(ok) != 1 or (view.topology.dilate(region)
                                           & base.unknown & ~region & ~known):
             continue
         region_layouts = _part_layouts(part, ok, strategy.endgame_layouts)
@@ -676,14 +675,14 @@ def _outside_classes(view: View, base: Estimate) -> list[tuple[int, int]]:
     11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are classes of their own.
     """
     masks, outside, unknown = view.masks, base.outside, base.unknown
-    width, height = view.width, view.height
-    near = outside & dilate(unknown & ~outside, width, height)
+    width, height, dilate = view.width, view.height, view.topology.dilate
+    near = outside & dilate(unknown & ~outside)
     out = [(i, 1 << i) for i in _bits(near)]
     # The others touch only outside cells and flags (a revealed neighbour would put them on
     # the frontier): a cell with n neighbours and f flags among them has the class
     # (n - f, f). Those with a flag are classed one by one, the others by n in bulk.
     far = outside & ~near
-    flagged = far & dilate(view.mines, width, height)
+    flagged = far & dilate(view.mines)
     classes: dict[tuple[int, int], tuple[int, int]] = {}
     for i in _bits(flagged):
         key = ((masks[i] & unknown).bit_count(), (masks[i] & view.mines).bit_count())
@@ -1087,16 +1086,11 @@ class Player:
     """
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy, *,
-                 engine: Backend | None = None, time_limit: float | None = None) -> None:
+                 engine: Backend | None = None) -> None:
         self.view = View(width, height, mines)
         self.strategy = strategy
         #: Counts components too big for the box search (a new ``auto`` engine by default).
         self.cache = Cache(engine=engine)
-        #: Seconds a move may spend counting components past the box search's node budget
-        #: (``None``: no limit). Everything else a move does is bounded by counts (nodes,
-        #: layouts), so the choice never depends on the clock: a move either is the one
-        #: made without a limit or raises :class:`~exactmines.errors.OutOfTime`.
-        self.time_limit = time_limit
         self.analyses = 0
         self.endgame_searches = 0
         #: Per kind of guess (:data:`GUESS_KINDS`), the sum of the mine probabilities of
@@ -1110,18 +1104,23 @@ class Player:
         """Cells newly revealed by the game, as ``(index, number)``."""
         self.view.show(shown)
 
-    def next_clicks(self) -> tuple[list[int], bool]:
+    def next_clicks(self, *, budget: Budget = UNLIMITED) -> tuple[list[int], bool]:
         """The cells to click next and whether that is a guess.
 
         Either every cell found certainly safe (a list, in row-major order) or one guess.
         Certain mines found on the way are recorded in the view (flagged).
 
+        ``budget`` bounds the counting of components past the box search's node budget.
+        Everything else a move does is bounded by counts (nodes, layouts), so the choice
+        never depends on the clock: a move either is the one made without a limit or
+        raises :class:`~exactmines.errors.OutOfTime`.
+
         Raises
         ------
         OutOfTime
-            Past ``time_limit`` seconds: no move is made, and asking again starts afresh.
+            When ``budget`` runs out: no move is made, and asking again starts afresh.
         """
-        self._start_clock()
+        self.cache.budget = budget
         view = self.view
         safe = _local_safe(view)
         if safe:
@@ -1140,7 +1139,7 @@ class Player:
         self.guesses.append(guess)
         return [guess.cell], True
 
-    def explain(self, keep: int = 5) -> Explanation:
+    def explain(self, keep: int = 5, *, budget: Budget = UNLIMITED) -> Explanation:
         """What :meth:`next_clicks` would play now and why, for people, without playing it:
         the certainly safe cells, or the guess with the ``keep`` best candidates
         (:func:`ranked_candidates`) and the endgame search behind it; and, either way, the
@@ -1154,9 +1153,9 @@ class Player:
         Raises
         ------
         OutOfTime
-            Past ``time_limit`` seconds.
+            When ``budget`` runs out.
         """
-        self._start_clock()
+        self.cache.budget = budget
         view = self.view.copy()
         safe = _local_safe(view)
         base = _checked_estimate(view, self.cache)
@@ -1168,17 +1167,14 @@ class Player:
         candidates = ranked_candidates(view, base, self.strategy, self.cache, keep, guess.cell)
         return Explanation([guess.cell], guess, base, candidates, search, dead, fifties)
 
-    def chance_all_safe(self, cells: list[int]) -> Fraction:
+    def chance_all_safe(self, cells: list[int], *, budget: Budget = UNLIMITED) -> Fraction:
         """The exact chance that every one of these unknown cells is safe, in what the
         player knows now: the risk of opening them at once, as a chord does
-        (:func:`chance_all_safe`). Raises ``OutOfTime`` past ``time_limit`` seconds."""
-        self._start_clock()
+        (:func:`chance_all_safe`). Raises ``OutOfTime`` when ``budget`` runs out."""
+        self.cache.budget = budget
         base = _checked_estimate(self.view, self.cache)
         return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
 
-    def _start_clock(self) -> None:
-        if self.time_limit is not None:
-            self.cache.deadline = time.monotonic() + self.time_limit
 
 
 def _local_safe(view: View) -> list[int]:

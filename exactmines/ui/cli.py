@@ -1,8 +1,9 @@
 """The ``exactmines`` command line: parse options, call one library function, render.
 
 One error boundary (:func:`main`): an :class:`ExactminesError` becomes one line on stderr
-and exit code 2; nothing else here knows about exit codes but ``analyze``'s 3 for an
-inconsistent position.
+and the exit code its class carries (the table in :mod:`exactmines.errors`: 2 bad input, 4
+an engine failure, ...); nothing else here knows about exit codes but ``analyze``'s 3 for
+an inconsistent position.
 
 No ``from __future__ import annotations`` here: typer reads every command's parameters
 each time the command line runs, and string annotations cost it an ``eval`` each (400 of
@@ -23,8 +24,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from exactmines.analysis.backends import backend_names, get_backend
+from exactmines.budget import Budget
 from exactmines.errors import (
     DEVICE_ERRNOS,
+    INCONSISTENT_EXIT_CODE,
     ExactminesError,
     InputError,
     OutputError,
@@ -51,8 +54,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-EXIT_INCONSISTENT = 3
 
 
 class OutputFormat(StrEnum):
@@ -185,7 +186,7 @@ def analyze_command(
         if output is OutputFormat.text:
             console.print(f"picture written to {image}")
     if any(r.consistent is False for r in results):
-        raise typer.Exit(EXIT_INCONSISTENT)
+        raise typer.Exit(INCONSISTENT_EXIT_CODE)
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
@@ -198,7 +199,7 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
     answers = []
     for name, position in positions:
         try:
-            found = is_unique(position, time_limit=time_limit).to_dict()
+            found = is_unique(position, budget=Budget.seconds(time_limit)).to_dict()
         except OutOfTime as exc:
             found = {"consistent": None, "unique": None,
                      "reason": f"not decided: {exc}"}
@@ -217,7 +218,7 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
     if output is OutputFormat.json:
         _emit_json(answers[0] if len(answers) == 1 else answers)
     if any(a["consistent"] is False for a in answers):
-        raise typer.Exit(EXIT_INCONSISTENT)
+        raise typer.Exit(INCONSISTENT_EXIT_CODE)
 
 
 class TextOrJson(StrEnum):
@@ -627,6 +628,39 @@ def convert_command(
     typer.echo(f"JSMinesweeper: {link}")
 
 
+@app.command("instances")
+def instances_command(
+    name: Annotated[Optional[str], typer.Argument(
+        metavar="NAME", help="One instance (reference-9x9 or reference-9x9.mine): print its "
+                             "path. Without it, list them all.", show_default=False)] = None,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """The positions and boards shipped inside the package, and where they are.
+
+    Example: exactmines instances
+
+    Example: exactmines analyze "$(exactmines instances reference-9x9)" --backend sat
+    """
+    from exactmines.io.shipped import FOLDER, instance_names, instance_path
+
+    if name is not None:
+        path = instance_path(name)
+        if output is TextOrJson.json:
+            _emit_json({"name": path.name, "path": str(path)})
+        else:
+            typer.echo(str(path))
+        return
+    names = instance_names()
+    if output is TextOrJson.json:
+        _emit_json({"folder": str(FOLDER), "instances": names})
+        return
+    typer.echo(f"{plural(len(names), 'instance')} in {FOLDER} (its README.md says what "
+               f"each is for):")
+    for shipped in names:
+        typer.echo(f"  {shipped}")
+
+
 class GenerateKind(StrEnum):
     sat = "sat"
     position = "position"
@@ -843,7 +877,8 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
-    one line on stderr and exit code 2 (docs/contract.md: one clear line, no traceback).
+    one line on stderr (docs/contract.md: one clear line, no traceback) and an exit code:
+    an error's own (:mod:`exactmines.errors`), 2 for usage errors and refused paths.
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
     run 143) or, at a prompt, 1 after "Aborted!".

@@ -19,6 +19,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.analysis.serialize import fraction_text
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
 from exactmines.position import COVERED, FLAG, Cell, Position, indices_of
@@ -139,7 +140,7 @@ class Advice:
 
 
 def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] = (),
-           time_limit: float | None = None) -> Advice:
+           budget: Budget = UNLIMITED) -> Advice:
     """The advice on ``position`` (flags trusted as mines): every cell the analysis proves
     safe when there is one; else the player's guess, how it was chosen, the best guesses,
     the dead cells and the 50/50s (what matters when a guess must be made).
@@ -152,8 +153,8 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
     reasons on exact counts). Cost: one move of the player, from scratch (no history), made
     by :meth:`~exactmines.play.strategy.Player.explain`: an exact analysis, the dead cells
     and 50/50s, and when it guesses its look-ahead or endgame search and the scores of the
-    best few guesses, whose counting of big components stops after ``time_limit`` seconds
-    (``None``: no limit) with no advice.
+    best few guesses, whose counting of big components stops when ``budget`` runs out, with
+    no advice.
     """
     if analysis.consistent is None:
         return Advice(None, "no recommendation: consistency not decided within the time limit")
@@ -177,14 +178,13 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
         move, note = avoid_flags(Recommendation(tuple(analysis.safe), "certain", Fraction(0)),
                                  flags, ())
         return Advice(move, note)
-    player = Player(width, position.height, position.mines, STRATEGIES["best"],
-                    time_limit=time_limit)
+    player = Player(width, position.height, position.mines, STRATEGIES["best"])
     player.show(shown)
     known = sum(1 << (r * width + c) for r, c in position.flags)
     if known:
         player.view.mark_mines(known)
     try:
-        explained = player.explain(CANDIDATES + len(flags))
+        explained = player.explain(CANDIDATES + len(flags), budget=budget)
     except BudgetExceeded:
         return Advice(None, "no recommendation: the player's search went past its time limit")
     dead = tuple(divmod(i, width) for i in indices_of(explained.dead))
@@ -311,16 +311,16 @@ def _clue_words(position: Position, cells: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"the {position.char(c)} at row {c[0]}, col {c[1]}" for c in cells)
 
 
-def find_fault(position: Position, engine: Backend,
-               deadline: float | None = None) -> Fault | None:
+def find_fault(position: Position, engine: Backend, *,
+               budget: Budget = UNLIMITED) -> Fault | None:
     """The clues (or the mine count) that make ``position`` inconsistent; ``None`` if it is
     consistent.
 
     A number that cannot hold on its face (more flags than it says, or too few covered
     cells) is named alone. Otherwise the component whose numbers have no layout is shrunk to
     a minimal set of clues that still have none (drop a clue, count again, keep it dropped
-    if no layout appears): every clue named is needed for the contradiction. Past
-    ``deadline`` the shrinking stops and the clues kept so far are named. When every
+    if no layout appears): every clue named is needed for the contradiction. When
+    ``budget`` runs out the shrinking stops and the clues kept so far are named. When every
     component has layouts but none fits the total, the count is at fault, with the range
     of totals the numbers allow. Cost: one count per clue of the failing component.
     """
@@ -333,11 +333,11 @@ def find_fault(position: Position, engine: Backend,
     counts: list[ComponentCounts] = []
     for i, component in enumerate(frontier.components):
         try:
-            found = engine.count(component, deadline=deadline)
+            found = engine.count(component, budget=budget)
         except BudgetExceeded:
             return None  # undecided in time: not known to be inconsistent
         if found.total == 0:
-            clues = _minimal_conflict(component, engine, deadline)
+            clues = _minimal_conflict(component, engine, budget)
             cells = tuple(frontier.clue_cells[i][j] for j in clues)
             return Fault(f"inconsistent: no layout satisfies {_clue_words(position, cells)} "
                          "together", cells)
@@ -378,7 +378,7 @@ def _clues_over_their_room(position: Position) -> tuple[int, int] | None:
 
 
 def _minimal_conflict(component: Component, engine: Backend,
-                      deadline: float | None) -> list[int]:
+                      budget: Budget) -> list[int]:
     """Indices of a minimal set of the component's constraints with no layout together
     (deletion: each constraint in turn is left out for good if the rest still fail)."""
     keep = list(range(len(component.constraints)))
@@ -389,7 +389,7 @@ def _minimal_conflict(component: Component, engine: Backend,
         try:
             counts = engine.count(Component(component.sizes,
                                             tuple(component.constraints[k] for k in trial)),
-                                  deadline=deadline)
+                                  budget=budget)
         except BudgetExceeded:
             break
         if counts.total == 0:

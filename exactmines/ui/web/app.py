@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.ui.web.advice import advise, cell_groups, find_fault, recommendation_to_dict
@@ -305,9 +306,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if body.grouped:
                 out["analysis"]["cell_groups"] = cell_groups(result)
             if result.consistent is False:
-                fault = find_fault(position, engine, started + 2 * limit)
+                fault = find_fault(position, engine, budget=Budget(started + 2 * limit))
                 out["fault"] = None if fault is None else fault.to_dict()
-            advice = advise(position, result, flagged=body.flagged, time_limit=limit)
+            advice = advise(position, result, flagged=body.flagged,
+                            budget=Budget.seconds(limit))
             out.update(advice.to_dict())
             return out
 

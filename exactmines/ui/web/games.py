@@ -24,6 +24,7 @@ from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.serialize import fraction_text
+from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells, three_bv
 from exactmines.play.strategy import STRATEGIES, Player
@@ -158,8 +159,7 @@ class WebGame:
         risk = self._risk(cell)
         if self.game is None:
             self.game = Game(self._deal(cell))
-            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"],
-                                 time_limit=self.time_limit)
+            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"])
             self.started = time.monotonic()
         opened = self.game.reveal(cell)
         self._opened(Click(cell, by, risk, self.game.lost, len(opened)), opened)
@@ -218,8 +218,8 @@ class WebGame:
             return result.cell(*uncertain[0]).probability if uncertain else Fraction(0)
         assert self.player is not None
         try:
-            return 1 - self.player.chance_all_safe([r * self.width + c
-                                                    for r, c in uncertain])
+            return 1 - self.player.chance_all_safe([r * self.width + c for r, c in uncertain],
+                                                   budget=Budget.seconds(self.time_limit))
         except BudgetExceeded:
             return None
 
@@ -245,7 +245,7 @@ class WebGame:
             return None, "the game is over"
         if self._pending is None:
             assert self.player is not None
-            cells, guess = self.player.next_clicks()
+            cells, guess = self.player.next_clicks(budget=Budget.seconds(self.time_limit))
             width = self.width
             if guess:
                 chosen = self.player.guesses[-1]
@@ -258,7 +258,8 @@ class WebGame:
         others: list[tuple[Cell, Fraction]] = []
         if move.kind != "certain" and move.cells[0] in self.flags:
             assert self.player is not None
-            explained = self.player.explain(CANDIDATES + len(self.flags))
+            explained = self.player.explain(CANDIDATES + len(self.flags),
+                                            budget=Budget.seconds(self.time_limit))
             others = [(divmod(c.cell, self.width), c.probability)
                       for c in explained.candidates]
         return avoid_flags(move, self.flags, others)
