@@ -5,6 +5,7 @@ Usage::
     python scripts/bench_serve.py              # everything (about a minute)
     python scripts/bench_serve.py --quick      # fewer positions and requests
     python scripts/bench_serve.py --no-browser # without headless Chromium
+    python scripts/bench_serve.py --browser-only
 
 It starts the real command (``python -m exactmines serve --port 0``) in a child process and
 talks to it over loopback only:
@@ -18,9 +19,13 @@ talks to it over loopback only:
     4 concurrent clients x 500 requests (the reference position): errors, requests per
     second, and the server's resident memory (VmRSS) before and after [no error, no growth].
 ``browser``
-    headless Chromium (``/usr/bin/chromium``): navigation to the first overlay of an expert
-    position [<= 1 s], and a cell edited with the keyboard to its updated overlay
-    [<= 200 ms], median of 20 edits.
+    headless Chromium (Debian's ``chromium``), the page as a player opens it, median of
+    several runs each, with the server's CPU time per run (its process's user + system
+    time, from ``/proc``): navigation to the first overlay with the list of guesses of an
+    expert position at a guess (``instances/guide-candidates-30x16x99-seed1.mine``)
+    [<= 500 ms]; a cell of that position edited with the keyboard to its updated overlay
+    [<= 100 ms], median of 20 edits; navigation to the first overlay of a 300x300 position
+    (``instances/position-300x300x18000-seed1-000.mine``, painted on a canvas) [<= 2 s].
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -46,7 +52,7 @@ from bench_analyze import midgame_positions  # noqa: E402
 from exactmines.io.formats import position_to_mine  # noqa: E402
 
 REFERENCE = (ROOT / "instances" / "reference-9x9.mine").read_text()
-CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM") or shutil.which("chromium") or "chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -121,56 +127,93 @@ def load(url: str, pid: int, clients: int, requests: int) -> None:
         print("  first error:", errors[0])
 
 
-def browser(url: str, edits: int) -> None:
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid``, in ms."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def fragment_of(name: str) -> str:
+    text = (ROOT / "instances" / name).read_text()
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    return f"#{lines[0]}:{'/'.join(lines[1:])}"
+
+
+READY = ("() => { const b = document.getElementById('board'); return b.dataset.state === "
+         "'ready' && b.dataset.key === window.exactmines.positionKey(); }")
+
+
+def first_overlays(chromium, url: str, fragment: str, runs: int, pid: int, ready: str
+                   ) -> tuple[list[float], list[float]]:
+    """Milliseconds from navigation to ``ready`` (the page's clock), and the server's CPU ms,
+    for ``runs`` fresh pages."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
+        before = cpu_ms(pid)
+        page.goto(url + fragment)
+        page.wait_for_function(ready, timeout=120_000)
+        walls.append(page.evaluate("performance.now()"))
+        cpus.append(cpu_ms(pid) - before)
+        page.close()
+    return walls, cpus
+
+
+def browser(url: str, edits: int, runs: int, pid: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    text = (ROOT / "instances" / "position-30x16x99-seed1-000.mine").read_text()
-    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
-    fragment = f"#{lines[0]}:{'/'.join(lines[1:])}"
-    ready = ("() => { const b = document.getElementById('board'); return b.dataset.state === "
-             "'ready' && b.dataset.key === window.exactmines.positionKey(); }")
+    expert = fragment_of("guide-candidates-30x16x99-seed1.mine")
+    large = fragment_of("position-300x300x18000-seed1-000.mine")
+    with_guesses = (f"() => ({READY})() && document.querySelectorAll('#candidates tbody tr')"
+                    ".length === 5")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        loads = []
-        for _ in range(5):
-            page = chromium.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url + fragment)
-            page.wait_for_function(ready)
-            loads.append(page.evaluate("performance.now()"))
-            page.close()
+        first_overlays(chromium, url, expert, 1, pid, with_guesses)  # warm up the server
+        loads, load_cpu = first_overlays(chromium, url, expert, runs, pid, with_guesses)
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(url + fragment)
-        page.wait_for_function(ready)
+        page.goto(url + expert)
+        page.wait_for_function(with_guesses)
         page.focus("#board")
-        for _ in range(25):  # to (0, 25): a covered cell off the frontier
-            page.keyboard.press("ArrowRight")
-        times = []
+        for _ in range(15):  # to (15, 0): a covered cell far from the numbers
+            page.keyboard.press("ArrowDown")
+        times, edit_cpu = [], []
         for _ in range(edits):
             key = page.evaluate("window.exactmines.positionKey()")
+            before = cpu_ms(pid)
             page.evaluate("window.__t0 = performance.now()")
             page.keyboard.press("f")  # a flag there, then taken away again
             page.wait_for_function(f"() => window.exactmines.positionKey() !== {key!r}")
-            page.wait_for_function(ready)
+            page.wait_for_function(READY)
             times.append(page.evaluate("performance.now() - window.__t0"))
+            edit_cpu.append(cpu_ms(pid) - before)
+        page.close()
+        big, big_cpu = first_overlays(chromium, url, large, max(runs // 2, 2), pid, READY)
         chromium.close()
-    print(f"browser: navigation to the first overlay of an expert position median "
-          f"{statistics.median(loads):.0f} ms (max {max(loads):.0f}, 5 loads); an edit to the "
-          f"updated overlay median {statistics.median(times):.0f} ms, max {max(times):.0f} ms "
-          f"({edits} edits)")
+    med = statistics.median
+    print(f"browser: navigation to the first overlay with its guesses, expert position: median "
+          f"{med(loads):.0f} ms, min {min(loads):.0f} ({runs} loads; server CPU median "
+          f"{med(load_cpu):.0f} ms)")
+    print(f"browser: an edit to the updated overlay, same position: median {med(times):.0f} ms, "
+          f"min {min(times):.0f}, max {max(times):.0f} ({edits} edits; server CPU median "
+          f"{med(edit_cpu):.0f} ms)")
+    print(f"browser: navigation to the first overlay, 300x300 position: median {med(big):.0f} "
+          f"ms, min {min(big):.0f} ({len(big)} loads; server CPU median {med(big_cpu):.0f} ms)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--browser-only", action="store_true")
     args = parser.parse_args(argv)
     print(f"load average: {json.dumps(os.getloadavg())}")
     server, url = start_server()
     try:
-        overhead(url, 3 if args.quick else 10)
-        load(url, server.pid, 4, 100 if args.quick else 500)
+        if not args.browser_only:
+            overhead(url, 3 if args.quick else 10)
+            load(url, server.pid, 4, 100 if args.quick else 500)
         if not args.no_browser:
-            browser(url, 6 if args.quick else 20)
+            browser(url, 6 if args.quick else 20, 3 if args.quick else 7, server.pid)
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(20)

@@ -653,8 +653,8 @@ def test_an_overlay_that_fails_never_leaves_analysing(page, base_url, outcome):
         elif outcome == "network":
             route.abort("connectionrefused")
         else:
-            route.continue_(post_data=route.request.post_data.replace(
-                '"time_limit":5', '"time_limit":0.0005'))
+            body = json.loads(route.request.post_data)
+            route.continue_(post_data=json.dumps({**body, "time_limit": 0.0005}))
 
     page.route("**/api/overlay", answer)
     hard = (INSTANCES / "sat-3sat-v5-c21-seed1-000.mine").read_text()

@@ -222,7 +222,11 @@ $("overlay").addEventListener("change", () => {
   refreshOverlay();
 });
 $("backend").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
-$("time-limit").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
+$("time-limit").addEventListener("change", () => {
+  state.timeLimit = Number($("time-limit").value) || null;
+  state.overlayKey = null;
+  refreshOverlay();
+});
 $("zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("zoom-out").addEventListener("click", () => zoomBy(0.8));
 $("zoom-fit").addEventListener("click", () => zoomToFit());
@@ -283,16 +287,20 @@ window.addEventListener("resize", hideTooltip);
 
 // -- start ------------------------------------------------------------------------------
 async function start() {
-  try {
-    const health = await api("/api/health");
-    const select = $("backend");
-    select.textContent = "";
-    for (const name of health.backends) select.append(el("option", { value: name }, name));
-    select.value = "auto";
-    $("time-limit").value = health.time_limit;
-    $("time-limit").max = health.max_time_limit;
-  } catch (error) { showError(`the server does not answer: ${error.message}`); }
+  // The first overlay does not wait for the server's limits: until the time limit is
+  // changed here, requests carry none and the server's own applies.
+  const health = api("/api/health");
   if (!readFragment()) newBoard(9, 9, 10);
+  try {
+    const limits = await health;
+    const select = $("backend");
+    const chosen = select.value;
+    select.textContent = "";
+    for (const name of limits.backends) select.append(el("option", { value: name }, name));
+    select.value = limits.backends.includes(chosen) ? chosen : "auto";
+    $("time-limit").value = limits.time_limit;
+    $("time-limit").max = limits.max_time_limit;
+  } catch (error) { showError(`the server does not answer: ${error.message}`); }
 }
 
 window.exactmines = { state, colourOf, positionKey, cellVisible };  // for the console, and tests

@@ -12,7 +12,7 @@ const boardEl = $("board");
 const RETRIES = 3;
 
 function overlayBody() {
-  const body = { backend: $("backend").value, time_limit: Number($("time-limit").value) || undefined,
+  const body = { backend: $("backend").value, time_limit: state.timeLimit || undefined,
     grouped: true };  // the cells by value: each fraction once
   if (state.mode === "play") {
     // What the player sees; the player's flags are sent apart: never trusted as mines,
@@ -73,7 +73,7 @@ export async function refreshOverlay() {
   render(); renderPanel();  // the old numbers go at once: they belong to another position
   const body = overlayBody(); console.log("T ask", performance.now());
   // However the server fares, the page gives up waiting after the longest it may take.
-  const limit = Number($("time-limit").value) || 5;
+  const limit = state.timeLimit || Number($("time-limit").value) || 5;
   const timer = setTimeout(() => controller.abort("timeout"), (2 * limit + 15) * 1000);
   let answer;
   try {

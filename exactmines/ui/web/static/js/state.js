@@ -25,6 +25,7 @@ export const state = {
   autoplay: false,
   stepDelay: 0,        // ms between the auto-player's moves
   clock: null,         // {seconds, at}: the game's time when last heard, and performance.now()
+  timeLimit: null,     // seconds per analysis asked for here (null: the server's default)
   zoom: 28,
   backends: ["auto"],
   lastCellShown: null,
