@@ -25,7 +25,7 @@ talks to it over loopback only:
     expert position at a guess (``instances/guide-candidates-30x16x99-seed1.mine``)
     [<= 500 ms]; a cell of that position edited with the keyboard to its updated overlay
     [<= 100 ms], median of 20 edits; navigation to the first overlay of a 300x300 position
-    (``instances/position-300x300x18000-seed1-000.mine``, painted on a canvas) [<= 2 s].
+    (``instances/large-300x300x18000-seed1.mine``, painted on a canvas) [<= 2 s].
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def browser(url: str, edits: int, runs: int, pid: int) -> None:
     from playwright.sync_api import sync_playwright
 
     expert = fragment_of("guide-candidates-30x16x99-seed1.mine")
-    large = fragment_of("position-300x300x18000-seed1-000.mine")
+    large = fragment_of("large-300x300x18000-seed1.mine")
     with_guesses = (f"() => ({READY})() && document.querySelectorAll('#candidates tbody tr')"
                     ".length === 5")
     with sync_playwright() as playwright:

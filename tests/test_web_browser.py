@@ -586,7 +586,7 @@ def test_a_chord_on_a_wrong_flag_loses(page, base_url):
 
 
 def test_a_300x300_position_opens_on_its_recommended_cell(page, base_url):
-    text = (INSTANCES / "position-300x300x18000-seed1-000.mine").read_text()
+    text = (INSTANCES / "large-300x300x18000-seed1.mine").read_text()
     page.goto(base_url + fragment_of(text))
     wait_ready(page, timeout=60_000)
     move = page.evaluate("window.exactmines.state.overlay.recommendation")
