@@ -12,7 +12,14 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_strategy import consistent_view, game_positions, layouts_of, value, view_of
+from test_strategy import (
+    consistent_view,
+    game_positions,
+    guesses,
+    layouts_of,
+    value,
+    view_of,
+)
 
 import exactmines.play.strategy as strategy_module
 from exactmines.play.lookahead import Cache
@@ -30,26 +37,6 @@ from exactmines.play.strategy import (
     value_chances,
 )
 from exactmines.position import Position, neighbour_masks
-
-
-def guesses(seed: int, games: int, width: int = 12, height: int = 12, mines: int = 24,
-            strategy=STRATEGIES["best"]):
-    """(view, estimate) at every guess of a few seeded games, played by the player."""
-    rng = random.Random(seed)
-    masks = neighbour_masks(width, height)
-    for _ in range(games):
-        layout = sum(1 << i for i in rng.sample(range(1, width * height), mines))
-        player = Player(width, height, mines, strategy)
-        todo = [0]
-        while todo and not any((layout >> i) & 1 for i in todo):
-            player.show([(i, (masks[i] & layout).bit_count()) for i in todo])
-            view = player.view
-            if view.revealed | layout == view.everything:
-                break
-            base = estimate(view, player.cache)
-            if not base.safe and base.mines != base.unknown:
-                yield view, base
-            todo = player.next_clicks()[0]
 
 
 def all_scores(view, base, strategy):

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import {
-  bigText, fractionFloat, isLong, parseFraction, percentLabel, percentText, shortDigits, shortFraction,
+  fractionFloat, isLong, parseFraction, percentLabel, percentText, shortDigits, shortFraction,
 } from "../../exactmines/ui/web/static/js/numbers.js";
 
 test("fractions are read exactly, into BigInt parts", () => {
@@ -35,10 +35,6 @@ test("percent text", () => {
   assert.equal(percentText(parseFraction("1/1000000")), "1.00e-4%");
 });
 
-test("long digit strings are cut with their length", () => {
-  assert.equal(bigText("12345"), "12345");
-  assert.equal(bigText("1".repeat(50), 10), "1111111111… (50 digits)");
-});
 
 test("long whole numbers get a short form, short ones stay as they are", () => {
   assert.equal(shortDigits("1031"), "1031");

@@ -200,7 +200,7 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
     guess = explained.guess
     chosen = Recommendation((divmod(guess.cell, width),), guess.kind, guess.probability,
                             guess.win)
-    wins = _wins(explained)
+    wins = _wins(explained, player)
     rows = [_row(c, width, wins) for c in explained.candidates]
     move, note = avoid_flags(chosen, flags, [(r.cell, r.probability) for r in rows])
     # The guess first, then the strategy's order; the player's flags never listed.
@@ -248,7 +248,7 @@ def avoid_flags(move: Recommendation, flagged: Collection[Cell],
     return None, f"no recommendation: the player's choice, {where}, is flagged"
 
 
-def _wins(explained: Explanation) -> dict[int, Fraction]:
+def _wins(explained: Explanation, player: Player) -> dict[int, Fraction]:
     """Each searched cell's exact chance of winning with best play after clicking it, for
     the candidates listed (when the endgame search chose the guess)."""
     found = explained.endgame
@@ -258,7 +258,7 @@ def _wins(explained: Explanation) -> dict[int, Fraction]:
     searched = set(search.cells)
     for candidate in explained.candidates:
         if candidate.cell in searched:
-            search.budget = search.nodes + STRATEGIES["best"].endgame_nodes
+            search.budget = search.nodes + player.strategy.endgame_nodes  # each its own
             try:
                 out[candidate.cell] = Fraction(search.wins_after(candidate.cell),
                                                found.layouts)

@@ -40,8 +40,6 @@ export const DRAWERS = {
 };
 const drawer = () => DRAWERS[boardEl.dataset.topology || "square"];
 
-/** The element of cell i (on a board with one element per cell), else undefined. */
-export const cellElement = (i) => cells[i];
 export const cellCount = () => (canvas ? state.width * state.height : cells.length);
 
 const gap = () => (state.zoom < 6 ? 0 : 1);

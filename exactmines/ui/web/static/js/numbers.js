@@ -74,8 +74,3 @@ export function shortFraction(f) {
   if (e < 0 && e >= -4) return `≈ ${sign}0.${"0".repeat(-e - 1)}${digits}`;
   return `≈ ${sign}${digits[0]}.${digits.slice(1)} × 10${power(e)}`;
 }
-
-/** A long string of digits cut after `keep` characters, with its length. */
-export function bigText(text, keep = 40) {
-  return text.length <= keep ? text : `${text.slice(0, keep)}… (${text.length} digits)`;
-}
