@@ -394,6 +394,29 @@ def test_flags_hints_and_refused_clicks(client):
     assert client.post("/api/games/nope/step").status_code == 404
 
 
+def test_a_one_cell_wide_game_is_a_game(client):
+    game = new_game(client, width=1, height=5, mines=1, rule="safe", seed=2)
+    assert game["rows"] == ["H"] * 5
+
+
+def test_a_revealed_cell_cannot_be_flagged_and_the_message_names_it(client):
+    game = new_game(client, board=CHORD_BOARD)
+    client.post(f"/api/games/{game['id']}/reveal", json={"row": 1, "col": 2})
+    refused = client.post(f"/api/games/{game['id']}/flag", json={"row": 1, "col": 2})
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "flag: row 1, col 2 cannot be flagged now"}
+
+
+@pytest.mark.parametrize("text", ["3x1x1\nH1H\n", "5x1x2\nH1H1H\n", "4x1x1\nH1HH\n"])
+def test_a_total_the_numbers_allow_is_no_fault(text):
+    # The total at the least (or the most) the numbers allow, with or without cells off the
+    # numbers: consistent, so no fault to name.
+    from exactmines.analysis.backends import get_backend
+    from exactmines.ui.web.advice import find_fault
+
+    assert find_fault(position_from_text(text), get_backend("auto")) is None
+
+
 # A 4x2 board with no zero: (0,0) shows 1 and touches the mine (0,1) and two safe cells.
 CHORD_BOARD = "4x2x2\nHMHH\nHHHM\n"
 
@@ -487,6 +510,7 @@ def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
 
 @pytest.mark.parametrize("settings, message", [
     ({"width": 0}, "game: board size 0x9: each side must be 1 to 250"),
+    ({"height": 0}, "game: board size 9x0: each side must be 1 to 250"),
     ({"rule": "lucky"},
      "rule: unknown first-click rule 'lucky': choose one of safe, opening, unprotected"),
     ({"mines": 81}, "mines: 81 mines on 9x9: must be 0 to 80"),
