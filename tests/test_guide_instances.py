@@ -76,7 +76,8 @@ def test_the_endgame_win_probability_is_the_brute_force_optimum(path):
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with TestClient(create_app(), base_url="http://localhost",
+                    raise_server_exceptions=False) as c:
         yield c
 
 

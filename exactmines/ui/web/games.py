@@ -7,17 +7,16 @@ click (``exactmines.game.deal`` under the chosen rule), or taken from ``generate
 imported board). Each click's risk is its exact mine probability in the position the player
 saw (a fresh exact analysis of the revealed cells and the total count; the player's own
 flags are not trusted), a chord's the exact chance that one of the cells it opens is a mine.
-Flags are the player's own: drawn, never clicked nor taken away by the player's moves.
-Games live in memory only, in a bounded store: nothing touches the disk.
+Flags are the player's own: drawn, never clicked nor taken away by the player's moves. A
+game is a plain picklable value: the server keeps it pickled in memory only, in a bounded
+store (:mod:`exactmines.ui.web.store`), and each move runs in a worker process on the game
+sent there and back. Nothing touches the disk.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -31,14 +30,10 @@ from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board, Cell, neighbours
 from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 
-__all__ = ["MAX_SIDE", "Click", "WebGame", "GameStore", "UnknownGame"]
+__all__ = ["MAX_SIDE", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 250
-
-
-class UnknownGame(LookupError):
-    """No game with that id (never made, or dropped from the bounded store)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +56,9 @@ class Click:
 
 class WebGame:
     """One game: settings, the hidden board once dealt, the player that plays it on
-    request, the player's flags and the log of clicks. Methods are not thread-safe on
-    their own: :class:`GameStore` hands out each game under its lock."""
+    request, the player's flags and the log of clicks. Picklable (the server moves it to
+    a worker process for each move); methods are not thread-safe: the server runs one move
+    of a game at a time."""
 
     def __init__(self, width: int, height: int, mines: int, rule: str, seed: int,
                  noguess: bool = False, board: Board | None = None,
@@ -90,9 +86,10 @@ class WebGame:
         self.flags: set[Cell] = set()
         self.log: list[Click] = []
         self.flag_clicks = 0  # flags put or taken away: clicks too, for the efficiency
-        self.started: float | None = None  # time.monotonic() of the first click ...
-        self.ended: float | None = None  # ... and of the end
-        self.lock = threading.Lock()
+        # time.monotonic() of the first click and of the end (the machine's clock: the
+        # same in every worker process that plays the game).
+        self.started: float | None = None
+        self.ended: float | None = None
         self._pending: Recommendation | None = None
         self._analysis: tuple[int, Analysis] | None = None
 
@@ -334,32 +331,3 @@ class WebGame:
             "efficiency": (fraction_text(Fraction(bbbv, clicks))
                            if bbbv is not None and game is not None and game.won else None),
         }
-
-
-class GameStore:
-    """The games in play, at most ``capacity`` (the least recently used is dropped): the
-    server's memory stays bounded however many games the page starts."""
-
-    def __init__(self, capacity: int = 64) -> None:
-        self.capacity = capacity
-        self._games: OrderedDict[str, WebGame] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, game: WebGame) -> str:
-        game_id = secrets.token_hex(8)
-        with self._lock:
-            self._games[game_id] = game
-            while len(self._games) > self.capacity:
-                self._games.popitem(last=False)
-        return game_id
-
-    def get(self, game_id: str) -> WebGame:
-        with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                raise UnknownGame(game_id)
-            self._games.move_to_end(game_id)
-            return game
-
-    def __len__(self) -> int:
-        return len(self._games)
