@@ -68,6 +68,9 @@ def page(browser, request):
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # The page writes nothing to the console (a debugging line left in is a defect).
+    tab.on("console", lambda message: errors.append(f"console.{message.type}: {message.text}")
+           if message.type in ("log", "debug", "info") else None)
     yield tab
     SHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)

@@ -71,7 +71,7 @@ export async function refreshOverlay() {
   boardEl.dataset.state = "busy";
   $("busy").textContent = "analysing…";
   render(); renderPanel();  // the old numbers go at once: they belong to another position
-  const body = overlayBody(); console.log("T ask", performance.now());
+  const body = overlayBody();
   // However the server fares, the page gives up waiting after the longest it may take.
   const limit = state.timeLimit || Number($("time-limit").value) || 5;
   const timer = setTimeout(() => controller.abort("timeout"), (2 * limit + 15) * 1000);
@@ -103,23 +103,19 @@ export async function refreshOverlay() {
   } finally {
     clearTimeout(timer);
   }
-  console.log("T answer", performance.now());
   if (mine !== state.seq || key !== positionKey()) return;  // stale: drop it
   clearError();
   state.overlay = answer;
   state.overlayKey = key;
   takeAnswer(answer);
-  console.log("T taken", performance.now());
   boardEl.dataset.state = "ready";
   boardEl.dataset.key = key;
   $("busy").textContent = "";
-  render(); console.log("T render", performance.now()); renderPanel(); console.log("T panel", performance.now());
+  render(); renderPanel();
   const move = answer.recommendation;
   if (state.scrollToRec && move) {
     state.scrollToRec = false;
     const i = move.row * state.width + move.col;
     if (!cellVisible(i)) scrollToCell(i);
   }
-  console.log("T end", performance.now());
-  requestAnimationFrame(() => console.log("T frame", performance.now()));
 }
