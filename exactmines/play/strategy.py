@@ -785,9 +785,10 @@ def _candidates(view: View, base: Estimate, strategy: Strategy, cache: Cache
 
 @dataclass(frozen=True, slots=True)
 class _Scored:
+    """A candidate scored in full: its score and its value chances."""
+
     score: Score
     chances: list[tuple[int, After]]
-    gain: Fraction
 
     @property
     def cell(self) -> int:
@@ -814,7 +815,7 @@ def _ranked(view: View, base: Estimate, strategy: Strategy, cache: Cache,
             continue
         score = _score(base, safety, index, chances, strategy, gain)
         if bar is None or score > bar:
-            kept.append(_Scored(score, chances, gain))
+            kept.append(_Scored(score, chances))
             kept.sort(key=lambda s: s.score, reverse=True)
             del kept[keep:]
     return kept
@@ -892,7 +893,7 @@ def _scored_cell(view: View, base: Estimate, strategy: Strategy, cache: Cache,
     safety = 1 - base.probability(index)
     gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
     chances = value_chances(view, base, index, cache)
-    return _Scored(_score(base, safety, index, chances, strategy, gain), chances, gain)
+    return _Scored(_score(base, safety, index, chances, strategy, gain), chances)
 
 
 def _candidate(base: Estimate, scored: _Scored, considered: bool) -> Candidate:
