@@ -152,12 +152,13 @@ class Cells(Sequence[CellAnalysis]):
     A read-only sequence equal to the tuple of its :class:`CellAnalysis` (and hashed as
     that tuple). The analysis leaves its answers here as it found them, per box, as ratios
     of integers; the cell objects and their fractions are made on first use. An expert
-    mid-game position has about 400 covered cells and 80 boxes: making every object and
+    mid-game position has about 300 covered cells and 80 boxes: making every object and
     fraction at once cost more than the whole count. ``with_verdict`` and ``any_with``
-    (and so ``Analysis.safe``, ``mines`` and ``unique``) read the boxes, not the cells.
+    (and so ``Analysis.safe``, ``mines`` and ``unique``) read the boxes, not the cells;
+    :meth:`probabilities` reads every cell's probability without making the cell objects.
     """
 
-    __slots__ = ("_position", "_boxes", "_values", "_rest", "_all")
+    __slots__ = ("_position", "_boxes", "_values", "_rest", "_all", "_table")
 
     def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
         self._position = position
@@ -166,6 +167,7 @@ class Cells(Sequence[CellAnalysis]):
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
+        self._table: tuple[list[Fraction | None], list[Verdict], list[int]] | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
@@ -195,21 +197,59 @@ class Cells(Sequence[CellAnalysis]):
             self._values = values
         return self._values, self._rest
 
-    def _cells(self) -> tuple[CellAnalysis, ...]:
-        if self._all is None:
+    def _tables(self) -> tuple[list[Fraction | None], list[Verdict], list[int]]:
+        """Every cell's exact probability and verdict by flat index ``r * width + c`` (the
+        cells not covered hold the rest's, unread), and the covered cells' flat indices,
+        row-major.
+
+        Flat tables instead of a dict of cells: a 10**6-cell board has hundreds of
+        thousands of covered cells, and the cells off the frontier (most of a big board)
+        are the tables' default, not a group. The Python work is per frontier cell and per
+        distinct ratio (its fraction); the covered cells are found at C speed.
+        """
+        if self._table is None:
             values, rest = self.values()
             fractions: dict[Ratio, Fraction] = {}
 
-            def exact(value: Value) -> tuple[Fraction | None, Verdict]:
-                ratio, verdict = value
+            def exact(ratio: Ratio | None) -> Fraction | None:
                 if ratio is None:
-                    return None, verdict
-                if ratio not in fractions:
-                    fractions[ratio] = fraction_of(*ratio)
-                return fractions[ratio], verdict
+                    return None
+                found = fractions.get(ratio)
+                if found is None:
+                    found = fractions[ratio] = fraction_of(*ratio)
+                return found
 
-            self._all = _cells(self._position, [(cells, exact(v)) for cells, v in values],
-                               exact(rest))
+            position = self._position
+            width = position.width
+            size = width * position.height
+            probability = [exact(rest[0])] * size
+            verdict = [rest[1]] * size
+            for cells, (ratio, said) in values:
+                p = exact(ratio)
+                for r, c in cells:
+                    i = r * width + c
+                    probability[i] = p
+                    verdict[i] = said
+            flags = "".join(position.rows).encode("latin-1", "replace").translate(
+                _COVERED_BYTE)
+            self._table = (probability, verdict, list(compress(range(len(flags)), flags)))
+        return self._table
+
+    def probabilities(self) -> tuple[Fraction | None, ...]:
+        """The exact mine probability of every cell, in order (row-major, as
+        ``Position.covered``): ``tuple(c.probability for c in cells)``, without making
+        the cell objects. ``None`` where not computed. Cells of one box share one
+        :class:`~fractions.Fraction` object."""
+        probability, _, covered = self._tables()
+        return tuple(map(probability.__getitem__, covered))
+
+    def _cells(self) -> tuple[CellAnalysis, ...]:
+        if self._all is None:
+            probability, verdict, covered = self._tables()
+            places = map(divmod, covered, repeat(self._position.width))  # (row, col)
+            values = zip(map(probability.__getitem__, covered),
+                         map(verdict.__getitem__, covered), strict=True)
+            self._all = tuple(starmap(CellAnalysis, map(add, places, values)))
         return self._all
 
     def __len__(self) -> int:
@@ -362,28 +402,6 @@ def _from_split(position: Position, engine: Backend, deadline: float | None,
 
 #: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
-
-
-def _cells(position: Position,
-           values: list[tuple[Sequence[Cell], tuple[Fraction | None, Verdict]]],
-           rest: tuple[Fraction | None, Verdict]) -> tuple[CellAnalysis, ...]:
-    """Every covered cell, row-major, with its value (``rest`` for cells in no group).
-
-    A flat table by cell index instead of a dict of cells: a 10**6-cell board has hundreds
-    of thousands of covered cells, and this is the one place that touches each of them.
-    The cells off the frontier (most of a big board) are the table's default, not a group,
-    and the covered cells are found and paired with their values by C-speed iteration:
-    the Python work per cell is the :class:`CellAnalysis` itself.
-    """
-    width = position.width
-    table = [rest] * (width * position.height)
-    for cells, value in values:
-        for r, c in cells:
-            table[r * width + c] = value
-    flags = "".join(position.rows).encode("latin-1", "replace").translate(_COVERED_BYTE)
-    covered = list(compress(range(len(flags)), flags))
-    places = map(divmod, covered, repeat(width))  # (row, col)
-    return tuple(starmap(CellAnalysis, map(add, places, map(table.__getitem__, covered))))
 
 
 def _count(frontier: Frontier, engine: Backend,
