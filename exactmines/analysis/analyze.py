@@ -31,6 +31,7 @@ from exactmines.analysis.backends import (
     deductions_from_counts,
     get_backend,
 )
+from exactmines.analysis.cache import CountCache
 from exactmines.analysis.combine import (
     Ratio,
     Ratios,
@@ -302,7 +303,7 @@ class Cells(Sequence[CellAnalysis]):
 
 
 def analyze(position: Position, *, backend: str | Backend = "auto",
-            time_limit: float | None = None) -> Analysis:
+            time_limit: float | None = None, cache: CountCache | None = None) -> Analysis:
     """Exact analysis of ``position``.
 
     Parameters
@@ -316,6 +317,10 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         verdicts, but no probabilities; proving those verdicts gets the same allowance again
         (no limit when ``time_limit`` is 0: verdicts only), past which unproved cells are
         "unknown" and ``verdicts_complete`` is ``False``.
+    cache:
+        Counts of components met before (:class:`~exactmines.analysis.cache.CountCache`),
+        read and added to: for many positions that share most of their components, such as
+        the positions of one game. Without it every component is counted.
 
     Notes
     -----
@@ -332,7 +337,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     engine = get_backend(backend) if isinstance(backend, str) else backend
     deadline = None if time_limit is None else time.monotonic() + time_limit
     if engine.name in _SPLIT_ENGINES:
-        quick = _from_split(position, engine, deadline, started)
+        quick = _from_split(position, engine, deadline, started, cache)
         if quick is not None:
             return quick
     frontier = build_frontier(position)
@@ -355,7 +360,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
 
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
-    counts, reasons = _count(frontier, engine, deadline)
+    counts, reasons = _count(frontier, engine, deadline, cache)
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
@@ -371,7 +376,7 @@ _SPLIT_ENGINES = frozenset({"auto", "dp"})
 
 
 def _from_split(position: Position, engine: Backend, deadline: float | None,
-                started: float) -> Analysis | None:
+                started: float, cache: CountCache | None) -> Analysis | None:
     """The analysis counted part by part, or ``None`` when the general path must answer:
     the split does not apply, a part was not counted, the position is inconsistent, or the
     deadline has passed."""
@@ -381,7 +386,8 @@ def _from_split(position: Position, engine: Backend, deadline: float | None,
     counts = []
     for part in split.parts:
         try:
-            counts.append(engine.count(part, deadline=deadline))
+            counts.append(engine.count(part, deadline=deadline) if cache is None
+                          else cache.count(engine, part, deadline=deadline))
         except BudgetExceeded:
             return None
     sizes = [part.sizes for part in split.parts]
@@ -404,14 +410,15 @@ def _from_split(position: Position, engine: Backend, deadline: float | None,
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
 
 
-def _count(frontier: Frontier, engine: Backend,
-           deadline: float | None) -> tuple[list[ComponentCounts | None], list[str]]:
+def _count(frontier: Frontier, engine: Backend, deadline: float | None,
+           cache: CountCache | None) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
     counts: list[ComponentCounts | None] = []
     reasons: list[str] = []
     for component in frontier.components:
         try:
-            counts.append(engine.count(component, deadline=deadline))
+            counts.append(engine.count(component, deadline=deadline) if cache is None
+                          else cache.count(engine, component, deadline=deadline))
             reasons.append("")
         except BudgetExceeded as exc:
             counts.append(None)
