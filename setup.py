@@ -26,6 +26,7 @@ from setuptools.command.build_ext import build_ext
 #: (a compiled class does not unpickle by itself), and only compiled modules may subclass
 #: it (the player's View subclasses the Grid, kept uncompiled so that a game pickles).
 COMPILED = [
+    "exactmines/analysis/frontier.py",
     "exactmines/analysis/combine.py",
     "exactmines/analysis/backends/dp.py",
     "exactmines/deduction/rules.py",

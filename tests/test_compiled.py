@@ -46,7 +46,7 @@ def test_results_of_the_compiled_modules_pickle():
     from exactmines import analyze, read_board, solvable
     from exactmines.analysis.backends import get_backend
     from exactmines.analysis.combine import combine, combine_ratios
-    from exactmines.analysis.frontier import build_frontier
+    from exactmines.analysis.frontier import build_frontier, split_forced
     from exactmines.io.formats import position_from_text
     from exactmines.solvability.check import is_unique, solve_indices
 
@@ -58,7 +58,8 @@ def test_results_of_the_compiled_modules_pickle():
     board = read_board(str(ROOT / "instances" / "noguess-9x9x10-seed1-000.mine"))
     values = [combine(*args), combine_ratios(*args), solvable(board, (4, 4)),
               solve_indices(3, 1, [1], 0), is_unique(position), analyze(position),
-              get_backend("auto"), get_backend("dp")]
+              get_backend("auto"), get_backend("dp"), frontier, frontier.components[0],
+              split_forced(position)]
     for value in values:
         back = pickle.loads(pickle.dumps(value))
         assert type(back) is type(value)
