@@ -24,15 +24,18 @@ from setuptools.command.build_ext import build_ext
 #: of every analysis, the no-guess check's search, the player's endgame search. A class
 #: defined in one is compiled too: whatever of it may be pickled spells out ``__reduce__``
 #: (a compiled class does not unpickle by itself), and only compiled modules may subclass
-#: it (the player's View subclasses the Grid, kept uncompiled so that a game pickles).
+#: it (the player's View subclasses the Grid: both are compiled).
 COMPILED = [
     "exactmines/analysis/frontier.py",
     "exactmines/analysis/combine.py",
     "exactmines/analysis/backends/dp.py",
+    "exactmines/deduction/grid.py",
     "exactmines/deduction/rules.py",
     "exactmines/deduction/search.py",
     "exactmines/solvability/check.py",
+    "exactmines/game.py",
     "exactmines/play/endgame.py",
+    "exactmines/play/view.py",
 ]
 
 #: Commands that build extensions (a source distribution or metadata never compile).

@@ -65,3 +65,25 @@ def test_results_of_the_compiled_modules_pickle():
         assert type(back) is type(value)
         if not hasattr(value, "count"):  # engines compare by identity
             assert back == value
+
+
+def test_a_player_in_the_middle_of_a_game_pickles():
+    # The web server moves games, players included, between processes.
+    import pickle
+
+    from exactmines.game import Game, board_from_indices
+    from exactmines.play.games import PlaySettings, deal_game
+    from exactmines.play.strategy import STRATEGIES, Player
+
+    game = Game(board_from_indices(9, 9, deal_game(PlaySettings(9, 9, 10, "opening", (4, 4),
+                                                                1), 0)))
+    player = Player(9, 9, 10, STRATEGIES["best"])
+    opened = game.reveal((4, 4))
+    player.show([(r * 9 + c, game.numbers[r * 9 + c]) for r, c in opened])
+    again = pickle.loads(pickle.dumps(game))
+    assert (again.revealed, again.clicks, again.over) == (game.revealed, game.clicks, game.over)
+    assert again.reveal((0, 0)) == game.reveal((0, 0))
+    back = pickle.loads(pickle.dumps(player))
+    assert (back.view.revealed, back.view.mines, back.view.unknown) == \
+        (player.view.revealed, player.view.mines, player.view.unknown)
+    assert back.next_clicks() == player.next_clicks()

@@ -295,13 +295,8 @@ class _Solver:
         if not safe:
             return
         self.steps += 1
-        opened: list[tuple[int, int]] = []
-        for i in safe:
-            if game.won:
-                break
-            opened.extend(game.reveal(divmod(i, width)))
         numbers = game.numbers
-        grid.show((r * width + c, numbers[r * width + c]) for r, c in opened)
+        grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
     def run(self, safe: list[int], mines: list[int]) -> Outcome:
         self.apply(safe, mines)
