@@ -30,6 +30,7 @@ def _source_module(name):
 
 
 @pytest.mark.parametrize("name", ["exactmines", "exactmines.analysis.frontier", "exactmines.game",
+                                  "exactmines.io.shipped",
                                   "exactmines.play.strategy"])
 def test_docstring_examples(name):
     module = _source_module(name)
