@@ -21,7 +21,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: The modules where the time goes (docs/benchmarks-speed.md): the counting and combining
-#: of every analysis, the no-guess check's search, the player's endgame search. A class
+#: of every analysis, the no-guess check, the player's counting and endgame search. A class
 #: defined in one is compiled too: whatever of it may be pickled spells out ``__reduce__``
 #: (a compiled class does not unpickle by itself), and only compiled modules may subclass
 #: it (the player's View subclasses the Grid: both are compiled).
@@ -35,6 +35,8 @@ COMPILED = [
     "exactmines/solvability/check.py",
     "exactmines/game.py",
     "exactmines/play/endgame.py",
+    "exactmines/play/fifty_patterns.py",
+    "exactmines/play/lookahead.py",
     "exactmines/play/view.py",
 ]
 

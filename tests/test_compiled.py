@@ -73,17 +73,41 @@ def test_a_player_in_the_middle_of_a_game_pickles():
 
     from exactmines.game import Game, board_from_indices
     from exactmines.play.games import PlaySettings, deal_game
+    from exactmines.play.lookahead import Cache, _Reveal
     from exactmines.play.strategy import STRATEGIES, Player
 
-    game = Game(board_from_indices(9, 9, deal_game(PlaySettings(9, 9, 10, "opening", (4, 4),
-                                                                1), 0)))
-    player = Player(9, 9, 10, STRATEGIES["best"])
-    opened = game.reveal((4, 4))
-    player.show([(r * 9 + c, game.numbers[r * 9 + c]) for r, c in opened])
+    settings = PlaySettings(16, 16, 40, "opening", (8, 8), 1)
+    game = Game(board_from_indices(16, 16, deal_game(settings, 0)))
+    player = Player(16, 16, 40, STRATEGIES["best"])
+
+    def click(index):
+        opened = game.reveal(divmod(index, 16))
+        player.show([(r * 16 + c, game.numbers[r * 16 + c]) for r, c in opened])
+
+    click(8 * 16 + 8)
+    while not game.over:  # on, until the player has counted (its cache holds parts)
+        clicks = player.next_clicks()[0]
+        if player.cache.parts:
+            break
+        for index in clicks:
+            if not game.over:
+                click(index)
+    assert not game.over and player.cache.parts
     again = pickle.loads(pickle.dumps(game))
-    assert (again.revealed, again.clicks, again.over) == (game.revealed, game.clicks, game.over)
-    assert again.reveal((0, 0)) == game.reveal((0, 0))
+    assert (again.revealed, again.clicks, again.over) == (game.revealed, game.clicks, False)
+    safe = [i for i in range(256) if divmod(i, 16) not in game.board.mine_cells]
+    rest = game.reveal_indices(safe)  # clears the board: the restored game does the same
+    assert rest and again.reveal_indices(safe) == rest and again.won
     back = pickle.loads(pickle.dumps(player))
+    assert back.cache.parts == player.cache.parts
     assert (back.view.revealed, back.view.mines, back.view.unknown) == \
         (player.view.revealed, player.view.mines, player.view.unknown)
     assert back.next_clicks() == player.next_clicks()
+    # A part, a reveal and the cache itself on their own.
+    for part in player.cache.parts.values():
+        assert pickle.loads(pickle.dumps(part)) == part
+    reveal = _Reveal((1, 2), (1, 1), {0: [(0, 1, [0, 0])], 1: [(1, 2, [1, 1])]}, 4)
+    same = pickle.loads(pickle.dumps(reveal))
+    assert (same.polys, same.part(1).counts) == (reveal.polys, reveal.part(1).counts)
+    cache = pickle.loads(pickle.dumps(player.cache))
+    assert isinstance(cache, Cache) and cache.parts == player.cache.parts

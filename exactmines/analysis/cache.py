@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from exactmines.analysis.backends import Backend, ComponentCounts
+from exactmines.budget import UNLIMITED, Budget
 
 if TYPE_CHECKING:
     from exactmines.analysis.frontier import Component
@@ -62,8 +63,8 @@ class CountCache:
         return len(self._counts)
 
     def count(self, engine: Backend, component: Component, *,
-              deadline: float | None = None) -> ComponentCounts:
-        """``engine.count(component, deadline=deadline)``, or the counts kept for an equal
+              budget: Budget = UNLIMITED) -> ComponentCounts:
+        """``engine.count(component, budget=budget)``, or the counts kept for an equal
         component (same box sizes, same rules, in the same order).
 
         Raises
@@ -75,7 +76,7 @@ class CountCache:
         if found is not None:
             self.hits += 1
             return found
-        counts = engine.count(component, deadline=deadline)
+        counts = engine.count(component, budget=budget)
         self.misses += 1
         if len(self._counts) >= self.limit:
             self._counts.clear()
