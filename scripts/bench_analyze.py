@@ -77,6 +77,7 @@ from pathlib import Path
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
+from exactmines.analysis.cache import CountCache
 from exactmines.generate.families import (
     dense_games,
     lattice_position,
@@ -294,6 +295,34 @@ class ExactminesCells(Exactmines):
         return [cell.probability for cell in analyze(position, backend=self.backend).cells]
 
 
+class ExactminesReplay(Exactmines):
+    """The same, the positions analysed in game order with one
+    :class:`~exactmines.analysis.cache.CountCache` per game, made anew at each game's first
+    position of every run (what a replay of the games does): the components a position
+    shares with the earlier positions of its game are not counted again."""
+
+    def __init__(self, positions: list[Position], games: list[int], backend: str) -> None:
+        self.cache = CountCache()  # the warming pass shares one: run() starts each game anew
+        super().__init__(positions, backend)
+        self.name = "  the same, one CountCache per game"
+        self.games = games
+
+    def read(self, position: Position) -> Sequence[Fraction | None]:
+        return analyze(position, backend=self.backend, cache=self.cache).cells.probabilities()
+
+    def run(self) -> list[float]:
+        clock, read = time.process_time, self.read
+        seconds = []
+        game = None
+        for position, this in zip(self.positions, self.games, strict=True):
+            started = clock()
+            if this != game:
+                game, self.cache = this, CountCache()
+            read(position)
+            seconds.append(clock() - started)
+        return seconds
+
+
 class MsToollib(Tool):
     """ms_toollib's ``cal_probability_onboard`` (Rust); the boards are converted to its
     lists of numbers (10 covered, 11 flag) before timing."""
@@ -402,7 +431,7 @@ def peers(positions: list[Position], jsm: Path | None) -> list[Tool]:
 
 
 def compare(label: str, positions: list[Position], backend: str, jsm: Path | None,
-            runs: int) -> bool:
+            runs: int, games: list[int] | None = None) -> bool:
     """exactmines against every peer that can run, on the same positions, in this run:
     warm (each tool has done the suite once, untimed), CPU time of each position
     (``time.process_time``; node's ``process.cpuUsage``). Each of ``runs`` runs times one
@@ -414,7 +443,10 @@ def compare(label: str, positions: list[Position], backend: str, jsm: Path | Non
     largest of those. Every peer's answers are then checked against the exact ones, cell by
     cell, within its tolerance: ``False`` when one is off (a broken harness cannot pass)."""
     ours = Exactmines(positions, backend)
-    tools: list[Tool] = [ours, ExactminesCells(positions, backend), *peers(positions, jsm)]
+    tools: list[Tool] = [ours, ExactminesCells(positions, backend)]
+    if games is not None:
+        tools.append(ExactminesReplay(positions, games, backend))
+    tools.extend(peers(positions, jsm))
     times: dict[str, list[list[float]]] = {tool.name: [] for tool in tools}
     try:
         for run in range(runs):
@@ -433,7 +465,7 @@ def compare(label: str, positions: list[Position], backend: str, jsm: Path | Non
                 1000 * max(each))
 
     print(f"\n{label}, {len(positions)} positions: warm, CPU ms, least of {runs} runs, each "
-          f"tool over the suite in turn (load {_load()})")
+          f"tool over the suite in turn (load {_load()}; exactmines {_build()})")
     print(f"  {'':<42} {'total':>9} {'median':>8} {'max':>8}")
     rows = {tool.name: figures(tool.name) for tool in tools}
     for tool in tools:
@@ -476,8 +508,9 @@ def versus(backend: str, games: int, jsm: Path | None, families: bool, quick: bo
            runs: int | None) -> int:
     """The ``--versus`` tables: the mid-game suite, then (``families``) each large family;
     1 when a peer's answers do not match."""
-    good = compare(f"30x16/99 mid-game ({games} games)",
-                   [p for _, p in midgame_positions(games)], backend, jsm, runs or 7)
+    suite = list(dense_games(games))
+    good = compare(f"30x16/99 mid-game ({games} games)", [step.position for step in suite],
+                   backend, jsm, runs or 7, [step.game for step in suite])
     if families:
         seeds = range(2) if quick else range(8)
         suites = [
@@ -490,6 +523,13 @@ def versus(backend: str, games: int, jsm: Path | None, families: bool, quick: bo
         for label, positions in suites:
             good &= compare(label, positions, backend, jsm, runs or 3)
     return 0 if good else 1
+
+
+def _build() -> str:
+    """Whether the compiled modules (setup.py) or the Python sources are what runs."""
+    from exactmines.analysis.backends import dp
+
+    return "pure Python" if (dp.__file__ or "").endswith(".py") else "compiled"
 
 
 def _load() -> str:

@@ -88,7 +88,8 @@ class Analysis:
     cells:
         Every covered, unflagged cell, row-major: a read-only sequence (:class:`Cells`,
         equal to the tuple of the same cells) whose cell objects and fractions are made
-        when first read.
+        when first read; ``cells.probabilities()`` gives every cell's probability at once,
+        in the same order, without the cell objects.
     probabilities_computed:
         ``False`` when a component's layouts could not be counted in time: the verdicts are
         still exact, the probabilities of the affected cells are ``None``.
