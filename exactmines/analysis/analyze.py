@@ -170,7 +170,8 @@ class Cells(Sequence[CellAnalysis]):
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
-        self._table: tuple[list[Fraction | None], list[Verdict], list[int]] | None = None
+        self._table: tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
+                           list[int]] | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
@@ -200,42 +201,47 @@ class Cells(Sequence[CellAnalysis]):
             self._values = values
         return self._values, self._rest
 
-    def _tables(self) -> tuple[list[Fraction | None], list[Verdict], list[int]]:
-        """Every cell's exact probability and verdict by flat index ``r * width + c`` (the
-        cells not covered hold the rest's, unread), and the covered cells' flat indices,
-        row-major.
+    def _tables(self) -> tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
+                               list[int]]:
+        """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
+        index ``r * width + c`` (the cells not covered hold the rest's, unread), and the
+        covered cells' flat indices, row-major.
 
         Flat tables instead of a dict of cells: a 10**6-cell board has hundreds of
         thousands of covered cells, and the cells off the frontier (most of a big board)
         are the tables' default, not a group. The Python work is per frontier cell and per
-        distinct ratio (its fraction); the covered cells are found at C speed.
+        distinct ratio (its fraction); the covered cells are found at C speed, and the
+        cells of a group share one pair (a cell object adds only its place to it).
         """
         if self._table is None:
             values, rest = self.values()
             fractions: dict[Ratio, Fraction] = {}
 
-            def exact(ratio: Ratio | None) -> Fraction | None:
+            def exact(value: Value) -> tuple[Fraction | None, Verdict]:
+                ratio, verdict = value
                 if ratio is None:
-                    return None
+                    return None, verdict
                 found = fractions.get(ratio)
                 if found is None:
                     found = fractions[ratio] = fraction_of(*ratio)
-                return found
+                return found, verdict
 
             position = self._position
             width = position.width
             size = width * position.height
-            probability = [exact(rest[0])] * size
-            verdict = [rest[1]] * size
-            for cells, (ratio, said) in values:
-                p = exact(ratio)
+            pair = exact(rest)
+            probability = [pair[0]] * size
+            pairs = [pair] * size
+            for cells, value in values:
+                pair = exact(value)
+                p = pair[0]
                 for r, c in cells:
                     i = r * width + c
                     probability[i] = p
-                    verdict[i] = said
+                    pairs[i] = pair
             flags = "".join(position.rows).encode("latin-1", "replace").translate(
                 _COVERED_BYTE)
-            self._table = (probability, verdict, list(compress(range(len(flags)), flags)))
+            self._table = (probability, pairs, list(compress(range(len(flags)), flags)))
         return self._table
 
     def probabilities(self) -> tuple[Fraction | None, ...]:
@@ -248,11 +254,10 @@ class Cells(Sequence[CellAnalysis]):
 
     def _cells(self) -> tuple[CellAnalysis, ...]:
         if self._all is None:
-            probability, verdict, covered = self._tables()
+            _, pairs, covered = self._tables()
             places = map(divmod, covered, repeat(self._position.width))  # (row, col)
-            values = zip(map(probability.__getitem__, covered),
-                         map(verdict.__getitem__, covered), strict=True)
-            self._all = tuple(starmap(CellAnalysis, map(add, places, values)))
+            self._all = tuple(starmap(CellAnalysis, map(add, places,
+                                                        map(pairs.__getitem__, covered))))
         return self._all
 
     def __len__(self) -> int:
