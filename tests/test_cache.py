@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from strategies import positions
+from test_analysis_cells import _answers
 
 from exactmines import CountCache, analyze
 from exactmines.analysis.backends import get_backend
@@ -11,12 +12,6 @@ from exactmines.analysis.backends.dp import DPBackend
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.errors import TooLarge
 from exactmines.generate.families import dense_games
-
-
-def _answers(result):
-    return (result.consistent, result.layouts, tuple(result.cells), result.components,
-            result.frontier_cells, result.largest_component, result.notes,
-            result.probabilities_computed, result.verdicts_complete)
 
 
 @settings(max_examples=100)
