@@ -6,16 +6,14 @@ click (``exactmines.game.deal`` under the chosen rule), or taken from ``generate
 (a board certified solvable without guessing from that click), or given whole (an
 imported board). Each click's risk is its exact mine probability in the position the player
 saw (a fresh exact analysis of the revealed cells and the total count; the player's own
-flags are not trusted). Games live in memory only, in a bounded store: nothing touches
-the disk.
+flags are not trusted). A game is a plain picklable value: the server keeps it pickled in
+memory only, in a bounded store (:mod:`exactmines.ui.web.store`), and each move runs in a
+worker process on the game sent there and back. Nothing touches the disk.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,14 +27,10 @@ from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board, Cell
 from exactmines.ui.web.advice import Recommendation, first_click
 
-__all__ = ["MAX_SIDE", "Click", "WebGame", "GameStore", "UnknownGame"]
+__all__ = ["MAX_SIDE", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 250
-
-
-class UnknownGame(LookupError):
-    """No game with that id (never made, or dropped from the bounded store)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +52,9 @@ class Click:
 
 class WebGame:
     """One game: settings, the hidden board once dealt, the player that plays it on
-    request, the player's flags and the log of clicks. Methods are not thread-safe on
-    their own: :class:`GameStore` hands out each game under its lock."""
+    request, the player's flags and the log of clicks. Picklable (the server moves it to
+    a worker process for each move); methods are not thread-safe: the server runs one move
+    of a game at a time."""
 
     def __init__(self, width: int, height: int, mines: int, rule: str, seed: int,
                  noguess: bool = False, board: Board | None = None,
@@ -86,7 +81,6 @@ class WebGame:
         self.player: Player | None = None
         self.flags: set[Cell] = set()
         self.log: list[Click] = []
-        self.lock = threading.Lock()
         self._pending: Recommendation | None = None
         self._analysis: tuple[int, Analysis] | None = None
 
@@ -254,32 +248,3 @@ class WebGame:
             "survival": fraction_text(survive),
             "risk_complete": len(known) == len(risks),
         }
-
-
-class GameStore:
-    """The games in play, at most ``capacity`` (the least recently used is dropped): the
-    server's memory stays bounded however many games the page starts."""
-
-    def __init__(self, capacity: int = 64) -> None:
-        self.capacity = capacity
-        self._games: OrderedDict[str, WebGame] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, game: WebGame) -> str:
-        game_id = secrets.token_hex(8)
-        with self._lock:
-            self._games[game_id] = game
-            while len(self._games) > self.capacity:
-                self._games.popitem(last=False)
-        return game_id
-
-    def get(self, game_id: str) -> WebGame:
-        with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                raise UnknownGame(game_id)
-            self._games.move_to_end(game_id)
-            return game
-
-    def __len__(self) -> int:
-        return len(self._games)
