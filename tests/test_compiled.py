@@ -26,8 +26,9 @@ def test_the_compiled_list_names_modules_of_the_package():
 
 
 def test_no_extension_in_use_is_older_than_its_source():
-    # An editable install builds the extensions in place: after an edit of the source, the
-    # stale extension would be what runs (CONTRIBUTING.md, "The compiled modules").
+    # An editable install asked to compile (EXACTMINES_COMPILE=1) builds the extensions in
+    # place: after an edit of the source, the stale extension would be what runs
+    # (CONTRIBUTING.md, "The compiled modules").
     stale = []
     for name in _compiled_modules():
         module = importlib.import_module(name)
@@ -36,7 +37,8 @@ def test_no_extension_in_use_is_older_than_its_source():
             source = path.parent / (name.rsplit(".", 1)[1] + ".py")
             if source.exists() and source.stat().st_mtime > path.stat().st_mtime:
                 stale.append(name)
-    assert not stale, f"rebuild the extensions (python setup.py build_ext --inplace): {stale}"
+    assert not stale, ("rebuild the extensions (EXACTMINES_COMPILE=1 pip install -e .) or "
+                       f"delete them: {stale}")
 
 
 def test_results_of_the_compiled_modules_pickle():
