@@ -21,9 +21,14 @@ talks to it over loopback only:
     second, and the resident memory of the server and its workers before and after [no
     error, no growth].
 ``browser``
-    headless Chromium (``/usr/bin/chromium``): navigation to the first overlay of an expert
-    position [<= 1 s], and a cell edited with the keyboard to its updated overlay
-    [<= 200 ms], median of 20 edits.
+    headless Chromium (Debian's ``chromium``), the page as a player opens it, median of
+    several runs each, with the CPU time the server and its workers spent on each run
+    (user + system time of the process tree, from ``/proc``): navigation to the first
+    overlay with the list of guesses of an expert position at a guess
+    (``instances/guide-candidates-30x16x99-seed1.mine``) [<= 500 ms]; a cell of that
+    position edited with the keyboard to its updated overlay [<= 100 ms], median of 20
+    edits; navigation to the first overlay of a 300x300 position
+    (``instances/large-300x300x18000-seed1.mine``, painted on a canvas) [<= 2 s].
 ``hard``
     4 hard positions at once (a compiled 3-SAT formula, 20 variables and 40 clauses, that no
     engine counts in seconds) with ``time_limit`` 1, then ``/api/health`` and the 9x9
@@ -49,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -67,7 +73,7 @@ from bench_analyze import midgame_positions  # noqa: E402
 from exactmines.io.formats import position_to_mine  # noqa: E402
 
 REFERENCE = (ROOT / "instances" / "reference-9x9.mine").read_text()
-CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM") or shutil.which("chromium") or "chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -147,42 +153,109 @@ def load(url: str, clients: int, requests: int) -> None:
         print("  first error:", errors[0])
 
 
-def browser(url: str, edits: int) -> None:
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid`` and its descendants (the
+    server's workers, those ended included), in ms."""
+    total = 0
+    for process in [pid, *descendants(pid)]:
+        try:
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:  # ended meanwhile: its parent counts it once reaped
+            continue
+        total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return total * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    found = []
+    for child in children(pid):
+        found += [child, *descendants(child)]
+    return found
+
+
+def fragment_of(name: str) -> str:
+    text = (ROOT / "instances" / name).read_text()
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    return f"#{lines[0]}:{'/'.join(lines[1:])}"
+
+
+READY = ("() => { const b = document.getElementById('board'); return b.dataset.state === "
+         "'ready' && b.dataset.key === window.exactmines.positionKey(); }")
+
+# Timed in the page itself, not through the browser's remote control: the moment each
+# overlay has been drawn (the frame after the board became ready) with the number of
+# guesses listed, and the moment of the last key pressed.
+CLOCK = """
+window.__drawn = []; window.__key = null;
+document.addEventListener("keydown", () => { window.__key = performance.now(); }, true);
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    if (change.target.id === "board" && change.target.dataset.state === "ready") {
+      requestAnimationFrame(() => window.__drawn.push([performance.now(),
+        document.querySelectorAll("#candidates tbody tr").length]));
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+"""
+
+
+def first_overlays(chromium, url: str, fragment: str, runs: int, pid: int, guesses: int
+                   ) -> tuple[list[float], list[float]]:
+    """Milliseconds from navigation to the first overlay drawn with ``guesses`` guesses
+    listed (the page's clock), and the server's CPU ms, for ``runs`` fresh pages."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(CLOCK)
+        before = cpu_ms(pid)
+        page.goto(url + fragment)
+        page.wait_for_function(f"() => window.__drawn.some(d => d[1] === {guesses})",
+                               timeout=120_000)
+        walls.append(page.evaluate(f"window.__drawn.find(d => d[1] === {guesses})[0]"))
+        cpus.append(cpu_ms(pid) - before)
+        page.close()
+    return walls, cpus
+
+
+def browser(url: str, edits: int, runs: int, pid: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    text = (ROOT / "instances" / "position-30x16x99-seed1-000.mine").read_text()
-    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
-    fragment = f"#{lines[0]}:{'/'.join(lines[1:])}"
-    ready = ("() => { const b = document.getElementById('board'); return b.dataset.state === "
-             "'ready' && b.dataset.key === window.exactmines.positionKey(); }")
+    expert = fragment_of("guide-candidates-30x16x99-seed1.mine")
+    large = fragment_of("large-300x300x18000-seed1.mine")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        loads = []
-        for _ in range(5):
-            page = chromium.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url + fragment)
-            page.wait_for_function(ready)
-            loads.append(page.evaluate("performance.now()"))
-            page.close()
+        first_overlays(chromium, url, expert, 1, pid, 5)  # warm up the server
+        loads, load_cpu = first_overlays(chromium, url, expert, runs, pid, 5)
         page = chromium.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(url + fragment)
-        page.wait_for_function(ready)
+        page.add_init_script(CLOCK)
+        page.goto(url + expert)
+        page.wait_for_function(READY)
         page.focus("#board")
-        for _ in range(25):  # to (0, 25): a covered cell off the frontier
-            page.keyboard.press("ArrowRight")
-        times = []
+        for _ in range(15):  # to (15, 0): a covered cell far from the numbers
+            page.keyboard.press("ArrowDown")
+        times, edit_cpu = [], []
         for _ in range(edits):
             key = page.evaluate("window.exactmines.positionKey()")
-            page.evaluate("window.__t0 = performance.now()")
+            drawn = page.evaluate("window.__drawn.length")
+            before = cpu_ms(pid)
             page.keyboard.press("f")  # a flag there, then taken away again
             page.wait_for_function(f"() => window.exactmines.positionKey() !== {key!r}")
-            page.wait_for_function(ready)
-            times.append(page.evaluate("performance.now() - window.__t0"))
+            page.wait_for_function(f"() => ({READY})() && window.__drawn.length > {drawn}")
+            times.append(page.evaluate("window.__drawn[window.__drawn.length - 1][0] - "
+                                       "window.__key"))
+            edit_cpu.append(cpu_ms(pid) - before)
+        page.close()
+        big, big_cpu = first_overlays(chromium, url, large, max(runs // 2, 2), pid, 0)
         chromium.close()
-    print(f"browser: navigation to the first overlay of an expert position median "
-          f"{statistics.median(loads):.0f} ms (max {max(loads):.0f}, 5 loads); an edit to the "
-          f"updated overlay median {statistics.median(times):.0f} ms, max {max(times):.0f} ms "
-          f"({edits} edits)")
+    med = statistics.median
+    print(f"browser: navigation to the first overlay with its guesses, expert position: median "
+          f"{med(loads):.0f} ms, min {min(loads):.0f} ({runs} loads; server CPU median "
+          f"{med(load_cpu):.0f} ms)")
+    print(f"browser: a key pressed to the updated overlay drawn, same position: median "
+          f"{med(times):.0f} ms, min {min(times):.0f}, max {max(times):.0f} ({edits} edits; "
+          f"server CPU median {med(edit_cpu):.0f} ms)")
+    print(f"browser: navigation to the first overlay, 300x300 position: median {med(big):.0f} "
+          f"ms, min {min(big):.0f} ({len(big)} loads; server CPU median {med(big_cpu):.0f} ms)")
 
 
 def hard_text() -> str:
@@ -379,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         if "load" in parts:
             load(url, 4, 100 if args.quick else 500)
         if "browser" in parts:
-            browser(url, 6 if args.quick else 20)
+            browser(url, 6 if args.quick else 20, 3 if args.quick else 7, server.pid)
         if "hard" in parts:
             hard(url, text, 1 if args.quick else 3)
         if "slow" in parts:

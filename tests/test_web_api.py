@@ -289,7 +289,7 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
 
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
-    data = (hard_text, None, None, "auto", 1.0)
+    data = (hard_text, None, None, "auto", 1.0, (), False)
     body = json.loads(jobs.unanswered_body(data, False, 1.65))
     position = position_from_text(hard_text)
     assert body["consistent"] is None and body["layouts"] is None and body["unique"] is False
@@ -305,6 +305,13 @@ def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     overlay = json.loads(jobs.unanswered_body(data, True, 1.65))
     assert overlay["analysis"] == body and overlay["recommendation"] is None
     assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
+    assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
+    # The page asks for the cells grouped: every covered cell, unknown, in one group.
+    grouped = json.loads(jobs.unanswered_body(data[:6] + (True,), True, 1.65))
+    assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
+                                                  "cells": [r * position.width + c for r, c in
+                                                            [(c["row"], c["col"])
+                                                             for c in body["cells"]]]}]
 
 
 def test_every_worker_busy_and_no_queue_is_503_at_once(hard_text):
@@ -414,7 +421,7 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
 
     import exactmines.play.strategy as strategy_module
     from exactmines.game import Game, random_board
-    from exactmines.ui.web.advice import recommend
+    from exactmines.ui.web.advice import advise
 
     board = random_board(30, 16, 99, random.Random(0))
     game = Game(board)
@@ -427,11 +434,11 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
     result = types.SimpleNamespace(consistent=True, probabilities_computed=True,
                                    cells=analyze(position).cells, safe=[])
     monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
-    move, note = recommend(position, result, budget=Budget(0.0))
-    assert move is None and note == ("no recommendation: the player's search went past its "
-                                     "time limit")
-    move, note = recommend(position, result, budget=Budget.seconds(600.0))
-    assert move is not None and note is None
+    advice = advise(position, result, budget=Budget(0.0))
+    assert advice.recommendation is None and advice.note == (
+        "no recommendation: the player's search went past its time limit")
+    advice = advise(position, result, budget=Budget.seconds(600.0))
+    assert advice.recommendation is not None and advice.note is None
 
 
 def test_overlay_recommends_a_certain_cell_when_there_is_one(client):
@@ -558,8 +565,123 @@ def test_flags_hints_and_refused_clicks(client):
     assert client.post("/api/games/nope/step").status_code == 404
 
 
+def test_a_one_cell_wide_game_is_a_game(client):
+    game = new_game(client, width=1, height=5, mines=1, rule="safe", seed=2)
+    assert game["rows"] == ["H"] * 5
+
+
+def test_a_revealed_cell_cannot_be_flagged_and_the_message_names_it(client):
+    game = new_game(client, board=CHORD_BOARD)
+    client.post(f"/api/games/{game['id']}/reveal", json={"row": 1, "col": 2})
+    refused = client.post(f"/api/games/{game['id']}/flag", json={"row": 1, "col": 2})
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "flag: row 1, col 2 cannot be flagged now"}
+
+
+@pytest.mark.parametrize("text", ["3x1x1\nH1H\n", "5x1x2\nH1H1H\n", "4x1x1\nH1HH\n"])
+def test_a_total_the_numbers_allow_is_no_fault(text):
+    # The total at the least (or the most) the numbers allow, with or without cells off the
+    # numbers: consistent, so no fault to name.
+    from exactmines.analysis.backends import get_backend
+    from exactmines.ui.web.advice import find_fault
+
+    assert find_fault(position_from_text(text), get_backend("auto")) is None
+
+
+# A 4x2 board with no zero: (0,0) shows 1 and touches the mine (0,1) and two safe cells.
+CHORD_BOARD = "4x2x2\nHMHH\nHHHM\n"
+
+
+def test_a_chord_opens_the_neighbours_of_a_satisfied_number(client):
+    game = new_game(client, board=CHORD_BOARD)
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0})
+    refused = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0})
+    assert refused.status_code == 400 and refused.json() == {"error": (
+        "chord: row 0, col 0 shows 1 with 0 flags around: a chord needs as many flags as "
+        "the number")}
+    client.post(f"/api/games/{gid}/flag", json={"row": 0, "col": 1})
+    game = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0}).json()
+    assert game["rows"] == ["1FHH", "11HH"] and not game["over"]
+    chord = game["clicks"][-1]
+    assert (chord["row"], chord["col"], chord["by"], chord["opened"]) == (0, 0, "chord", 2)
+    # Seen before the chord: one mine among (0,1), (1,0), (1,1), the other among the four
+    # cells on the right: 12 layouts, (1,0) and (1,1) both safe in 4 of them.
+    assert chord["probability"] == "2/3" and not chord["mine"]
+    # The flag stays; a covered cell is no chord.
+    covered = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 2})
+    assert covered.status_code == 400
+    # The rest by hand: 6 safe cells and no zero, so 3BV 6; 6 clicks made (a reveal, a
+    # flag, a chord, 3 reveals; refused ones do not count), efficiency 6/6.
+    assert game["bbbv"] is None and game["efficiency"] is None  # only at the end
+    for r, c in ((0, 2), (0, 3), (1, 2)):
+        game = client.post(f"/api/games/{gid}/reveal", json={"row": r, "col": c}).json()
+    assert game["won"] and game["bbbv"] == 6 and game["click_count"] == 6
+    assert game["efficiency"] == "1" and game["seconds"] >= 0
+
+
+def test_a_chord_on_a_wrong_flag_loses(client):
+    game = new_game(client, board=CHORD_BOARD)
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0})
+    client.post(f"/api/games/{gid}/flag", json={"row": 1, "col": 0})  # the mine is (0,1)
+    game = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0}).json()
+    assert game["lost"] and game["rows"][0][1] == "X"
+    assert game["clicks"][-1]["mine"] and game["clicks"][-1]["by"] == "chord"
+    assert game["bbbv"] == 6 and game["efficiency"] is None
+
+
+def test_flags_are_never_recommended_nor_taken_away(client):
+    game = new_game(client, width=16, height=16, mines=40, rule="safe", seed=21)
+    gid = game["id"]
+    # Step to the first guess.
+    for _ in range(40):
+        move = client.post(f"/api/games/{gid}/hint").json()["move"]
+        if move["kind"] not in ("first", "certain"):
+            break
+        game = client.post(f"/api/games/{gid}/step").json()
+    assert move["kind"] in GUESS_KINDS
+    guess = (move["row"], move["col"])
+    client.post(f"/api/games/{gid}/flag", json={"row": guess[0], "col": guess[1]})
+    other = client.post(f"/api/games/{gid}/hint").json()
+    assert other["move"]["kind"] == "unflagged" and other["note"] is None
+    assert (other["move"]["row"], other["move"]["col"]) != guess
+    game = client.post(f"/api/games/{gid}/step").json()
+    assert game["rows"][guess[0]][guess[1]] == "F" and game["flags"] == 1
+    assert (game["clicks"][-1]["row"], game["clicks"][-1]["col"]) == (
+        other["move"]["row"], other["move"]["col"])
+    # The overlay, told the player's flag, recommends the same unflagged cell when the
+    # game's position is the one it was asked on, and never lists the flagged one.
+    if not game["over"]:
+        hint = client.post(f"/api/games/{gid}/hint").json()
+        rows = [row.replace("F", "H") for row in game["rows"]]
+        body = client.post("/api/overlay", json={"grid": rows, "mines": 40,
+                                                 "flagged": [list(guess)]}).json()
+        assert [guess[0], guess[1]] not in [[c["row"], c["col"]] for c in body["candidates"]]
+        if hint["move"]["kind"] == "certain":
+            assert body["recommendation"]["kind"] == "certain"
+
+
+def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
+    # The reference has five certainly safe cells: flag one, the overlay leaves it out; flag
+    # every one, nothing is recommended and the note says the flag is wrong.
+    grid = [row for row in REFERENCE.splitlines()[2:]]
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10}).json()
+    safe = body["recommendation"]["cells"]
+    assert len(safe) == 5
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10,
+                                             "flagged": [safe[0]]}).json()
+    assert body["recommendation"]["cells"] == safe[1:]
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10,
+                                             "flagged": safe}).json()
+    assert body["recommendation"] is None
+    assert body["note"] == ("no recommendation: every certainly safe cell is flagged (row 1, "
+                            "col 0 is safe: that flag is wrong)")
+
+
 @pytest.mark.parametrize("settings, message", [
     ({"width": 0}, "game: board size 0x9: each side must be 1 to 250"),
+    ({"height": 0}, "game: board size 9x0: each side must be 1 to 250"),
     ({"rule": "lucky"},
      "rule: unknown first-click rule 'lucky': choose one of safe, opening, unprotected"),
     ({"mines": 81}, "mines: 81 mines on 9x9: must be 0 to 80"),
@@ -669,7 +791,7 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     assert [name for name in opened if not name.startswith("/proc/")] == []
     opened.clear()
     # ... and the jobs its workers run, here in this process where open is watched.
-    request = (REFERENCE, None, None, "auto", 5.0)
+    request = (REFERENCE, None, None, "auto", 5.0, (), True)
     jobs.analysis_body(request)
     jobs.overlay_body(request)
     jobs.unanswered_body(request, True, 1.0)

@@ -61,10 +61,13 @@ def cell_to_dict(topology: Topology, cell: Cell) -> dict[str, Any]:
     return {"row": cell[0], "col": cell[1]}
 
 
-def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any]:
+def analysis_to_dict(result: Analysis, file: str | None = None, *,
+                     cells: bool = True) -> dict[str, Any]:
     """The JSON object of docs/contract.md §3 (with the shape, counts of verdicts, notes and
-    timing); on another topology than the square grid, the shape of :func:`shape_to_dict`
-    and each cell named by :func:`cell_to_dict`."""
+    timing); without its ``"cells"`` when ``cells`` is false (a caller that writes them in
+    another form: each cell's fraction costs its digits). On another topology than the
+    square grid, the shape of :func:`shape_to_dict` and each cell named by
+    :func:`cell_to_dict`."""
     position = result.position
     topology = position.topology
     out: dict[str, Any] = {}
@@ -89,10 +92,10 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
     )
     if not topology.is_square:
         out.update(dp_width=result.dp_width, dp_plan=result.dp_plan)
-    if topology.is_square:
+    if cells and topology.is_square:
         out["cells"] = [{"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
                          "verdict": c.verdict} for c in result.cells]
-    else:
+    elif cells:
         out["cells"] = [{**cell_to_dict(topology, c.cell),
                          "probability": fraction_text(c.probability), "verdict": c.verdict}
                         for c in result.cells]

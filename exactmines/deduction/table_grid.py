@@ -63,6 +63,16 @@ class TableGrid:
         self._masks: dict[bytes, int] = {}
         self._live: set[int] = set()
 
+    def copy_state_from(self, other: TableGrid) -> None:
+        """Take copies of ``other``'s changing parts (numbers, cell states, the clues to
+        look at again), so that a shallow copy of ``other`` (``copy.copy``) becomes
+        independent of it."""
+        self.numbers = list(other.numbers)
+        self.dirty, self.pair_dirty = set(other.dirty), set(other.pair_dirty)
+        self._state, self._free, self._flags = (bytearray(other._state), list(other._free),
+                                                list(other._flags))
+        self._masks, self._live = dict(other._masks), set(other._live)
+
     def show(self, shown: Iterable[tuple[int, int]]) -> None:
         """Cells newly revealed, as ``(flat index, number)`` (one already revealed is left
         as it is). Cost: a few steps per cell and neighbour."""

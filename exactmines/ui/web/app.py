@@ -112,6 +112,12 @@ class AnalyzeRequest(_Body):
     mines: int | None = Field(None, description="total mines (flags included), with grid")
     backend: str = Field("auto", description="engine: " + ", ".join(backend_names()))
     time_limit: float | None = Field(None, description="seconds (default 5, capped)")
+    flagged: list[tuple[int, int]] = Field(
+        [], description="overlay only: [row, col] of cells a player flagged in a game (covered "
+                        "in grid, not trusted): drawn as flags, never recommended")
+    grouped: bool = Field(False, description="overlay only: the analysis's cells as "
+                                             "cell_groups (flat indices by value) instead of "
+                                             "one object per cell")
 
 
 class ImportRequest(_Body):
@@ -250,10 +256,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise ParameterError("time_limit", repr(query["time_limit"]),
                                      "not a number") from None
             body = AnalyzeRequest(text=text, grid=None, mines=None,
-                                  backend=query.get("backend", "auto"), time_limit=limit)
+                                  backend=query.get("backend", "auto"), time_limit=limit,
+                                  flagged=[], grouped=False)
         registered(body.backend)  # an unknown engine is refused before any work
         limit = time_limit(body.time_limit)
-        return (body.text, body.grid, body.mines, body.backend, limit), _covered(raw)
+        return (body.text, body.grid, body.mines, body.backend, limit, tuple(body.flagged),
+                body.grouped), _covered(raw)
 
     async def analysis(request: Request, overlay: bool) -> Response:
         """An analysis (or the overlay) in a worker; a worker stopped past the limit gives
@@ -359,7 +367,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/overlay", openapi_extra=analyze_body,
               summary="What the page draws: the analysis, the player's recommended click "
-                      "with its reason, and the clues at fault in an inconsistent position")
+                      "with its reason, the best guesses, dead cells, 50/50s, the endgame's "
+                      "win probability, and the clues at fault in an inconsistent position")
     async def overlay_endpoint(request: Request) -> Response:
         return await analysis(request, overlay=True)
 
@@ -420,6 +429,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/reveal", summary="Click a cell (zeros flood)")
     async def reveal(game_id: str, body: CellRequest) -> Response:
         return await on_game(game_id, "reveal", (body.row, body.col))
+
+    @app.post("/api/games/{game_id}/chord", summary="Click a revealed number whose flags "
+                                                     "are all placed: open its other "
+                                                     "neighbours (a wrong flag loses)")
+    async def chord(game_id: str, body: CellRequest) -> Response:
+        return await on_game(game_id, "chord", (body.row, body.col))
 
     @app.post("/api/games/{game_id}/flag", summary="Put or take away a flag")
     async def flag(game_id: str, body: CellRequest) -> Response:

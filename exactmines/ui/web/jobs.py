@@ -22,7 +22,7 @@ from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.position import Position
-from exactmines.ui.web.advice import find_fault, recommend, recommendation_to_dict
+from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
@@ -31,8 +31,9 @@ __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "e
            "new_game", "play", "installed_backends", "json_bytes", "Request"]
 
 #: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
-#: limit in seconds)``.
-Request = tuple[str | None, list[str] | None, int | None, str, float]
+#: limit in seconds, cells a player flagged, cells grouped)`` (the last two: the overlay's).
+Request = tuple[str | None, list[str] | None, int | None, str, float,
+                tuple[tuple[int, int], ...], bool]
 
 
 def json_bytes(value: Any) -> bytes:
@@ -51,7 +52,7 @@ def installed_backends() -> list[str]:
 
 def analysis_body(request: Request) -> bytes:
     """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
-    text, grid, mines, backend, limit = request
+    text, grid, mines, backend, limit, *_ = request
     budget = Budget.seconds(limit)
     position = read_position(text, grid, mines)
     return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(backend),
@@ -59,30 +60,38 @@ def analysis_body(request: Request) -> bytes:
 
 
 def overlay_body(request: Request) -> bytes:
-    """``POST /api/overlay``: the analysis, the player's recommended click with its reason,
-    and the clues at fault in an inconsistent position.
+    """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
+    its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
+    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
+    clues at fault in an inconsistent position.
 
     The stages share the request's time: the analysis first, then the search for the
-    faulty clues and the recommendation with what is left of it.
+    faulty clues and the advice with what is left of it.
     """
-    text, grid, mines, backend, limit = request
+    text, grid, mines, backend, limit, flagged, grouped = request
     budget = Budget.seconds(limit)
     position = read_position(text, grid, mines)
     engine = get_backend(backend)
     # The analysis may spend its share twice (counting, then the verdicts): half of the
     # budget keeps it within the whole.
     result = analyze(position, backend=engine, budget=budget.share(0.5))
-    out: dict[str, Any] = {"analysis": analysis_to_dict(result), "recommendation": None,
-                           "note": None, "fault": None}
+    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    move, note = recommend(position, result, budget=budget)
-    out["recommendation"] = None if move is None else recommendation_to_dict(move)
-    out["note"] = note
+    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
     return json_bytes(out)
+
+
+def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
+    """The analysis's JSON, its cells one object each or, ``grouped``, by value
+    (``"cell_groups"``)."""
+    out = analysis_to_dict(result, cells=not grouped)
+    if grouped:
+        out["cell_groups"] = cell_groups(result)
+    return out
 
 
 def unanswered(position: Position, backend: str, note: str) -> Analysis:
@@ -100,15 +109,15 @@ def unanswered(position: Position, backend: str, note: str) -> Analysis:
 def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
     stopped after ``seconds``: :func:`unanswered`, in the endpoint's shape."""
-    text, grid, mines, backend, _ = request
+    text, grid, mines, backend, _, _, grouped = request
     note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
             "its time limit); consistency, layouts and every verdict are unknown")
-    analysis = analysis_to_dict(unanswered(read_position(text, grid, mines), backend, note))
+    result = unanswered(read_position(text, grid, mines), backend, note)
     if not overlay:
-        return json_bytes(analysis)
-    return json_bytes({"analysis": analysis, "recommendation": None, "fault": None,
-                       "note": "no recommendation: nothing was computed within the time "
-                               "limit"})
+        return json_bytes(analysis_to_dict(result))
+    advice = Advice(None, "no recommendation: nothing was computed within the time limit")
+    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
+                       **advice.to_dict()})
 
 
 # -- files, in memory ----------------------------------------------------------------------
@@ -160,7 +169,9 @@ def play(state: bytes, game_id: str, method: str, args: tuple[Any, ...]
                                      "note": f"no move: the player's search went past its "
                                              f"time limit ({exc})"})
         if method in ("hint", "step"):
-            extra["move"] = None if answer is None else recommendation_to_dict(answer)
+            move, note = answer
+            extra["move"] = None if move is None else recommendation_to_dict(move)
+            extra["note"] = note
         elif isinstance(answer, dict):
             extra.update(answer)
     out = {**game.to_dict(game_id), **extra}
