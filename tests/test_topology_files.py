@@ -267,3 +267,25 @@ def test_graph_topology_identity_of_the_dodecahedron():
                                                [(i, j) for i, a in
                                                 enumerate(position.topology.neighbour_table)
                                                 for j in a])
+
+
+@pytest.mark.parametrize("name", sorted(
+    p.name for p in (ROOT / "instances").iterdir()
+    if p.name.startswith(("hex-", "torus-", "triangle-", "knight-", "cube-", "graph-"))
+    and (p.suffix == ".mine" or p.name.startswith("graph-"))))
+def test_analyze_answers_every_shipped_instance_of_another_topology(name, capsys):
+    assert main(["analyze", str(ROOT / "instances" / name), "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    kind = name.split("-")[0]
+    position = read_position((ROOT / "instances" / name).read_bytes(), name)
+    covered = sum(row.count("H") for row in position.rows)
+    assert answer["topology"] == kind and answer["consistent"] is True
+    assert answer["layouts"] is not None and int(answer["layouts"]) > 0
+    assert len(answer["cells"]) == covered and "dp_width" in answer
+    names = {"graph": {"id"}, "cube": {"layer", "row", "col"}}.get(kind, {"row", "col"})
+    assert all(set(cell) == names | {"probability", "verdict"} for cell in answer["cells"])
+    if kind == "graph":  # each covered node by the id it has in the file
+        states = {n["id"]: n["state"] for n in
+                  json.loads((ROOT / "instances" / name).read_text())["nodes"]}
+        assert {cell["id"] for cell in answer["cells"]} == \
+            {i for i, state in states.items() if state == "H"}
