@@ -289,7 +289,7 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
 
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
-    data = (hard_text, None, None, "auto", 1.0, (), False)
+    data = (hard_text, None, None, "auto", 1.0, (), False, "square")
     body = json.loads(jobs.unanswered_body(data, False, 1.65))
     position = position_from_text(hard_text)
     assert body["consistent"] is None and body["layouts"] is None and body["unique"] is False
@@ -307,7 +307,7 @@ def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
     assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
     # The page asks for the cells grouped: every covered cell, unknown, in one group.
-    grouped = json.loads(jobs.unanswered_body(data[:6] + (True,), True, 1.65))
+    grouped = json.loads(jobs.unanswered_body(data[:6] + (True, "square"), True, 1.65))
     assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
                                                   "cells": [r * position.width + c for r, c in
                                                             [(c["row"], c["col"])
@@ -791,7 +791,7 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     assert [name for name in opened if not name.startswith("/proc/")] == []
     opened.clear()
     # ... and the jobs its workers run, here in this process where open is watched.
-    request = (REFERENCE, None, None, "auto", 5.0, (), True)
+    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
     jobs.analysis_body(request)
     jobs.overlay_body(request)
     jobs.unanswered_body(request, True, 1.0)
@@ -870,3 +870,35 @@ def test_an_app_served_again_after_a_shutdown_answers():
         with local_client(app) as c:
             answer = c.post("/api/analyze", json={"text": REFERENCE})
             assert answer.status_code == 200 and answer.json()["layouts"] == "1031"
+
+
+def test_a_grid_on_another_topology_answers_as_its_mine_text(client):
+    # The corner 1 of a 3x2 torus sees every other cell; of a hex board, two of them.
+    for word, layouts in (("torus", 5), ("hex", 2)):
+        text = f"3x2x1 {word}\n1HH\nHHH\n"
+        grid = client.post("/api/analyze", json={"grid": ["1HH", "HHH"], "mines": 1,
+                                                 "topology": word}).json()
+        assert grid == {**client.post("/api/analyze", json={"text": text}).json(),
+                        "seconds": grid["seconds"]}
+        assert grid["topology"] == word and grid["layouts"] == str(layouts)
+    refused = client.post("/api/analyze", json={"grid": ["1H"], "topology": "cube"})
+    assert refused.status_code == 400 and "topology" in refused.json()["error"]
+
+
+def test_a_torus_game_counts_across_its_edges(client):
+    game = client.post("/api/games", json={"width": 5, "height": 5, "mines": 3, "seed": 2,
+                                           "topology": "torus", "rule": "safe"}).json()
+    assert game["topology"] == "torus"
+    game = client.post(f"/api/games/{game['id']}/reveal", json={"row": 0, "col": 0}).json()
+    while not game["over"]:
+        game = client.post(f"/api/games/{game['id']}/step").json()
+    from exactmines.topology import named_topology
+
+    table = named_topology("torus", 5, 5).neighbour_table
+    flat = "".join(game["rows"])
+    numbers = [(i, int(ch)) for i, ch in enumerate(flat) if ch.isdigit()]
+    assert numbers and all(n == sum(flat[j] in "MX" for j in table[i]) for i, n in numbers)
+    # Some number counts a mine across an edge: not what the square grid would show.
+    square = named_topology("square", 5, 5)
+    assert any(n != sum(flat[j] in "MX" for j in square.neighbour_table[i])
+               for i, n in numbers)

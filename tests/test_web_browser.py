@@ -786,3 +786,80 @@ def test_undo_takes_back_the_last_edit(page, base_url):
     assert "1031" in page.inner_text("#summary")
     page.keyboard.press("Control+z")  # nothing more to undo: the position stays
     assert page.evaluate("window.exactmines.positionKey()") == before
+
+
+HEX = INSTANCES / "hex-position-30x16x99-seed1-000.mine"
+
+
+def test_a_hex_position_drawn_as_hexagons_with_analyzes_fractions(page, base_url, capsys,
+                                                                  tmp_path):
+    text = HEX.read_text()
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert lines[0] == "30x16x99 hex"
+    page.goto(base_url + f"#30x16x99@hex:{'/'.join(lines[1:])}")
+    wait_ready(page)
+    expected = cli_json(capsys, text, tmp_path)
+    assert expected["topology"] == "hex"
+    assert_page_matches(page, expected)
+    assert page.get_attribute("#board", "data-topology") == "hex"
+    assert page.input_value("#topology") == "hex"
+    # Odd rows sit half a cell to the right, rows step down less than a hexagon's height.
+    first, below, right = (page.locator(f"#c{i}").bounding_box() for i in (0, 30, 1))
+    assert first and below and right
+    assert abs((below["x"] - first["x"]) - (right["x"] - first["x"]) / 2) < 1.5
+    assert 0 < below["y"] - first["y"] < below["height"]
+    # The player's advice on hexagons: the certainly safe cells are recommended.
+    recommended = page.eval_on_selector_all("#board .cell.rec", "els => els.map(e => e.id)")
+    safe = {f"c{c['row'] * 30 + c['col']}" for c in expected["cells"] if c["verdict"] == "safe"}
+    assert recommended and set(recommended) <= safe
+    page.screenshot(path=str(SHOTS / "hex-position.png"))
+
+
+def _numbers_agree(rows: list[str], word: str) -> int:
+    """How many revealed numbers of a finished game's rows (every mine shown, M or X) are
+    checked against the topology's neighbour table; raises when one differs."""
+    from exactmines.topology import named_topology
+
+    width, height = len(rows[0]), len(rows)
+    topology = named_topology(word, width, height)
+    flat = "".join(rows)
+    checked = 0
+    for i, ch in enumerate(flat):
+        if ch.isdigit():
+            around = topology.neighbour_table[i]
+            assert int(ch) == sum(flat[j] in "MXF" for j in around), (word, divmod(i, width))
+            checked += 1
+    return checked
+
+
+def test_torus_and_hex_games_are_played_on_their_own_neighbours(page, base_url):
+    page.goto(base_url + "#play:9x9x10@torus:safe:4")
+    wait_ready(page)
+    assert page.get_attribute("#board", "data-topology") == "torus"
+    assert page.eval_on_selector("#board", "e => getComputedStyle(e).borderTopStyle") == "dashed"
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["topology"] == "torus" and game["over"]
+    assert _numbers_agree(game["rows"], "torus") > 0
+    page.screenshot(path=str(SHOTS / "torus-game.png"))
+    # Another shape from the menu: a new game on hexagons, played with the overlay on.
+    page.select_option("#topology", "hex")
+    page.wait_for_function("() => window.exactmines.state.game.topology === 'hex'"
+                           " && !window.exactmines.state.game.started")
+    assert page.get_attribute("#board", "data-topology") == "hex"
+    assert "@hex" in page.evaluate("location.hash")
+    page.click("#c40")  # the centre
+    page.wait_for_function("() => window.exactmines.state.game.started")
+    wait_ready(page)
+    for _ in range(3):
+        if page.evaluate("window.exactmines.state.game.over"):
+            break
+        page.click("#step")
+        page.wait_for_function("() => window.exactmines.state.game.clicks.length > 1")
+        wait_ready(page)
+    page.screenshot(path=str(SHOTS / "hex-game.png"))
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["topology"] == "hex" and _numbers_agree(game["rows"], "hex") > 0

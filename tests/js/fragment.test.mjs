@@ -35,3 +35,15 @@ test("anything else asks for nothing", () => {
   assert.equal(decodeFragment("play:9x9x10:lucky:4", 100), null);
   assert.equal(decodeFragment("3x1:HXH", 100), null);
 });
+
+test("a board's topology goes to the fragment after its size, and back", () => {
+  const position = { play: false, width: 2, height: 1, mines: 1, rows: ["H1"], topology: "hex" };
+  assert.equal(encodeFragment(position), "2x1x1@hex:H1");
+  assert.deepEqual(decodeFragment("2x1x1@hex:H1", 100), position);
+  const game = { play: true, width: 9, height: 9, mines: 10, rule: "safe", seed: 4, noguess: false,
+    topology: "torus" };
+  assert.equal(encodeFragment(game), "play:9x9x10@torus:safe:4");
+  assert.deepEqual(decodeFragment("play:9x9x10@torus:safe:4", 100), game);
+  assert.equal(encodeFragment({ ...game, topology: "square" }), "play:9x9x10:safe:4");
+  assert.equal(decodeFragment("2x1x1@cube:H1", 100), null);
+});

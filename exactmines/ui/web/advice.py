@@ -178,7 +178,9 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
         move, note = avoid_flags(Recommendation(tuple(analysis.safe), "certain", Fraction(0)),
                                  flags, ())
         return Advice(move, note)
-    player = Player(width, position.height, position.mines, STRATEGIES["best"])
+    topology = position.topology
+    player = Player(width, position.height, position.mines, STRATEGIES["best"],
+                    topology=None if topology.is_square else topology)
     player.show(shown)
     known = sum(1 << (r * width + c) for r, c in position.flags)
     if known:

@@ -99,6 +99,10 @@ class BadBody(Exception):
 # -- request bodies ---------------------------------------------------------------------
 
 
+#: The topologies the page draws (a ``.mine`` header's word).
+PageTopology = Literal["square", "torus", "hex"]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -118,6 +122,8 @@ class AnalyzeRequest(_Body):
     grouped: bool = Field(False, description="overlay only: the analysis's cells as "
                                              "cell_groups (flat indices by value) instead of "
                                              "one object per cell")
+    topology: PageTopology = Field("square", description="with grid: the board's topology "
+                                                        "(.mine text names its own)")
 
 
 class ImportRequest(_Body):
@@ -137,6 +143,7 @@ class NewGameRequest(_Body):
     width: int = 9
     height: int = 9
     mines: int = 10
+    topology: PageTopology = Field("square", description="the board's topology")
     rule: str = "safe"
     seed: int | None = Field(None, ge=0, description="at least 0; random when not given")
     noguess: bool = False
@@ -257,11 +264,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      "not a number") from None
             body = AnalyzeRequest(text=text, grid=None, mines=None,
                                   backend=query.get("backend", "auto"), time_limit=limit,
-                                  flagged=[], grouped=False)
+                                  flagged=[], grouped=False, topology="square")
         registered(body.backend)  # an unknown engine is refused before any work
         limit = time_limit(body.time_limit)
         return (body.text, body.grid, body.mines, body.backend, limit, tuple(body.flagged),
-                body.grouped), _covered(raw)
+                body.grouped, body.topology), _covered(raw)
 
     async def analysis(request: Request, overlay: bool) -> Response:
         """An analysis (or the overlay) in a worker; a worker stopped past the limit gives
@@ -405,7 +412,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cells = len(body.board or "") or body.width * body.height
         state, answer = await run(
             jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
-                            body.noguess, body.board, settings.time_limit),
+                            body.noguess, body.board, settings.time_limit, body.topology),
             game_seconds(cells), "the new game was not made within {seconds} s and was stopped")
         store.add(game_id, state)
         return _json(answer)

@@ -27,13 +27,17 @@ from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells, three_bv
 from exactmines.play.strategy import STRATEGIES, Player
-from exactmines.position import Board, Cell, neighbours
+from exactmines.position import Board, Cell
+from exactmines.topology import Topology, named_topology
 from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 
 __all__ = ["MAX_SIDE", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 250
+
+#: The topologies the page draws and plays.
+PAGE_KINDS = ("square", "torus", "hex")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,7 @@ class WebGame:
 
     def __init__(self, width: int, height: int, mines: int, rule: str, seed: int,
                  noguess: bool = False, board: Board | None = None,
-                 time_limit: float = 5.0) -> None:
+                 time_limit: float = 5.0, topology: str = "square") -> None:
         if board is not None:
             width, height, mines = board.width, board.height, board.mines
         if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
@@ -78,6 +82,12 @@ class WebGame:
             raise InputError(f"{mines} mines on {width}x{height}: must be 0 to "
                              f"{width * height - 1}", source="mines")
         self.width, self.height, self.mines = width, height, mines
+        #: Which cells a number counts (a given board's own; a word of the page's choice).
+        self.topology: Topology = (board.topology if board is not None
+                                   else named_topology(topology, width, height))
+        if self.topology.kind not in PAGE_KINDS:
+            raise InputError(f"a {self.topology.kind} board is not played in the page: "
+                             f"{', '.join(PAGE_KINDS)} only", source="game")
         self.rule, self.seed, self.noguess = rule, seed, noguess
         self.fixed_board = board
         self.time_limit = time_limit
@@ -98,17 +108,18 @@ class WebGame:
     def _deal(self, at: Cell) -> Board:
         if self.fixed_board is not None:
             return self.fixed_board
+        topology = None if self.topology.is_square else self.topology
         free_indices(self.width, self.height, self.mines,
-                     protected_cells(self.width, self.height, self.rule, at))
+                     protected_cells(self.width, self.height, self.rule, at, topology))
         if self.noguess:
             from exactmines.generate.positions import noguess_boards
 
             instance = noguess_boards(self.width, self.height, self.mines, self.seed, 1,
-                                      start=self.rule, at=at)[0]
+                                      start=self.rule, at=at, topology=topology)[0]
             assert instance.board is not None
             return instance.board
         return deal(self.width, self.height, self.mines, random.Random(self.seed),
-                    rule=self.rule, at=at)
+                    rule=self.rule, at=at, topology=topology)
 
     def _check_cell(self, cell: Cell) -> None:
         r, c = cell
@@ -124,7 +135,8 @@ class WebGame:
         game = self.game
         revealed = 0 if game is None else game.revealed
         if self._analysis is None or self._analysis[0] != revealed:
-            board = Board(self.width, self.height, frozenset()) if game is None else game.board
+            board = (Board(self.width, self.height, frozenset(), self.topology) if game is None
+                     else game.board)
             shown = frozenset() if game is None else frozenset(game.cells_of(revealed))
             position = board.position(shown).with_mines(self.mines)
             self._analysis = (revealed, analyze(position, time_limit=self.time_limit))
@@ -156,7 +168,8 @@ class WebGame:
         risk = self._risk(cell)
         if self.game is None:
             self.game = Game(self._deal(cell))
-            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"])
+            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"],
+                                 topology=None if self.topology.is_square else self.topology)
             self.started = time.monotonic()
         opened = self.game.reveal(cell)
         self._opened(Click(cell, by, risk, self.game.lost, len(opened)), opened)
@@ -172,7 +185,7 @@ class WebGame:
         if game is None or game.over or not game.is_revealed(cell):
             raise InputError(f"row {r}, col {c}: a chord is a click on a revealed number "
                              "while the game goes on", source="chord")
-        around = neighbours(self.width, self.height, cell)
+        around = self.topology.neighbours(cell)
         number = game.numbers[r * self.width + c]
         flags = sum(1 for n in around if n in self.flags)
         if flags != number:
@@ -313,6 +326,7 @@ class WebGame:
                    else (self.ended or time.monotonic()) - self.started)
         return {
             "id": game_id, "width": self.width, "height": self.height, "mines": self.mines,
+            "topology": self.topology.word or "square",
             "rule": self.rule, "seed": self.seed, "noguess": self.noguess,
             "fixed_board": self.fixed_board is not None,
             "rows": self.rows(), "started": game is not None,

@@ -22,9 +22,10 @@ EXPORT_KINDS = {name: kind.suffix for name, kind in FORMATS.items()}
 
 
 def position_from_input(text: str | None, grid: list[str] | None, mines: int | None,
-                        source: str = "input") -> Position:
+                        source: str = "input", topology: str = "square") -> Position:
     """The position of ``.mine`` text, or of a grid (rows of ``.mine`` characters) with an
-    optional total mine count.
+    optional total mine count, on ``topology`` (a ``.mine`` header's word: ``torus``,
+    ``hex``, ...; text names its own in its header).
 
     Errors name the place: ``source:LINE:COL`` in the text, ``grid:ROW:COL`` (1-based) in a
     grid. Exactly one of ``text`` and ``grid`` must be given; ``mines`` goes with a grid only
@@ -48,7 +49,8 @@ def position_from_input(text: str | None, grid: list[str] | None, mines: int | N
         if breaks:
             raise InputError("a row may not contain a line break", source="grid", line=r + 1,
                              column=breaks[0] + 1)
-    header = f"{len(grid[0])}x{len(grid)}" + ("" if mines is None else f"x{mines}")
+    header = (f"{len(grid[0])}x{len(grid)}" + ("" if mines is None else f"x{mines}")
+              + ("" if topology == "square" else f" {topology}"))
     try:
         return position_from_text("\n".join([header, *grid]), "grid")
     except InputError as exc:

@@ -31,9 +31,16 @@ __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "e
            "new_game", "play", "installed_backends", "json_bytes", "Request"]
 
 #: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
-#: limit in seconds, cells a player flagged, cells grouped)`` (the last two: the overlay's).
+#: limit in seconds, cells a player flagged, cells grouped, the grid's topology)`` (the
+#: flags and grouping: the overlay's).
 Request = tuple[str | None, list[str] | None, int | None, str, float,
-                tuple[tuple[int, int], ...], bool]
+                tuple[tuple[int, int], ...], bool, str]
+
+
+def _position(request: Request) -> Position:
+    """The request's position (its text, or its grid on its topology)."""
+    text, grid, mines, *_, topology = request
+    return read_position(text, grid, mines, topology=topology)
 
 
 def json_bytes(value: Any) -> bytes:
@@ -52,9 +59,9 @@ def installed_backends() -> list[str]:
 
 def analysis_body(request: Request) -> bytes:
     """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
-    text, grid, mines, backend, limit, *_ = request
+    _, _, _, backend, limit, *_ = request
     budget = Budget.seconds(limit)
-    position = read_position(text, grid, mines)
+    position = _position(request)
     return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(backend),
                                                budget=budget)))
 
@@ -68,9 +75,9 @@ def overlay_body(request: Request) -> bytes:
     The stages share the request's time: the analysis first, then the search for the
     faulty clues and the advice with what is left of it.
     """
-    text, grid, mines, backend, limit, flagged, grouped = request
+    _, _, _, backend, limit, flagged, grouped, _ = request
     budget = Budget.seconds(limit)
-    position = read_position(text, grid, mines)
+    position = _position(request)
     engine = get_backend(backend)
     # The analysis may spend its share twice (counting, then the verdicts): half of the
     # budget keeps it within the whole.
@@ -109,10 +116,10 @@ def unanswered(position: Position, backend: str, note: str) -> Analysis:
 def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
     stopped after ``seconds``: :func:`unanswered`, in the endpoint's shape."""
-    text, grid, mines, backend, _, _, grouped = request
+    _, _, _, backend, _, _, grouped, _ = request
     note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
             "its time limit); consistency, layouts and every verdict are unknown")
-    result = unanswered(read_position(text, grid, mines), backend, note)
+    result = unanswered(_position(request), backend, note)
     if not overlay:
         return json_bytes(analysis_to_dict(result))
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
@@ -142,10 +149,11 @@ def export_body(text: str, to: str) -> bytes:
 
 
 def new_game(game_id: str, width: int, height: int, mines: int, rule: str, seed: int,
-             noguess: bool, board: str | None, time_limit: float) -> tuple[bytes, bytes]:
+             noguess: bool, board: str | None, time_limit: float,
+             topology: str = "square") -> tuple[bytes, bytes]:
     """``POST /api/games``: the new game's state (pickled) and its JSON."""
     hidden = None if board is None else board_from_text(board, "board")
-    game = WebGame(width, height, mines, rule, seed, noguess, hidden, time_limit)
+    game = WebGame(width, height, mines, rule, seed, noguess, hidden, time_limit, topology)
     return pickle.dumps(game), json_bytes(game.to_dict(game_id))
 
 

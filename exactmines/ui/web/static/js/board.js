@@ -26,16 +26,43 @@ const shown = { cls: [], text: [], label: [], p: [] };
 /** Per topology, how cells are placed: `layout` arranges the cell elements of a board of
  * width x height on `board` (the square grid is a CSS grid), `box` gives the top left
  * corner of cell i in pixels for cells of `size` pixels with `gap` between them (where a
- * large board's canvas paints it). A new board shape adds its entry here. */
+ * large board's canvas paints it), `cellStyle` (optional) the inline style of cell i's
+ * element, and `paints` whether a large board may be painted on the canvas (which paints
+ * square cells: a hex board keeps its elements). A new board shape adds its entry here. */
+const squareGrid = (topology) => ({
+  layout(board, width) {
+    board.dataset.topology = topology;
+    board.style.setProperty("--cols", String(width));
+  },
+  box(i, width, size, gap) {
+    return [gap + (i % width) * (size + gap), gap + Math.floor(i / width) * (size + gap)];
+  },
+  paints: true,
+});
+
+/** Hexagons (odd-r: odd rows shifted half a cell right), pointy-top, `size` across their
+ * flat sides: rows step 0.866 of a pitch down (3/4 of a hexagon's height). */
+const HEX_STEP = Math.sqrt(3) / 2;
+
 export const DRAWERS = {
-  square: {
-    layout(board, width) {
-      board.dataset.topology = "square";
+  square: squareGrid("square"),
+  // The square grid, its frame dashed: the edges wrap around.
+  torus: squareGrid("torus"),
+  hex: {
+    layout(board, width, height) {
+      board.dataset.topology = "hex";
       board.style.setProperty("--cols", String(width));
+      board.style.setProperty("--rows", String(height));
     },
     box(i, width, size, gap) {
-      return [gap + (i % width) * (size + gap), gap + Math.floor(i / width) * (size + gap)];
+      const r = Math.floor(i / width), c = i % width;
+      return [gap + (c + (r % 2) / 2) * (size + gap), gap + r * HEX_STEP * (size + gap)];
     },
+    cellStyle(i, width) {
+      const r = Math.floor(i / width);
+      return `--x:${(i % width) + (r % 2) / 2};--y:${r}`;
+    },
+    paints: false,
   },
 };
 const drawer = () => DRAWERS[boardEl.dataset.topology || "square"];
@@ -61,11 +88,12 @@ export function cellAt(event) {
 /** Make the cells of a width x height board (kept when the size is the same). Returns
  * whether they were made anew. */
 export function buildBoard(width, height, topology = "square") {
-  const large = width * height > DOM_CELLS;
+  const shape = DRAWERS[topology];
+  const large = width * height > DOM_CELLS && shape.paints;
   const same = boardEl.dataset.size === `${width}x${height}` && boardEl.dataset.topology === topology;
   if (same) return false;
   boardEl.dataset.size = `${width}x${height}`;
-  DRAWERS[topology].layout(boardEl, width, height);
+  shape.layout(boardEl, width, height);
   boardEl.classList.toggle("painted", large);
   shown.cls = []; shown.text = []; shown.label = []; shown.p = [];
   if (large) {
@@ -76,8 +104,9 @@ export function buildBoard(width, height, topology = "square") {
     canvas = null;
     // One string parsed at once: far faster than an element made at a time.
     const parts = new Array(width * height);
+    const styled = shape.cellStyle ? (i) => ` style="${shape.cellStyle(i, width)}"` : () => "";
     for (let i = 0; i < width * height; i++) {
-      parts[i] = `<div class="cell covered" role="gridcell" id="c${i}" data-i="${i}" data-row="${Math.floor(i / width)}" data-col="${i % width}"></div>`;
+      parts[i] = `<div class="cell covered" role="gridcell" id="c${i}" data-i="${i}" data-row="${Math.floor(i / width)}" data-col="${i % width}"${styled(i)}></div>`;
     }
     boardEl.innerHTML = parts.join("");
     cells = Array.from(boardEl.children);

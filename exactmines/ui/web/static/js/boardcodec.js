@@ -1,5 +1,6 @@
 /* A position as the page holds it (one character per cell, row-major: 0-8, H, F, M) and
  * as .mine text. Pure. */
+import { TOPOLOGIES } from "./topology.js";
 
 /** The rows of a flat grid of characters. */
 export function gridRows(grid, width, height) {
@@ -8,22 +9,29 @@ export function gridRows(grid, width, height) {
   return out;
 }
 
-/** .mine text: the header WIDTHxHEIGHT[xMINES] (no count when mines is null), then the rows. */
-export function mineText(width, height, mines, rows) {
-  const header = `${width}x${height}` + (mines === null ? "" : `x${mines}`);
+/** .mine text: the header WIDTHxHEIGHT[xMINES] (no count when mines is null) with the
+ * topology's word after it (none for the square grid), then the rows. */
+export function mineText(width, height, mines, rows, topology = "square") {
+  const header = `${width}x${height}` + (mines === null ? "" : `x${mines}`)
+    + (topology === "square" ? "" : ` ${topology}`);
   return [header, ...rows].join("\n") + "\n";
 }
 
-/** {width, height, mines, grid} from .mine text (comment lines and blank lines before the
- * header skipped, trailing blanks ignored, "?" read as M), or {error: one line} when there is
- * no header or the board has more than maxCells cells. The text comes from the server's
- * /api/import, which has checked every row. */
+/** {width, height, mines, grid, topology} from .mine text (comment lines and blank lines
+ * before the header skipped, trailing blanks ignored, "?" read as M), or {error: one line}
+ * when there is no header, the board has more than maxCells cells or a shape the page does
+ * not draw (TOPOLOGIES). The text comes from the server's /api/import, which has checked
+ * every row. */
 export function parseMineText(text, maxCells) {
   const lines = text.split(/\r?\n/).map((line) => line.replace(/[ \t\r]+$/, ""));
   let k = 0;
   while (k < lines.length && (lines[k] === "" || lines[k].startsWith("#"))) k++;
-  const header = /^\s*(\d+)x(\d+)(?:x(\d+))?$/i.exec(lines[k] || "");
+  const header = /^\s*(\d+)x(\d+)(?:x(\d+))?(?:\s+(\S+))?$/i.exec(lines[k] || "");
   if (!header) return { error: "expected .mine text" };
+  const topology = header[4] === undefined ? "square" : header[4];
+  if (!TOPOLOGIES.includes(topology)) {
+    return { error: `a ${topology} board: this page draws ${TOPOLOGIES.join(", ")} boards; use exactmines analyze` };
+  }
   const width = Number(header[1]), height = Number(header[2]);
   if (width * height > maxCells) {
     return { error: `${width}x${height}: more than the ${maxCells} cells this page draws; use exactmines analyze` };
@@ -32,5 +40,5 @@ export function parseMineText(text, maxCells) {
   for (let r = 0; r < height; r++) {
     for (const ch of lines[k + 1 + r]) grid.push(ch === "?" ? "M" : ch);
   }
-  return { width, height, mines: header[3] === undefined ? null : Number(header[3]), grid };
+  return { width, height, mines: header[3] === undefined ? null : Number(header[3]), grid, topology };
 }

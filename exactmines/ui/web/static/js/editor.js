@@ -9,10 +9,11 @@ import { hideTooltip, showCellInfo } from "./panels.js";
 import { MAX_CELLS, rows, state } from "./state.js";
 
 /** The position shown as .mine text. */
-export const mineText = () => mineTextOf(state.width, state.height, state.mines, rows());
+export const mineText = () => mineTextOf(state.width, state.height, state.mines, rows(), state.topology);
 
-/** An empty (all covered) width x height board with this many mines (null: unknown). */
-export function newBoard(width, height, mines) {
+/** An empty (all covered) width x height board with this many mines (null: unknown), of
+ * the shape chosen in the toolbar (or `topology`). */
+export function newBoard(width, height, mines, topology = $("topology").value) {
   if (!(width >= 1 && height >= 1 && width * height <= MAX_CELLS)) {
     showError(`board size ${width}x${height}: at least 1x1 and at most ${MAX_CELLS} cells here`);
     return;
@@ -22,7 +23,7 @@ export function newBoard(width, height, mines) {
     return;
   }
   clearError();
-  state.width = width; state.height = height; state.mines = mines;
+  state.width = width; state.height = height; state.mines = mines; state.topology = topology;
   state.grid = new Array(width * height).fill("H");
   startEditing();
 }
@@ -32,7 +33,7 @@ export function newBoard(width, height, mines) {
 export function startEditing() {
   syncSizeInputs();
   state.history = [];
-  if (buildBoard(state.width, state.height)) { hideTooltip(); showCellInfo(null); }
+  if (buildBoard(state.width, state.height, state.topology)) { hideTooltip(); showCellInfo(null); }
   fitZoom();
   writeFragment();
   state.scrollToRec = true;
@@ -42,6 +43,7 @@ export function startEditing() {
 function syncSizeInputs() {
   $("width").value = state.width; $("height").value = state.height;
   $("mines").value = state.mines === null ? "" : state.mines;
+  $("topology").value = state.topology;
   const key = `${state.width}x${state.height}x${state.mines}`;
   $("preset").value = ["9x9x10", "16x16x40", "30x16x99"].includes(key) ? key : "custom";
 }

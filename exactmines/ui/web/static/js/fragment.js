@@ -4,34 +4,43 @@
  *   9x9x10:HHH212HHH/...      a position: WIDTHxHEIGHT[xMINES], then its rows joined by /
  *   play:9x9x10:safe:4        a game: size and mines, first-click rule, seed
  *   play:9x9x10:safe:4:noguess  ... on a certified no-guess board
+ *   9x9x10@hex:...  play:9x9x10@torus:...  the board's topology after its size (none: square)
  */
 
 /** The fragment (without "#") of a position {width, height, mines (null: unknown), rows}
- * or a game {play: true, width, height, mines, rule, seed, noguess}. */
+ * or a game {play: true, width, height, mines, rule, seed, noguess}; either may have a
+ * `topology` other than "square". */
 export function encodeFragment(spec) {
+  const shape = spec.topology && spec.topology !== "square" ? `@${spec.topology}` : "";
   if (spec.play) {
     const { width, height, mines, rule, seed, noguess } = spec;
-    return `play:${width}x${height}x${mines}:${rule}:${seed}${noguess ? ":noguess" : ""}`;
+    return `play:${width}x${height}x${mines}${shape}:${rule}:${seed}${noguess ? ":noguess" : ""}`;
   }
   const { width, height, mines, rows } = spec;
-  return `${width}x${height}${mines === null ? "" : `x${mines}`}:${rows.join("/")}`;
+  return `${width}x${height}${mines === null ? "" : `x${mines}`}${shape}:${rows.join("/")}`;
+}
+
+/** The spec `out` with the topology of a matched "@word" (none: the square grid). */
+function shaped(out, word) {
+  if (word !== undefined) out.topology = word;
+  return out;
 }
 
 /** What a fragment asks for: a game {play: true, ...}, a position {play: false, width,
  * height, mines, rows}, {bad: reason} for a position that does not match its size or has
  * more than maxCells cells, or null for anything else (no fragment, another text). */
 export function decodeFragment(text, maxCells) {
-  let m = /^play:(\d+)x(\d+)x(\d+):(safe|opening|unprotected):(\d+)(:noguess)?$/.exec(text);
+  let m = /^play:(\d+)x(\d+)x(\d+)(?:@(torus|hex))?:(safe|opening|unprotected):(\d+)(:noguess)?$/.exec(text);
   if (m) {
-    return { play: true, width: Number(m[1]), height: Number(m[2]), mines: Number(m[3]),
-      rule: m[4], seed: Number(m[5]), noguess: Boolean(m[6]) };
+    return shaped({ play: true, width: Number(m[1]), height: Number(m[2]), mines: Number(m[3]),
+      rule: m[5], seed: Number(m[6]), noguess: Boolean(m[7]) }, m[4]);
   }
-  m = /^(\d+)x(\d+)(?:x(\d+))?:([0-8HFM/]*)$/.exec(text);
+  m = /^(\d+)x(\d+)(?:x(\d+))?(?:@(torus|hex))?:([0-8HFM/]*)$/.exec(text);
   if (!m) return null;
   const width = Number(m[1]), height = Number(m[2]);
-  const rows = m[4].split("/");
+  const rows = m[5].split("/");
   if (rows.length !== height || rows.some((row) => row.length !== width) || width * height > maxCells) {
     return { bad: "the link's position does not match its size, or is too large" };
   }
-  return { play: false, width, height, mines: m[3] === undefined ? null : Number(m[3]), rows };
+  return shaped({ play: false, width, height, mines: m[3] === undefined ? null : Number(m[3]), rows }, m[4]);
 }

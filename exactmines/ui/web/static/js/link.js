@@ -10,9 +10,10 @@ export function writeFragment() {
     const g = state.game;
     if (!g || g.fixed_board) return;
     fragment = encodeFragment({ play: true, width: g.width, height: g.height, mines: g.mines,
-      rule: g.rule, seed: g.seed, noguess: g.noguess });
+      rule: g.rule, seed: g.seed, noguess: g.noguess, topology: g.topology });
   } else {
-    fragment = encodeFragment({ width: state.width, height: state.height, mines: state.mines, rows: rows() });
+    fragment = encodeFragment({ width: state.width, height: state.height, mines: state.mines, rows: rows(),
+      topology: state.topology });
   }
   if (location.hash.slice(1) !== fragment) history.replaceState(null, "", `#${fragment}`);
 }

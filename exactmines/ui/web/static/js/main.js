@@ -34,7 +34,7 @@ function setMode(mode, start = true) {
   hideTooltip();
   if (!start) return;
   if (mode === "play") {
-    if (state.game) { buildBoard(state.game.width, state.game.height); fitZoom(); setGame(state.game); }
+    if (state.game) { buildBoard(state.game.width, state.game.height, state.game.topology); fitZoom(); setGame(state.game); }
     else newGame();
   } else {
     if (state.grid.length !== state.width * state.height || state.grid.length === 0) {
@@ -50,7 +50,7 @@ function loadMineText(text) {
   const position = parseMineText(text, MAX_CELLS);
   if (position.error) { showError(position.error); return; }
   state.width = position.width; state.height = position.height;
-  state.mines = position.mines; state.grid = position.grid;
+  state.mines = position.mines; state.grid = position.grid; state.topology = position.topology;
   setMode("edit", false);
   startEditing();
 }
@@ -67,11 +67,13 @@ function readFragment() {
   if (asked.play) {
     $("width").value = asked.width; $("height").value = asked.height; $("mines").value = asked.mines;
     $("rule").value = asked.rule; $("seed").value = asked.seed; $("noguess").checked = asked.noguess;
+    $("topology").value = asked.topology || "square";
     setMode("play", false);
     newGame();
     return true;
   }
   state.width = asked.width; state.height = asked.height; state.mines = asked.mines;
+  state.topology = asked.topology || "square";
   state.grid = asked.rows.join("").split("");
   setMode("edit", false);
   startEditing();
@@ -198,6 +200,13 @@ $("preset").addEventListener("change", () => {
   const [w, h, m] = value.split("x").map(Number);
   $("width").value = w; $("height").value = h; $("mines").value = m;
   if (state.mode === "edit") newBoard(w, h, m); else newGame();
+});
+$("topology").addEventListener("change", () => {
+  // Another shape: a new empty board of it, or a new game on it.
+  const minesText = $("mines").value.trim();
+  if (state.mode === "edit") {
+    newBoard(Number($("width").value), Number($("height").value), minesText === "" ? null : Number(minesText));
+  } else newGame();
 });
 $("new-board").addEventListener("click", () => {
   const minesText = $("mines").value.trim();

@@ -23,9 +23,11 @@ function overlayBody() {
     });
     body.grid = state.game.rows.map((row) => row.replace(/[FMX]/g, "H"));
     body.mines = state.game.mines;
+    body.topology = state.game.topology;
     body.flagged = flagged;
   } else {
     body.grid = rows();
+    body.topology = state.topology;
     if (state.mines !== null) body.mines = state.mines;
   }
   return body;

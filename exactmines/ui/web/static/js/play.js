@@ -7,6 +7,7 @@ import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
 import { clockText, gameSeconds, hideTooltip, renderPanel, showCellInfo } from "./panels.js";
 import { state } from "./state.js";
+import { neighbours } from "./topology.js";
 
 let gameQueue = Promise.resolve();
 
@@ -26,17 +27,19 @@ setInterval(() => {
 
 /** Show a game as the server sent it. */
 export function setGame(game) {
-  const sized = !state.game || state.game.width !== game.width || state.game.height !== game.height;
+  const sized = !state.game || state.game.width !== game.width || state.game.height !== game.height
+    || state.game.topology !== game.topology;
   state.game = game;
   state.clock = game.seconds === null ? null : { seconds: game.seconds, at: performance.now() };
   state.width = game.width; state.height = game.height;
   if (!game.fixed_board) {
     $("width").value = game.width; $("height").value = game.height; $("mines").value = game.mines;
+    $("topology").value = game.topology;
     const key = `${game.width}x${game.height}x${game.mines}`;
     $("preset").value = ["9x9x10", "16x16x40", "30x16x99"].includes(key) ? key : "custom";
   }
   if (sized || cellCount() !== game.width * game.height) {
-    if (buildBoard(game.width, game.height)) { hideTooltip(); showCellInfo(null); }
+    if (buildBoard(game.width, game.height, game.topology)) { hideTooltip(); showCellInfo(null); }
     fitZoom();
   }
   writeFragment();
@@ -52,6 +55,7 @@ export async function newGame(board) {
     width: Number($("width").value), height: Number($("height").value),
     mines: Number($("mines").value), rule: $("rule").value,
     seed: seedText === "" ? null : Number(seedText), noguess: $("noguess").checked,
+    topology: $("topology").value,
   };
   if (seedText !== "" && !/^\d+$/.test(seedText)) { showError(`seed ${seedText}: a whole number, 0 or more`); return; }
   try {
@@ -84,18 +88,8 @@ const at = (i) => ({ row: Math.floor(i / state.width), col: i % state.width });
 export const reveal = (i) => gameAction("reveal", at(i));
 export const flag = (i) => gameAction("flag", at(i));
 
-/** The cells around cell i (the square grid's 8 neighbours). */
-function around(i) {
-  const w = state.width, h = state.height;
-  const r = Math.floor(i / w), c = i % w;
-  const out = [];
-  for (let rr = Math.max(r - 1, 0); rr <= Math.min(r + 1, h - 1); rr++) {
-    for (let cc = Math.max(c - 1, 0); cc <= Math.min(c + 1, w - 1); cc++) {
-      if (rr !== r || cc !== c) out.push(rr * w + cc);
-    }
-  }
-  return out;
-}
+/** The cells around cell i, on the game's board. */
+const around = (i) => neighbours(i, state.width, state.height, state.game.topology);
 
 /** Whether a click on cell i is a chord: a revealed number with as many flags around it
  * as it says and a covered cell left to open. */

@@ -7,6 +7,7 @@ export const MAX_CELLS = 90000;
 export const state = {
   mode: "edit",
   width: 9, height: 9, mines: 10,
+  topology: "square",  // edit: the board's shape (topology.js); a game has its own
   grid: [],            // edit: one character per cell (H F M 0-8)
   history: [],         // edit: [cell, character before] of each change, for undo
   tool: "look",
@@ -54,7 +55,7 @@ export function positionKey() {
     const g = state.game;
     return g ? `game:${g.id}:${g.clicks.length}:${textHash(g.rows.join(""))}` : "game:none";
   }
-  return `${state.width}x${state.height}x${state.mines}:${rows().join("/")}`;
+  return `${state.width}x${state.height}x${state.mines}@${state.topology}:${rows().join("/")}`;
 }
 
 /** Whether the overlay held is on and is the answer for the position shown. */
