@@ -285,6 +285,16 @@ def _cell_on(text: str, topology: "Topology", option: str = "--at") -> tuple[int
         raise InputError(f"{option} {text!r}: {exc}", source="command line") from None
 
 
+#: The board options of survey and play (generate's say which of its kinds take them).
+TopologyOption = Annotated[str, typer.Option(
+    "--topology", help="Board topology: square, torus, hex, triangle, cube (with --layers), "
+                       "knight, offsets:DR,DC;DR,DC;... or graph (with --graph).")]
+LayersOption = Annotated[int, typer.Option(help="cube: number of layers.")]
+GraphOption = Annotated[Optional[Path], typer.Option(
+    help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are dealt "
+         "on; --width and --height are then not needed.")]
+
+
 def _topology_of(topology: str, width: Optional[int], height: Optional[int], layers: int,
                  graph: Optional[Path]) -> "tuple[str, int, int, Topology]":
     """The ``--topology`` / ``--layers`` / ``--graph`` options of survey, play and
@@ -380,14 +390,9 @@ def survey_command(
     at: Annotated[Optional[str], typer.Option(
         "--at", help="First click ROW,COL for safe and opening (LAYER,ROW,COL on a cube, "
                      "a node's name on a graph).")] = None,
-    topology: Annotated[str, typer.Option(
-        "--topology", help="Board topology: square, torus, hex, triangle, cube (with "
-                           "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with "
-                           "--graph).")] = "square",
-    layers: Annotated[int, typer.Option(help="cube: number of layers.")] = 1,
-    graph: Annotated[Optional[Path], typer.Option(
-        help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are "
-             "dealt on; --width and --height are then not needed.")] = None,
+    topology: TopologyOption = "square",
+    layers: LayersOption = 1,
+    graph: GraphOption = None,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="Deduce without the total mine count.")] = False,
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
@@ -458,14 +463,9 @@ def play_command(
     = None,
     height: Annotated[Optional[int], typer.Option(
         help="Board height (a cube's: of each layer).", show_default=False)] = None,
-    topology: Annotated[str, typer.Option(
-        "--topology", help="Board topology: square, torus, hex, triangle, cube (with "
-                           "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with "
-                           "--graph).")] = "square",
-    layers: Annotated[int, typer.Option(help="cube: number of layers.")] = 1,
-    graph: Annotated[Optional[Path], typer.Option(
-        help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are "
-             "dealt on; --width and --height are then not needed.")] = None,
+    topology: TopologyOption = "square",
+    layers: LayersOption = 1,
+    graph: GraphOption = None,
 
     strategy: Annotated[str, typer.Option(
         help="best (every part) or safest (the safest cell, nothing else).")] = "best",
