@@ -50,6 +50,8 @@ from typing import Any
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import ComponentCounts, get_backend
 from exactmines.analysis.frontier import build_frontier
+from exactmines.budget import Budget
+from exactmines.errors import BudgetExceeded
 from exactmines.generate.positions import midgame_positions
 from exactmines.io.graphs import position_to_graph
 from exactmines.position import Board, Position
@@ -193,20 +195,24 @@ def graph_position(topology: Topology, rng: random.Random, density: float = 0.3,
     return board.position(set(rng.sample(safe, round(reveal * len(safe)))))
 
 
-def dp_counts(position: Position) -> list[ComponentCounts]:
+def dp_counts(position: Position, seconds: float) -> list[ComponentCounts] | None:
     """The DP's counts of every component of ``position`` (the frontier built, the
     components counted: what the DP itself does, without combining them under the total
-    mine count)."""
-    engine = get_backend("dp")
-    return [engine.count(component) for component in build_frontier(position).components]
+    mine count), or ``None`` when they take more than ``seconds``."""
+    engine, budget = get_backend("dp"), Budget.seconds(seconds)
+    try:
+        return [engine.count(component, budget=budget)
+                for component in build_frontier(position).components]
+    except BudgetExceeded:
+        return None
 
 
 def graph_table(sizes: list[int], widths: list[int], ganak_limit: float,
-                time_limit: float) -> list[dict[str, Any]]:
+                time_limit: float, families: list[str]) -> list[dict[str, Any]]:
     """Table 2 (see the module docstring)."""
     rows = []
     beaten: set[tuple[str, int]] = set()  # (family, width) Ganak did not count in time
-    for family in ("ktree", "grid"):
+    for family in families:
         for k in widths:
             for n in sizes:
                 rng = random.Random(f"bench-topology:{family}:{k}:{n}")
@@ -214,7 +220,13 @@ def graph_table(sizes: list[int], widths: list[int], ganak_limit: float,
                 nodes = n if family == "ktree" else k * (n // k)
                 topology = graph_topology(list(range(nodes)), edges)
                 position = graph_position(topology, rng)
-                counting, _ = cpu(lambda p=position: dp_counts(p))
+                counting, counts = cpu(lambda p=position: dp_counts(p, time_limit))
+                if counts is None:  # larger graphs of this family and width are not tried
+                    print(f"{family:5} w={k} {nodes:7} nodes  dp count: not within "
+                          f"{time_limit:g} s; larger sizes skipped", flush=True)
+                    rows.append({"graph": family, "width": k, "nodes": nodes,
+                                 "count_ms": None, "counted": False})
+                    break
                 seconds, result = cpu(lambda p=position: analyze(p, backend="dp",
                                                                  time_limit=time_limit))
                 row: dict[str, Any] = {
@@ -269,6 +281,8 @@ def main() -> None:
                                          "at 100x100, comma-separated (default 2000,100)")
     parser.add_argument("--sizes", help="graph node counts, comma-separated")
     parser.add_argument("--widths", help="treewidths, comma-separated")
+    parser.add_argument("--families", default="ktree,grid",
+                        help="graph families, comma-separated (ktree, grid)")
     parser.add_argument("--ganak-limit", type=float, default=120.0,
                         help="seconds Ganak gets per graph position (0: not run)")
     parser.add_argument("--time-limit", type=float, default=120.0,
@@ -290,7 +304,8 @@ def main() -> None:
         sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes else
                  [1000, 3000] if args.quick else [1000, 3000, 10000, 30000, 100000])
         widths = [int(w) for w in args.widths.split(",")] if args.widths else [3, 5, 8]
-        out["graphs"] = graph_table(sizes, widths, args.ganak_limit, args.time_limit)
+        out["graphs"] = graph_table(sizes, widths, args.ganak_limit, args.time_limit,
+                                    args.families.split(","))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
 
