@@ -146,9 +146,11 @@ def test_cli_json_equals_sat(milp, tmp_path, capsys, time_limit):
     rng = random.Random(3)
     # The compiled 5-variable formulas (2,400 cells) are counted by both engines; bigger
     # ones take minutes on MILP, and proving their fixed mine number without counting
-    # (time limit 0) takes SAT seconds: left to scripts/bench_backends.py.
+    # (time limit 0) takes SAT seconds: left to scripts/bench_backends.py. The cube's
+    # component of 26-neighbour rules takes MILP past the limit (every engine meets the
+    # oracle on cubes in test_topology_oracle).
     files = [path for path in sorted((ROOT / "instances").glob("*.mine"))
-             if path.stat().st_size < 20_000
+             if path.stat().st_size < 20_000 and not path.name.startswith("cube-")
              and not (time_limit == "0" and path.name.startswith("sat-"))]
     files += sorted((ROOT / "tests" / "data").glob("*.mine"))
     shapes = [(5, 4, 4, 1), (8, 8, 10, 3), (9, 9, 10, 5), (16, 16, 40, 8), (16, 16, 40, 20)]
