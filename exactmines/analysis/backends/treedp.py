@@ -35,9 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import cast
 
-from exactmines.analysis.backends.dp import _binomials, _lower
+from exactmines.analysis.backends.dp import _binomials
 from exactmines.analysis.frontier import Component
 
 __all__ = ["TreePlan", "TreePart", "plan", "sweep_width", "MIN_FILL_NODES"]
@@ -193,6 +192,19 @@ class _Table:
 _UNIT = _Table((), (), {(): 1})
 
 
+def _lower(table: dict[tuple[int, ...], int], shift: int
+           ) -> tuple[dict[tuple[int, ...], int], int]:
+    """:func:`~exactmines.analysis.backends.dp._lower` for tables keyed by tuples: every
+    value divided by the largest ``x^d`` dividing them all, and d. (dp's own takes integer
+    keys only once compiled, setup.py.)"""
+    low = min((v & -v).bit_length() for v in table.values()) - 1
+    drop = low // shift
+    if drop:
+        bits = drop * shift
+        table = {k: v >> bits for k, v in table.items()}
+    return table, drop
+
+
 class TreePart:
     """The counts of one connected part over its tree decomposition: what the DP engine's
     sweeps give (``total``, ``polynomials``), so :func:`~exactmines.analysis.backends.dp.
@@ -290,9 +302,7 @@ class TreePart:
             out[k] = get(k, 0) + value
         made = _Table(keep_boxes, keep_rules, out, table.offset)
         if shift and out:
-            # (dp's _lower reads only the values: the keys may be tuples.)
-            lowered, drop = _lower(cast("dict[int, int]", out), shift)
-            made.data = cast("dict[tuple[int, ...], int]", lowered)
+            made.data, drop = _lower(out, shift)
             made.offset += drop
         watch(made)
         return made
