@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -9,7 +10,8 @@ import time
 
 import pytest
 
-from exactmines.errors import InputError, WorkerLost
+from exactmines import runner
+from exactmines.errors import ExactminesError, InputError, ParameterError, WorkerLost
 from exactmines.runner import read_rows, run_batch
 from exactmines.stats import rate_summary, wilson_interval
 
@@ -36,6 +38,18 @@ def dying_on_five(chunk):
     """The worker process running task 5 dies as a killed or out-of-memory one does."""
     if any(t["id"] == 5 for t in chunk):
         os.kill(os.getpid(), signal.SIGKILL)
+    return square(chunk)
+
+
+def raising_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise ValueError("task three")
+    return square(chunk)
+
+
+def refusing_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise ParameterError("x", 3, "three is not taken")  # no pickle round trip as itself
     return square(chunk)
 
 
@@ -133,3 +147,35 @@ def test_survey_speed_after_resume_counts_only_the_boards_checked_now(tmp_path, 
     assert speed.endswith(f"ms per board (the 300 checked now; 100 read from {out})")
     assert main([*args, "--boards", "400", "--resume", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["checked"] == 0
+
+
+def test_an_exception_in_a_worker_is_raised_here_with_where_it_came_from():
+    with pytest.raises(ValueError, match="^task three$") as raised:
+        run_batch(TASKS, raising_on_three, workers=2, chunk_size=2, progress=False)
+    assert "raising_on_three" in str(raised.value.__cause__)  # the worker's traceback
+    with pytest.raises(ExactminesError, match="^x 3: three is not taken$") as refused:
+        run_batch(TASKS, refusing_on_three, workers=2, chunk_size=2, progress=False)
+    assert refused.value.exit_code == 2
+
+
+def test_a_write_cut_short_leaves_whole_lines_only(tmp_path, monkeypatch):
+    out = tmp_path / "rows.jsonl"
+    results, _ = runner._open_output(out, {"n": 1}, resume=False)
+    results.append('{"id": 0}\n')
+    write = os.write
+    calls = []
+
+    def refused_half_way(fd, data):
+        # As at a file size limit: the write that reaches it takes what fits, the next fails.
+        calls.append(len(data))
+        if len(calls) == 1:
+            return write(fd, bytes(data[:len(data) // 2]))
+        raise OSError(errno.EFBIG, "File too large")
+
+    monkeypatch.setattr(runner.os, "write", refused_half_way)
+    with pytest.raises(OSError):
+        results.append('{"id": 1}\n{"id": 2}\n{"id": 3}\n')
+    monkeypatch.undo()
+    results.append('{"id": 4}\n')  # the next rows follow the last whole line
+    results.close()
+    assert out.read_text() == '{"meta": {"n": 1}}\n{"id": 0}\n{"id": 1}\n{"id": 4}\n'

@@ -1,6 +1,7 @@
 """Output errors are not input errors: a full disk, a closed pipe and a write refused in the
 middle of a run are reported as what they are (exit 1, never 2, which means bad input), in
-one line, and the results file stays valid up to its last complete row, so --resume finishes it.
+one line, and the results file holds whole rows only (valid JSON lines as it is), so
+--resume finishes it.
 
 Each case runs the real command in a subprocess: the failures happen at the descriptor level.
 """
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from exactmines.generate.positions import midgame_positions
+
 ROOT = Path(__file__).parent.parent
 REFERENCE = ROOT / "instances" / "reference-9x9.mine"
 SURVEY = ["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "60",
@@ -24,9 +27,9 @@ SURVEY = ["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards"
 pytestmark = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 
 
-def _exactmines(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
+def _exactmines(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "exactmines", *args], text=True,
-                          stderr=subprocess.PIPE, timeout=120, **kwargs)
+                          stderr=subprocess.PIPE, timeout=timeout, **kwargs)
 
 
 def _one_line(err: str) -> None:
@@ -75,11 +78,41 @@ def test_a_write_refused_mid_run_keeps_the_rows_and_resume_completes(tmp_path):
     assert done.returncode == 1
     _one_line(done.stderr)
     assert "cannot write" in done.stderr
-    lines = out.read_text().split("\n")
-    complete = [json.loads(line) for line in lines[:-1]]  # a torn last line may remain
+    text = out.read_text()
+    assert text.endswith("\n")  # whole rows only: no torn last line to drop
+    complete = [json.loads(line) for line in text.splitlines()]
     assert "meta" in complete[0] and 0 < len(complete) - 1 < 60
 
     resumed = _exactmines(*SURVEY, "--out", str(out), "--resume", stdout=subprocess.PIPE)
     assert resumed.returncode == 0, resumed.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     assert sorted(row["id"] for row in rows) == list(range(60))
+
+
+def test_a_write_refused_while_workers_run_ends_in_one_line_every_time(tmp_path):
+    # Big rows (100x100 positions, ~800 kB each) on two workers: the refused write stops the
+    # run while a worker is sending, which once left the command waiting for ever.
+    folder = tmp_path / "positions"
+    folder.mkdir()
+    made = midgame_positions(100, 100, 1500, 1, 10, progress=0.3)
+    for index in range(40):
+        (folder / f"position-{index:03d}.mine").write_text(made[index % 10].text)
+    args = ["batch", str(folder), "--workers", "2", "--chunk-size", "2", "--quiet"]
+
+    def limit_to_3_mb() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3_000_000, 3_000_000))
+
+    for trial in range(5):
+        out = tmp_path / f"batch-{trial}.jsonl"
+        done = _exactmines(*args, "--out", str(out), stdout=subprocess.PIPE,
+                           preexec_fn=limit_to_3_mb, timeout=60)
+        assert done.returncode == 1
+        _one_line(done.stderr)
+        assert "File too large" in done.stderr
+        text = out.read_text()
+        assert text.endswith("\n") and 0 < len(text.splitlines()) - 1 < 40
+        assert all(json.loads(line) for line in text.splitlines())
+    resumed = _exactmines(*args, "--out", str(out), "--resume", stdout=subprocess.PIPE)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(out.read_text().splitlines()) == 41
