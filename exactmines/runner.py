@@ -33,7 +33,6 @@ from typing import Any
 
 from exactmines.errors import (
     DEVICE_ERRNOS,
-    ExactminesError,
     InputError,
     OutputError,
     ParameterError,
@@ -371,17 +370,13 @@ def _serve(conn: Connection, work: Work) -> None:
 
 
 def _portable(exc: Exception) -> Exception:
-    """``exc`` if it survives a pickle round trip as itself (an exception whose ``__init__``
-    takes other arguments than its ``args`` does not); else one that says the same: an
-    :class:`ExactminesError` with its message and exit code, a RuntimeError for others."""
+    """``exc`` if it survives a pickle round trip as itself (every ExactminesError does; an
+    exception whose ``__init__`` takes other arguments than its ``args`` may not), else a
+    RuntimeError saying what it was."""
     with suppress(Exception):
         back = pickle.loads(pickle.dumps(exc))
         if type(back) is type(exc) and str(back) == str(exc):
             return exc
-    if isinstance(exc, ExactminesError):
-        same = ExactminesError(str(exc))
-        same.exit_code = exc.exit_code
-        return same
     return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 

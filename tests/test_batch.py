@@ -11,7 +11,7 @@ import time
 import pytest
 
 from exactmines import runner
-from exactmines.errors import ExactminesError, InputError, ParameterError, WorkerLost
+from exactmines.errors import InputError, ParameterError, WorkerLost
 from exactmines.runner import read_rows, run_batch
 from exactmines.stats import rate_summary, wilson_interval
 
@@ -47,9 +47,20 @@ def raising_on_three(chunk):
     return square(chunk)
 
 
+class Unpicklable(Exception):
+    def __init__(self, what: str, why: str) -> None:  # args are not what __init__ takes
+        super().__init__(f"{what}: {why}")
+
+
 def refusing_on_three(chunk):
     if any(t["id"] == 3 for t in chunk):
-        raise ParameterError("x", 3, "three is not taken")  # no pickle round trip as itself
+        raise ParameterError("x", 3, "three is not taken")
+    return square(chunk)
+
+
+def unpicklable_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise Unpicklable("three", "not taken")
     return square(chunk)
 
 
@@ -153,9 +164,11 @@ def test_an_exception_in_a_worker_is_raised_here_with_where_it_came_from():
     with pytest.raises(ValueError, match="^task three$") as raised:
         run_batch(TASKS, raising_on_three, workers=2, chunk_size=2, progress=False)
     assert "raising_on_three" in str(raised.value.__cause__)  # the worker's traceback
-    with pytest.raises(ExactminesError, match="^x 3: three is not taken$") as refused:
+    with pytest.raises(ParameterError, match="^x 3: three is not taken$") as refused:
         run_batch(TASKS, refusing_on_three, workers=2, chunk_size=2, progress=False)
-    assert refused.value.exit_code == 2
+    assert refused.value.parameter == "x"
+    with pytest.raises(RuntimeError, match="^Unpicklable: three: not taken$"):
+        run_batch(TASKS, unpicklable_on_three, workers=2, chunk_size=2, progress=False)
 
 
 def test_a_write_cut_short_leaves_whole_lines_only(tmp_path, monkeypatch):
