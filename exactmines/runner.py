@@ -539,31 +539,90 @@ def _check_workers(client: Any, work: Work, scheduler: str) -> None:
                              source=scheduler)
 
 
+#: Seconds a Dask run waits while the cluster has no worker (every one killed, or none
+#: joined yet; a nanny restarts a killed worker in a second or two, an adaptive cluster may
+#: take longer to start one) before it gives up with :class:`WorkerLost`.
+DASK_NO_WORKER_WAIT = 60.0
+
+#: Seconds between two looks at the cluster's workers while nothing finishes.
+_DASK_LOOK = 1.0
+
+
+def _dask_workers(client: Any) -> int | None:
+    """How many workers the scheduler has, or ``None`` when it cannot be asked (the
+    connection to it is down)."""
+    if client.status != "running":
+        return None
+    try:
+        return len(client.scheduler_info(n_workers=-1)["workers"])
+    except (OSError, TimeoutError):  # distributed's CommClosedError is an OSError
+        return None
+
+
 def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
               record: Callable[[list[Row]], None], advance: Callable[[int], None],
               where: str) -> None:
+    """``work`` over ``chunks`` on the Dask cluster at ``scheduler``. A chunk Dask gave up on
+    (its workers died each time it ran) and a cluster left without a worker (or without its
+    scheduler) for :data:`DASK_NO_WORKER_WAIT` seconds both end the run with
+    :class:`WorkerLost`, the finished rows kept."""
     if not chunks:
         return  # all done already (resume): no need for the cluster
     client = _dask_client(scheduler)
     from dask.distributed import as_completed
     from distributed import KilledWorker
 
+    alone_since: float | None = None
+
+    def look() -> None:
+        """Called each :data:`_DASK_LOOK` seconds that nothing finishes: give up once the
+        cluster has had no worker for :data:`DASK_NO_WORKER_WAIT` seconds."""
+        nonlocal alone_since
+        now = time.monotonic()
+        if _dask_workers(client):
+            alone_since = None
+        elif alone_since is None:
+            alone_since = now
+        elif now - alone_since >= DASK_NO_WORKER_WAIT:
+            raise WorkerLost(f"the Dask cluster at {scheduler} has had no worker (or no "
+                             f"scheduler) for {DASK_NO_WORKER_WAIT:g} s, with "
+                             f"{sum(not f.done() for f in futures)} tasks left{where}")
+
+    futures: list[Any] = []
     try:
         _check_workers(client, work, scheduler)
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
         by_key = {f.key: c for f, c in zip(futures, chunks, strict=True)}
         try:
-            for future in as_completed(futures, loop=client.loop):
-                chunk = by_key[future.key]
-                try:
-                    rows = future.result()
-                except KilledWorker:
-                    # Dask already retried the chunk on other workers (its allowed-failures).
-                    raise WorkerLost(f"Dask workers died each time they ran tasks "
-                                     f"{_span(chunk)}, so the cluster gave up on them"
-                                     f"{where}") from None
-                record(rows)
-                advance(len(chunk))
+            running = as_completed(futures, loop=client.loop)
+            looked = time.monotonic()
+            while not running.is_empty():
+                finished = running.next_batch(block=False)
+                for future in finished:
+                    chunk = by_key[future.key]
+                    while True:
+                        try:
+                            # A result lost with its worker after it was computed is
+                            # computed again elsewhere: wait for it, not for ever.
+                            rows = future.result(timeout=_DASK_LOOK)
+                            break
+                        except KilledWorker:
+                            # Dask already retried the chunk on other workers (its
+                            # allowed-failures).
+                            raise WorkerLost(f"Dask workers died each time they ran tasks "
+                                             f"{_span(chunk)}, so the cluster gave up on "
+                                             f"them{where}") from None
+                        except TimeoutError:
+                            look()
+                    record(rows)
+                    advance(len(chunk))
+                if finished:
+                    looked = time.monotonic()
+                elif time.monotonic() - looked >= _DASK_LOOK:
+                    look()
+                    looked = time.monotonic()
+                else:
+                    time.sleep(0.02)
         except BaseException:
             client.cancel(futures)
             raise

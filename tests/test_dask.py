@@ -12,6 +12,9 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -253,3 +256,60 @@ def test_a_chunk_that_kills_every_worker_fails_in_one_line_and_resume_completes(
     assert ids_exactly_once(out, 600)
     code, _, _ = cli_json(capsys, *SURVEY, "--out", tmp_path / "local.jsonl")
     assert without_time(read_rows(out)[1]) == without_time(read_rows(tmp_path / "local.jsonl")[1])
+
+
+@pytest.fixture
+def lone_scheduler():
+    """A scheduler with no worker of its own, for workers started without a nanny."""
+    cluster = LocalCluster(n_workers=0, processes=True, dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def start_workers(scheduler: str, count: int) -> list[subprocess.Popen]:
+    """``count`` Dask workers without a nanny (a killed one stays dead), each one thread,
+    importing this test module like the cluster's own workers; returns once they joined."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(__file__).parent), str(Path(__file__).parent.parent),
+         os.environ.get("PYTHONPATH", "")]))
+    workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", scheduler,
+                                 "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(count)]
+    from dask.distributed import Client
+
+    with Client(scheduler, set_as_default=False) as client:
+        client.wait_for_workers(count, timeout=60)
+    return workers
+
+
+def test_a_cluster_whose_every_worker_died_is_one_line_after_a_bounded_wait(
+        lone_scheduler, tmp_path, capsys, monkeypatch):
+    import exactmines.runner as runner
+    import exactmines.solvability.survey as survey
+
+    workers = start_workers(lone_scheduler, 2)
+    try:
+        # The chunk holding board 250 kills each worker that runs it; without a nanny none
+        # comes back, and Dask's allowed failures (3) are not used up: the task waits for a
+        # worker that never comes.
+        monkeypatch.setattr(survey, "check_boards",
+                            partial(check_boards_killing_its_worker, None, 250))
+        monkeypatch.setattr(runner, "DASK_NO_WORKER_WAIT", 3.0)
+        out = tmp_path / "dask.jsonl"
+        started = time.monotonic()
+        code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler",
+                                   lone_scheduler)
+        assert time.monotonic() - started < 60
+        assert code == 1 and text == "" and err.count("\n") == 1
+        assert f"the Dask cluster at {lone_scheduler} has had no worker" in err
+        assert "for 3 s, with" in err and f"finished rows are kept in {out}" in err
+        assert all(w.wait(timeout=30) == -signal.SIGKILL for w in workers)
+        _, kept = read_rows(out)
+        assert 250 not in {r["id"] for r in kept}
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
