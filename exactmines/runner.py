@@ -186,6 +186,9 @@ def _open_output_unguarded(out: Path, meta: dict[str, Any], resume: bool,
             tmp.unlink(missing_ok=True)
             raise
         return _Results(out, os.open(out, flags)), rows
+    if not out.parent.is_dir():  # a missing folder is a slip in the name: never made here
+        raise InputError(f"cannot write: {str(out.parent)!r} is not an existing folder",
+                         source=str(out))
     existed = out.exists()
     results = _Results(out, os.open(out, flags | os.O_CREAT | os.O_TRUNC, 0o666))
     try:

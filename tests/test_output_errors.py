@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from exactmines.generate.positions import midgame_positions
+from exactmines.ui.cli import main
 
 ROOT = Path(__file__).parent.parent
 REFERENCE = ROOT / "instances" / "reference-9x9.mine"
@@ -116,3 +117,32 @@ def test_a_write_refused_while_workers_run_ends_in_one_line_every_time(tmp_path)
     resumed = _exactmines(*args, "--out", str(out), "--resume", stdout=subprocess.PIPE)
     assert resumed.returncode == 0, resumed.stderr
     assert len(out.read_text().splitlines()) == 41
+
+
+NOGUESS = ROOT / "instances" / "noguess-9x9x10-seed1-000.mine"
+
+
+@pytest.mark.parametrize("command", [
+    ["convert", str(REFERENCE), "{missing}/board.mbf"],
+    ["export", str(REFERENCE), "--to", "cnf", "--out", "{missing}/reference.cnf"],
+    ["analyze", str(REFERENCE), "--image", "{missing}/reference.png"],
+    ["solvable", str(NOGUESS), "--at", "0,0", "--stuck", "{missing}/stuck.mine"],
+    [*SURVEY, "--out", "{missing}/survey.jsonl"],
+    [*SURVEY, "--plot", "{missing}/survey.png"],
+    ["batch", str(REFERENCE), "--out", "{missing}/batch.jsonl"],
+], ids=["convert", "export", "image", "stuck", "survey", "plot", "batch"])
+def test_a_missing_folder_is_a_usage_error_and_is_not_made(tmp_path, capsys, command):
+    missing = tmp_path / "no" / "such"
+    args = [arg.format(missing=missing) for arg in command]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"exactmines: error: {missing}/") and err.count("\n") == 1
+    assert f"cannot write: the folder '{missing}' does not exist" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_generate_makes_the_folder_its_out_names(tmp_path, capsys):
+    out = tmp_path / "new" / "instances"
+    assert main(["generate", "position", "--width", "9", "--height", "9", "--mines", "10",
+                 "--seed", "1", "--out", str(out)]) == 0
+    assert sorted(p.suffix for p in out.iterdir()) == [".json", ".mine"]

@@ -22,7 +22,8 @@ from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN"]
+           "read_board_or_link", "write_position", "write_board", "write_atomic",
+           "check_folder", "STDIN"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -160,12 +161,32 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+def check_folder(path: str | os.PathLike[str]) -> None:
+    """An :class:`InputError` naming ``path`` when the folder it would be written in is not
+    there: a missing folder is a slip in the name, not one to make unasked (as root, that
+    could be anywhere). Cheap: one ``stat``; commands call it before their work."""
+    folder = Path(path).parent
+    try:
+        if stat.S_ISDIR(os.stat(folder).st_mode):
+            return
+        why = "is a file, not a folder"
+    except FileNotFoundError:
+        why = "does not exist"
+    except NotADirectoryError:
+        why = "is inside a file, not a folder"
+    except OSError as exc:
+        why = f"cannot be reached ({exc.strerror})"
+    raise InputError(f"cannot write: the folder {str(folder)!r} {why}", source=str(path))
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
+                 make_folders: bool = False) -> None:
     """Write via a temporary file in the same folder and rename: all or nothing. The file
     gets the mode a plain ``open`` would give it (0666 less the umask).
 
-    A target that cannot be written (a directory, a folder that cannot be made, no
-    permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
+    The folder must exist (:func:`check_folder`) unless ``make_folders`` asks for it and
+    its parents to be made. A target that cannot be written (a directory, a missing folder,
+    no permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
     the data (full, over quota, a file size limit) is an :class:`OutputError`.
     """
     target = Path(path)
@@ -174,7 +195,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         # Inside the try: a name the system refuses (too long) fails already here.
         if target.is_dir():
             raise InputError("is a directory, expected a file name to write", source=str(path))
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if make_folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            check_folder(target)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",

@@ -239,6 +239,10 @@ def _check_long_job(out: Path | None, resume: bool, workers: int | None,
         raise InputError(f"--workers {workers}: must be at least 1", source="command line")
     if resume and out is None:
         raise InputError("--resume needs --out FILE", source="command line")
+    if out is not None:
+        from exactmines.io.files import check_folder
+
+        check_folder(out)
     if plot is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -297,10 +301,12 @@ def solvable_command(
 
     Example: exactmines solvable board.mine --at 3,3 --format json
     """
-    from exactmines.io.files import read_board_and_click, write_position
+    from exactmines.io.files import check_folder, read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 
     given = None if at is None else _parse_cell(at)
+    if stuck is not None:
+        check_folder(stuck)
     engine = get_backend(backend)
     hidden, noted = read_board_and_click(board)
     cell = given or noted
@@ -563,8 +569,10 @@ def export_command(
     Example: exactmines export instances/reference-9x9.mine --to cnf --out reference.cnf
     """
     from exactmines.analysis.export import write_export
+    from exactmines.io.files import check_folder
 
     engine = get_backend(backend)
+    check_folder(out)  # before the work, which may take the whole time limit
     if time_limit < 0:
         raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
     position = read_position(position_file)
@@ -606,11 +614,13 @@ def convert_command(
 
     Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
     """
-    from exactmines.io.files import read_board_or_link, write_atomic
+    from exactmines.io.files import check_folder, read_board_or_link, write_atomic
     from exactmines.io.registry import format_for_writing
     from exactmines.io.urls import board_to_jsm_url
 
     kind = None if target is None else format_for_writing(str(target), "target")
+    if target is not None:
+        check_folder(target)
     board = read_board_or_link(source, "IN")
     if target is not None and kind is not None:
         write_atomic(target, kind.encode_board(board, str(target),
@@ -645,8 +655,9 @@ def generate_command(
              "(random safe cells revealed, no flooding) or dense (every position of "
              "mid-games played with safe moves only).",
         show_default=False)],
-    out: Annotated[Path, typer.Option(help="Directory for the .mine and .json files.",
-                                      show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="Directory for the .mine and .json files (made if missing).",
+        show_default=False)],
     cnf: Annotated[Optional[Path], typer.Option(help="sat: a DIMACS CNF file.")] = None,
     variables: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT variables.")]
     = None,
@@ -761,7 +772,7 @@ def generate_command(
     written: list[dict[str, Any]] = []
     for instance in instances:
         mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
-        write_atomic(mine_path, instance.text)
+        write_atomic(mine_path, instance.text, make_folders=True)  # --out names the folder
         write_atomic(json_path, instance.json_text())
         row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
         row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
