@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from exactmines.analysis.analyze import Analysis
+    from exactmines.analysis.backends import Backend
     from exactmines.position import Position
 
 __all__ = ["app", "main"]
@@ -120,9 +121,9 @@ def analyze_command(
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
-        "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
-                         "layout, never counts): fast on big positions. Undecided past "
-                         "--time-limit (0: no limit).")] = False,
+        "--unique", help="Only answer \"exactly one layout?\" with the --backend engine "
+                         "(auto and sat stop at the second layout, never count: fast on big "
+                         "positions). Undecided past --time-limit (0: no limit).")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
@@ -158,7 +159,7 @@ def analyze_command(
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
     if unique:
-        _unique_report(positions, output, time_limit or None)
+        _unique_report(positions, output, engine, time_limit or None)
         return
 
     from exactmines.analysis.serialize import analysis_to_dict
@@ -190,21 +191,23 @@ def analyze_command(
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
-                   time_limit: float | None) -> None:
-    """``analyze --unique``: one answer per position, ``null`` answers when not decided
-    within ``time_limit`` seconds; exit 3 if any is inconsistent."""
-    from exactmines.errors import OutOfTime
+                   engine: "Backend", time_limit: float | None) -> None:
+    """``analyze --unique``: one answer per position from ``engine`` (the one ``--backend``
+    names), ``null`` answers when it could not decide within ``time_limit`` seconds or its
+    limits (a component too wide for the DP); exit 3 if any is inconsistent."""
+    from exactmines.errors import BudgetExceeded
     from exactmines.solvability.check import is_unique
 
     answers = []
     for name, position in positions:
         try:
-            found = is_unique(position, budget=Budget.seconds(time_limit)).to_dict()
-        except OutOfTime as exc:
+            found = is_unique(position, backend=engine,
+                              budget=Budget.seconds(time_limit)).to_dict()
+        except BudgetExceeded as exc:
             found = {"consistent": None, "unique": None,
-                     "reason": f"not decided: {exc}"}
+                     "reason": f"not decided by {engine.name}: {exc}"}
         answer = {"file": name, "width": position.width, "height": position.height,
-                  "mines": position.mines, **found}
+                  "mines": position.mines, **found, "backend": engine.name}
         answers.append(answer)
         if output is OutputFormat.jsonl:
             _emit_json(answer)
