@@ -1,21 +1,28 @@
-"""Fuzz every reader (``.mine``, x/o text, MBF, JSMinesweeper links) with hypothesis.
+"""Fuzz every reader (``.mine``, x/o text, MBF, JSMinesweeper links, CNF, results files) and
+the web API with hypothesis: the small form of ``scripts/fuzz.py``.
 
-Inputs are random bytes and text, and valid files of each format with random edits (a
+Inputs are random bytes and text, valid files of each format with random edits (a
 character changed, inserted or deleted; a line dropped or doubled; the data cut short), so
-most examples get past the first check and reach the deeper ones.
+most examples get past the first check and reach the deeper ones, numbers of up to 6,000
+digits, huge grids; read from files, FIFOs, devices and standard input.
 
 * In the library, a reader either returns a value or raises :class:`InputError` (the only
-  error type that may escape, the one the web API turns into HTTP 400).
+  error type that may escape, the one the web API turns into HTTP 400), whatever it reads
+  from: a FIFO or standard input reads as the file would, and an input without end is
+  refused at the size cap.
 * On the command line, ``analyze`` and ``convert`` end with exit 0, 3 (inconsistent) or 2; on
   2 there is one line on stderr naming the file and nothing is written.
-
-The web API's own fuzz (text, uploads) is in ``test_web_api.py``.
+* The web API (FastAPI's test client) answers every request, nested JSON and 5,000-digit
+  numbers included, without a 500 or a traceback.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -32,7 +39,7 @@ from strategies import boards
 
 from exactmines.errors import InputError
 from exactmines.generate.hardness import parse_dimacs
-from exactmines.io import registry
+from exactmines.io import files, registry
 from exactmines.io.formats import board_to_mbf, board_to_mine, board_to_xo
 from exactmines.io.urls import JSM_PAGE, board_from_jsm_url, board_to_jsm_url
 from exactmines.ui.cli import main
@@ -69,16 +76,50 @@ def edited(draw: st.DrawFn, text: str) -> str:
 
 
 @st.composite
+def long_number(draw: st.DrawFn, text: str) -> str:
+    """``text`` with one of its runs of digits (or its start) made 19 to 6,000 digits long:
+    past what any board needs, and past the 4,300 digits Python converts."""
+    runs = [match.span() for match in re.finditer(r"\d+", text)] or [(0, 0)]
+    header = re.search(r"^\d+x\d+(x\d+)?$", text, re.MULTILINE)
+    if header is not None and draw(st.booleans()):  # most often where a reader converts
+        runs = [span for span in runs if header.start() <= span[0] < header.end()]
+    start, end = draw(st.sampled_from(runs))
+    # Hypothesis leans to small numbers: the lengths around Python's limit are named.
+    digits = draw(st.sampled_from([19, 4300, 4301, 5000]) | st.integers(19, 6000))
+    return text[:start] + draw(st.sampled_from("123456789")) + "0" * (digits - 1) + text[end:]
+
+
+@st.composite
+def huge_grid(draw: st.DrawFn) -> str:
+    """``.mine`` text of a big board: a header promising up to 10^10 cells over a few rows,
+    or a whole covered board of up to 400x400 cells."""
+    if draw(st.booleans()):
+        width, height = draw(st.integers(1, 10**5)), draw(st.integers(1, 10**5))
+        rows = ["H" * draw(st.integers(0, 50)) for _ in range(draw(st.integers(0, 3)))]
+        return "\n".join([f"{width}x{height}x{draw(st.integers(0, 10**6))}", *rows]) + "\n"
+    width, height = draw(st.integers(100, 400)), draw(st.integers(1, 400))
+    mines = draw(st.integers(0, width * height))
+    return f"{width}x{height}x{mines}\n" + ("H" * width + "\n") * height
+
+
+@st.composite
 def any_file(draw: st.DrawFn) -> tuple[bytes, str]:
-    """Bytes and a file name: random data, or an edited valid file of any format."""
+    """Bytes and a file name: random data, or an edited valid file of any format, with long
+    numbers and huge grids among them."""
     name = draw(st.sampled_from(["a.mine", "b.txt", "c.mbf", "d"]))
-    source = draw(st.sampled_from(["random bytes", "random text", "seed", "board"]))
+    source = draw(st.sampled_from(["random bytes", "random text", "seed", "board",
+                                   "long number", "huge grid"]))
     if source == "random bytes":
         return draw(st.binary(max_size=300)), name
     if source == "random text":
         return draw(st.text(max_size=300)).encode(), name
     if source == "seed":
         return draw(edited(draw(st.sampled_from(SEEDS)))).encode(), name
+    if source == "long number":
+        text = draw(st.sampled_from([*SEEDS, f"{JSM_PAGE}?b=2020&m=" + "0" * 80]))
+        return draw(long_number(text)).encode(), name
+    if source == "huge grid":
+        return draw(huge_grid()).encode(), name
     board = draw(boards(max_side=8, max_cells=40))
     kind = draw(st.sampled_from(["mine", "xo", "link", "mbf"]))
     if kind == "mbf":
@@ -311,3 +352,126 @@ def test_a_fifo_is_read_once_its_writer_comes(fifo):
     writer.join()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["layouts"] == "1031"
+
+
+def _read_or_error(read, *args) -> object:
+    """What a reader gives: its value, or its InputError's message (the place aside)."""
+    try:
+        return read(*args)
+    except InputError as error:
+        assert "\n" not in str(error)
+        return ("InputError", error.message, error.line, error.column)
+
+
+@settings(max_examples=30, deadline=None)
+@given(file=any_file(), how=st.sampled_from(["fifo", "fifo, slow writer", "fifo, no writer",
+                                             "stdin"]))
+def test_a_fifo_or_standard_input_reads_as_the_file_would(file, how):
+    data, name = file
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        path = Path(folder) / (name or "input")
+        path.write_bytes(data)
+        expected = _read_or_error(files.read_board, path)
+        if how == "stdin":
+            patch.setattr(sys, "stdin", type("Stdin", (), {"buffer": io.BytesIO(data)}))
+            found = _read_or_error(files.read_board, "-")
+            # Standard input has no name to say "binary MBF": such data is refused there.
+            assert found == expected or (name.endswith(".mbf") and isinstance(found, tuple))
+            return
+        fifo = Path(folder) / f"fifo-{name}"
+        os.mkfifo(fifo)
+        patch.setattr(files, "FIFO_WAIT", 0.2 if how == "fifo, no writer" else 10.0)
+        writer = None
+        if how != "fifo, no writer":
+            def write() -> None:
+                with open(fifo, "wb") as handle:
+                    for start in range(0, len(data), 4096 if how == "fifo" else 97):
+                        handle.write(data[start:start + (4096 if how == "fifo" else 97)])
+                        handle.flush()
+
+            writer = threading.Thread(target=write)
+            writer.start()
+        found = _read_or_error(files.read_board, fifo)
+        if writer is None:
+            assert isinstance(found, tuple) and "nothing was written" in found[1]
+        else:
+            writer.join()
+            assert found == expected
+
+
+# -- the web API through FastAPI's test client ------------------------------------------
+
+#: JSON values of every kind, big and nested.
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(10**40), 10**40)
+    | st.floats(allow_nan=False) | st.text(max_size=30) | st.sampled_from(SEEDS),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=10)
+_KEYS = ["text", "grid", "mines", "backend", "time_limit", "name", "data", "to", "width",
+         "height", "rule", "seed", "noguess", "board", "row", "col"]
+
+
+@st.composite
+def api_request(draw: st.DrawFn) -> tuple[str, str, bytes, str]:
+    """``(method, path, body, content type)``: a plausible request with fuzzed values, or
+    raw bodies no JSON reader should fall over (deep nesting, 5,000-digit numbers, bytes
+    that are not UTF-8, huge grids)."""
+    path = draw(st.sampled_from(["/api/analyze", "/api/overlay", "/api/import", "/api/export",
+                                 "/api/games", "/api/games/GAME/reveal", "/api/games/GAME/flag",
+                                 "/api/games/GAME/hint", "/api/games/GAME/step"]))
+    kind = draw(st.sampled_from(["fields", "file", "long number", "raw"]))
+    if kind == "long number":
+        text = draw(long_number(draw(st.sampled_from(SEEDS))))
+        field = draw(st.sampled_from(["text", "board"]))
+        return "POST", path, json.dumps({field: text}).encode(), "application/json"
+    if kind == "fields":
+        keys = draw(st.lists(st.sampled_from(_KEYS), max_size=4, unique=True))
+        body = {key: draw(_json) for key in keys}
+        if "time_limit" in body:
+            body["time_limit"] = draw(st.sampled_from([0.5, 1, -1, 0, 1e-300, "1", None]))
+        return "POST", path, json.dumps(body).encode(), "application/json"
+    if kind == "file":
+        data, name = draw(any_file())
+        body = draw(st.sampled_from([
+            {"text": data.decode("utf-8", "replace")},
+            {"name": name, "data": base64.b64encode(data).decode()},
+            {"text": data.decode("utf-8", "replace"), "to": draw(st.sampled_from(
+                ["mine", "mbf", "xo", "link"]))},
+            {"board": data.decode("utf-8", "replace")}]))
+        if draw(st.booleans()):
+            return "POST", path, data, "text/plain"
+        return "POST", path, json.dumps(body).encode(), "application/json"
+    depth = draw(st.integers(1, 100_000))
+    raw = draw(st.sampled_from([
+        b"[" * depth + b"]" * depth,
+        b'{"text": ' * min(depth, 5000) + b'"x"' + b"}" * min(depth, 5000),
+        ('{"mines": %s, "grid": ["HHH"]}' % ("1" * depth)).encode(),
+        ('{"width": %s}' % ("9" * depth)).encode(),
+        b"\xff\xfe" + draw(st.binary(max_size=50)),
+        json.dumps({"grid": ["H" * 700] * 700, "mines": 70_000, "time_limit": 0.5}).encode(),
+    ]))
+    return "POST", path, raw, draw(st.sampled_from(["application/json", "text/plain"]))
+
+
+@pytest.fixture(scope="module")
+def api():
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        game = client.post("/api/games", json={"seed": 1}).json()["id"]
+        yield client, game
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(request=api_request())
+def test_the_api_answers_every_request_without_a_500(api, request):
+    client, game = api
+    method, path, body, kind = request
+    answer = client.request(method, path.replace("GAME", game), content=body,
+                            headers={"content-type": kind})
+    event(f"{path.replace('GAME', '{id}')}: {answer.status_code}")
+    assert answer.status_code != 500, answer.text[:500]
+    assert "Traceback" not in answer.text
+    document = answer.json()
+    if answer.status_code >= 400 and "error" in document:
+        assert "\n" not in document["error"]
