@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from functools import partial
 from multiprocessing.connection import Connection, wait
@@ -39,11 +39,43 @@ from exactmines.errors import (
     WorkerLost,
 )
 
-__all__ = ["run_batch", "read_rows", "chunked", "Rows", "Interrupted", "Task", "Row"]
+__all__ = ["run_batch", "read_rows", "row_problem", "chunked", "Rows", "Interrupted", "Task",
+           "Row", "RowCheck"]
 
 Task = dict[str, Any]
 Row = dict[str, Any]
 Work = Callable[[list[Task]], list[Row]]
+#: What is wrong with a row read back from a results file for the run that reads it (one
+#: line), or ``None`` when the run can use it.
+RowCheck = Callable[[Row], "str | None"]
+
+#: How :func:`row_problem` names the JSON types it is given.
+_TYPE_NAMES = {bool: "true or false", int: "a whole number", float: "a number",
+               str: "a string", list: "a list", dict: "an object", type(None): "null"}
+
+
+def _is(value: Any, kinds: tuple[type, ...]) -> bool:
+    """Whether the JSON value is of one of ``kinds``: true and false are not numbers, and a
+    whole number is also a number."""
+    if isinstance(value, bool):
+        return bool in kinds
+    return isinstance(value, kinds) or (float in kinds and isinstance(value, int))
+
+
+def row_problem(row: Mapping[str, Any], required: Mapping[str, tuple[type, ...]],
+                optional: Mapping[str, tuple[type, ...]] | None = None, *,
+                what: str = "row") -> str | None:
+    """What is wrong with ``row`` for a run that reads its fields ``required`` and, when
+    there, ``optional``, each holding one of the JSON types given (``bool``, ``int``,
+    ``float``: any number, ``str``, ``list``, ``dict``, ``type(None)``): a field missing or
+    of another type, said in one line (``row without "won"``), or ``None``."""
+    for name, kinds in (*required.items(), *(optional or {}).items()):
+        if name not in row:
+            if name in required:
+                return f'{what} without "{name}"'
+        elif not _is(row[name], kinds):
+            return f'{what} whose "{name}" is not {" or ".join(_TYPE_NAMES[k] for k in kinds)}'
+    return None
 
 
 def chunked(items: Sequence[Task], size: int) -> list[list[Task]]:
@@ -52,11 +84,14 @@ def chunked(items: Sequence[Task], size: int) -> list[list[Task]]:
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
 
-def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list[Row]]:
+def read_rows(path: str | os.PathLike[str], check: RowCheck | None = None,
+              ) -> tuple[dict[str, Any] | None, list[Row]]:
     """The meta line and the rows of a results file.
 
     A last line cut short by an interruption is dropped (it is redone on resume); any other
-    malformed line is an :class:`InputError` naming it.
+    malformed line is an :class:`InputError` naming it: not a JSON object, a row without an
+    ``"id"`` that is a whole number or a string, or one that ``check`` finds wrong (the
+    fields its run reads back).
     """
     meta: dict[str, Any] | None = None
     rows: list[Row] = []
@@ -82,6 +117,12 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list
         if "meta" in value and number == 1:
             meta = value["meta"]
         elif "id" in value:
+            problem = (None if _is(value["id"], (int, str)) else
+                       'row whose "id" is not a whole number or a string')
+            if problem is None and check is not None:
+                problem = check(value)
+            if problem is not None:
+                raise InputError(problem, source=str(path), line=number)
             rows.append(value)
         else:
             raise InputError("row without an \"id\"", source=str(path), line=number)
@@ -158,19 +199,21 @@ class _Results:
 
 
 def _open_output(out: Path, meta: dict[str, Any], resume: bool,
-                 retry: Callable[[Row], bool] | None = None) -> tuple[_Results, list[Row]]:
+                 retry: Callable[[Row], bool] | None = None,
+                 check: RowCheck | None = None) -> tuple[_Results, list[Row]]:
     with _writing(out):
-        return _open_output_unguarded(out, meta, resume, retry)
+        return _open_output_unguarded(out, meta, resume, retry, check)
 
 
 def _open_output_unguarded(out: Path, meta: dict[str, Any], resume: bool,
-                           retry: Callable[[Row], bool] | None) -> tuple[_Results, list[Row]]:
+                           retry: Callable[[Row], bool] | None,
+                           check: RowCheck | None) -> tuple[_Results, list[Row]]:
     flags = os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC
     if out.exists() and out.stat().st_size > 0:
         if not resume:
             raise ParameterError("resume", None, f"not given, but the results file {out} "
                                  "exists: resume the run in it, or remove the file")
-        old_meta, rows = read_rows(out)
+        old_meta, rows = read_rows(out, check)
         if retry is not None:
             rows = [r for r in rows if not retry(r)]
         if old_meta != meta:
@@ -247,7 +290,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
               meta: dict[str, Any] | None = None, resume: bool = False, workers: int = 1,
               chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
               description: str = "working",
-              retry: Callable[[Row], bool] | None = None) -> Rows:
+              retry: Callable[[Row], bool] | None = None,
+              check: RowCheck | None = None) -> Rows:
     """Run ``work`` over ``tasks`` and return one row per task, in task order.
 
     Parameters
@@ -269,6 +313,10 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     retry:
         On resume, rows of ``out`` for which this is true (e.g. error rows) are dropped from
         the file and their tasks run again.
+    check:
+        On resume, what is wrong with a row of ``out`` for the caller, which reads the rows
+        returned (:func:`row_problem` of the fields it reads): a row it finds wrong is an
+        :class:`InputError` naming its line, before any work.
 
     Notes
     -----
@@ -285,7 +333,7 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     handle: _Results | None = None
     finished: dict[Any, Row] = {}
     if out is not None:
-        handle, old_rows = _open_output(Path(out), meta, resume, retry)
+        handle, old_rows = _open_output(Path(out), meta, resume, retry, check)
         wanted = set(ids)
         finished = {r["id"]: r for r in old_rows if r["id"] in wanted}
     todo = [t for t in tasks if t["id"] not in finished]

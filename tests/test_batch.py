@@ -192,3 +192,71 @@ def test_a_write_cut_short_leaves_whole_lines_only(tmp_path, monkeypatch):
     results.append('{"id": 4}\n')  # the next rows follow the last whole line
     results.close()
     assert out.read_text() == '{"meta": {"n": 1}}\n{"id": 0}\n{"id": 1}\n{"id": 4}\n'
+
+
+#: Rows a resumed run cannot use, and what the one line says about each.
+UNUSABLE_ROWS = [
+    ({"id": [0]}, 'row whose "id" is not a whole number or a string'),
+    ({"id": {"a": 1}}, 'row whose "id" is not a whole number or a string'),
+    ({"id": True}, 'row whose "id" is not a whole number or a string'),
+]
+
+
+def _resume_with(tmp_path, capsys, command, row, message):
+    """``command`` (ending in ``--out FILE --resume``) on a results file whose first row is
+    ``row``: exit 2, one line naming the file and the line."""
+    from exactmines.ui.cli import main
+
+    out = tmp_path / "out.jsonl"
+    assert main(command + ["--out", str(out), "--quiet"]) == 0
+    meta, *_ = out.read_text().splitlines()
+    out.write_text(f"{meta}\n{json.dumps(row)}\n")
+    capsys.readouterr()
+    assert main(command + ["--out", str(out), "--quiet", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"exactmines: error: {out}:2: {message}\n"
+
+
+SURVEY = ["survey", "--width", "5", "--height", "5", "--mines", "5", "--boards", "3",
+          "--start", "safe", "--at", "0,0", "--seed", "1"]
+PLAY = ["play", "--width", "5", "--height", "5", "--mines", "3", "--games", "2",
+        "--start", "safe", "--at", "0,0", "--seed", "1"]
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": 0}, 'row without "solvable"'),
+    ({"id": 0, "solvable": 1, "at": None}, 'row whose "solvable" is not true or false'),
+    ({"id": 0, "solvable": True, "at": "0,0"}, 'row whose "at" is not a list or null'),
+])
+def test_a_survey_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row,
+                                                                   message):
+    # A KeyError or TypeError traceback before, exit 1 (found by scripts/fuzz.py).
+    _resume_with(tmp_path, capsys, SURVEY, row, message)
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": 0}, 'row without "won"'),
+    ({"id": 0, "won": True, "guesses": 1.5, "endgame": 0, "cpu_ms": 1},
+     'row whose "guesses" is not a whole number'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": "1"},
+     'row whose "cpu_ms" is not a number'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": 1, "risk": 0.5},
+     'row whose "risk" is not an object'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": 1,
+      "risk": {"endgame": "x"}}, 'row with a "risk" whose "endgame" is not a number'),
+])
+def test_play_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row, message):
+    _resume_with(tmp_path, capsys, PLAY, row, message)
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": "x.mine"}, 'row without "consistent"'),
+    ({"id": "x.mine", "consistent": True, "unique": None, "probabilities_computed": True,
+      "seconds": 0.1}, 'row whose "unique" is not true or false'),
+    ({"id": "x.mine", "error": 3}, 'row whose "error" is not a string'),
+])
+def test_batch_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row, message):
+    from pathlib import Path
+
+    position = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    _resume_with(tmp_path, capsys, ["batch", str(position), "--workers", "1"], row, message)

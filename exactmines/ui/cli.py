@@ -512,7 +512,7 @@ def batch_command(
 
     Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
     """
-    from exactmines.analysis.jobs import analysis_tasks, analyze_files, position_files
+    from exactmines.analysis.jobs import analysis_tasks, analyze_files, check_row, position_files
     from exactmines.runner import run_batch
     from exactmines.ui.report import batch_summary, batch_to_text
 
@@ -535,7 +535,7 @@ def batch_command(
         rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
                          progress=not quiet, description="analysing",
-                         retry=lambda row: "error" in row)
+                         retry=lambda row: "error" in row, check=check_row)
     failed = [r for r in rows if "error" in r]
     summary = batch_summary(rows, str(out))
     if output is TextOrJson.json:
