@@ -9,15 +9,19 @@ Each case runs the real command in a subprocess: the failures happen at the desc
 from __future__ import annotations
 
 import json
+import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from exactmines.generate.positions import midgame_positions
+from exactmines.io import files
 from exactmines.ui.cli import main
 
 ROOT = Path(__file__).parent.parent
@@ -146,3 +150,54 @@ def test_generate_makes_the_folder_its_out_names(tmp_path, capsys):
     assert main(["generate", "position", "--width", "9", "--height", "9", "--mines", "10",
                  "--seed", "1", "--out", str(out)]) == 0
     assert sorted(p.suffix for p in out.iterdir()) == [".json", ".mine"]
+
+
+# -- a name that is not a regular file: written into, never replaced -----------------------
+
+
+def _drain(fifo: Path, got: list[bytes]) -> threading.Thread:
+    def read() -> None:
+        with open(fifo, "rb") as reader:
+            got.append(reader.read())
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_fifo_written_to_stays_a_fifo_and_its_reader_gets_the_file(tmp_path, capsys):
+    # write_atomic renamed a temporary file over it: a FIFO (or, as root, /dev/null) became
+    # a regular file.
+    expected = tmp_path / "board.mine"
+    assert main(["convert", str(NOGUESS), str(expected)]) == 0
+    fifo = tmp_path / "fifo.mine"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = _drain(fifo, got)
+    assert main(["convert", str(NOGUESS), str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert got == [expected.read_bytes()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.mine", "fifo.mine"]
+
+
+def test_a_fifo_nobody_reads_is_given_up_after_the_wait(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(files, "FIFO_WAIT", 0.3)
+    fifo = tmp_path / "fifo.mine"
+    os.mkfifo(fifo)
+    assert main(["convert", str(NOGUESS), str(fifo)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"exactmines: error: {fifo}: cannot write: a FIFO, and nothing opened it "
+                   "to read for 0.3 s\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_symbolic_link_written_to_stays_a_link_to_the_new_file(tmp_path, capsys):
+    (tmp_path / "boards").mkdir()
+    real = tmp_path / "boards" / "board.mine"
+    real.write_text("old")
+    link = tmp_path / "board.mine"
+    link.symlink_to(Path("boards") / "board.mine")
+    assert main(["convert", str(NOGUESS), str(link)]) == 0
+    assert link.is_symlink() and "\n9x9x10\n" in real.read_text()
+    assert sorted(p.name for p in (tmp_path / "boards").iterdir()) == ["board.mine"]

@@ -6,11 +6,13 @@ on text held in memory (``formats``) and errors always name the file.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -188,6 +190,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
     its parents to be made. A target that cannot be written (a directory, a missing folder,
     no permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
     the data (full, over quota, a file size limit) is an :class:`OutputError`.
+
+    A symbolic link is kept: the file it names is written. A name that is not a regular file
+    (``/dev/null``, a FIFO) is written into, never replaced (:func:`_write_stream`).
     """
     target = Path(path)
     raw = data.encode() if isinstance(data, str) else data
@@ -195,6 +200,11 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
         # Inside the try: a name the system refuses (too long) fails already here.
         if target.is_dir():
             raise InputError("is a directory, expected a file name to write", source=str(path))
+        if target.is_symlink():
+            target = Path(os.path.realpath(target))
+        if target.exists() and not target.is_file():
+            _write_stream(target, raw, str(path))
+            return
         if make_folders:
             target.parent.mkdir(parents=True, exist_ok=True)
         else:
@@ -218,6 +228,36 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
                               "written") from None
         raise
+
+
+def _write_stream(target: Path, data: bytes, source: str) -> None:
+    """``data`` written into ``target``, a device or a FIFO (whose reader is waited for at
+    most :data:`FIFO_WAIT` s): a stream has no "all or nothing", and putting a file in its
+    place would take the device away (as root, ``/dev/null`` for everyone)."""
+    try:
+        if stat.S_ISFIFO(os.stat(target).st_mode):
+            waited = 0.0
+            while True:  # non-blocking: a FIFO nobody reads would block open() for ever
+                try:
+                    fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.ENXIO:
+                        raise
+                if waited >= FIFO_WAIT:
+                    raise InputError(f"cannot write: a FIFO, and nothing opened it to read "
+                                     f"for {FIFO_WAIT:g} s", source=source)
+                time.sleep(0.05)
+                waited += 0.05
+            os.set_blocking(fd, True)
+        else:
+            fd = os.open(target, os.O_WRONLY | os.O_CLOEXEC)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        if exc.errno in DEVICE_ERRNOS or exc.errno == errno.EPIPE:
+            raise OutputError(f"{source}: cannot write: {exc.strerror}") from None
+        raise InputError(f"cannot write: {exc.strerror or exc}", source=source) from None
 
 
 def write_position(path: str | os.PathLike[str], position: Position,
