@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -144,6 +145,16 @@ def test_position_files_from_folders_patterns_and_names(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no .mine files"):
         position_files([str(tmp_path / "empty")])
+
+
+def test_a_fifo_or_device_named_is_a_file_to_read_not_a_missing_one(tmp_path, capsys):
+    # Both were "no such file or directory": only regular files were taken by name.
+    fifo = tmp_path / "position.fifo"
+    os.mkfifo(fifo)
+    assert position_files([str(fifo), "/dev/null"]) == [str(fifo), "/dev/null"]
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", "/dev/null", "--out", str(out), "--workers", "1", "--quiet"]) == 2
+    assert read_rows(out)[1][0]["error"].startswith("/dev/null:1:1: empty file")
 
 
 # --- convert ---------------------------------------------------------------------------

@@ -22,8 +22,9 @@ __all__ = ["position_files", "analysis_tasks", "analyze_files", "check_row"]
 
 
 def position_files(sources: list[str]) -> list[str]:
-    """The ``.mine`` files named by ``sources``: files as given, every ``*.mine`` directly in a
-    directory (sorted), and the matches of glob patterns (``**`` reaches into subfolders).
+    """The ``.mine`` files named by ``sources``: files (FIFOs, devices) as given, every
+    ``*.mine`` directly in a directory (sorted), and the matches of glob patterns (``**``
+    reaches into subfolders).
 
     Each file is listed once, in the order first named. A source that names nothing is an
     :class:`InputError`: a typo must not silently shrink a run.
@@ -35,7 +36,7 @@ def position_files(sources: list[str]) -> list[str]:
             matches = sorted(str(p) for p in path.glob("*.mine") if p.is_file())
             if not matches:
                 raise InputError("directory has no .mine files", source=source)
-        elif path.is_file():
+        elif path.exists():  # a file, or a FIFO or device that the reader reads as one
             matches = [source]
         elif glob.has_magic(source):
             matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
