@@ -1,10 +1,8 @@
 """Fuzz every reader (``.mine``, x/o text, MBF, JSMinesweeper links, CNF, results files) and
-the web API with hypothesis: the small form of ``scripts/fuzz.py``.
-
-Inputs are random bytes and text, valid files of each format with random edits (a
-character changed, inserted or deleted; a line dropped or doubled; the data cut short), so
-most examples get past the first check and reach the deeper ones, numbers of up to 6,000
-digits, huge grids; read from files, FIFOs, devices and standard input.
+the web API with hypothesis: the small form of ``scripts/fuzz.py``, on the inputs of
+``fuzzing.py`` (edited valid files of every format, numbers of up to 6,000 digits, huge
+grids, nested JSON, bytes that are not UTF-8), read from files, FIFOs, devices and standard
+input.
 
 * In the library, a reader either returns a value or raises :class:`InputError` (the only
   error type that may escape, the one the web API turns into HTTP 400), whatever it reads
@@ -18,11 +16,9 @@ digits, huge grids; read from files, FIFOs, devices and standard input.
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -33,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from fuzzing import any_file, api_request, edited
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from strategies import boards
@@ -40,96 +37,9 @@ from strategies import boards
 from exactmines.errors import InputError
 from exactmines.generate.hardness import parse_dimacs
 from exactmines.io import files, registry
-from exactmines.io.formats import board_to_mbf, board_to_mine, board_to_xo
 from exactmines.io.urls import JSM_PAGE, board_from_jsm_url, board_to_jsm_url
 from exactmines.ui.cli import main
 from exactmines.ui.web.app import create_app
-
-ROOT = Path(__file__).parent.parent
-SEEDS = [(ROOT / "instances" / name).read_text() for name in (
-    "reference-9x9.mine", "position-9x9x10-seed1-000.mine", "noguess-9x9x10-seed1-000.mine")]
-
-
-@st.composite
-def edited(draw: st.DrawFn, text: str) -> str:
-    """``text`` with a few random edits."""
-    for _ in range(draw(st.integers(1, 4))):
-        lines = text.split("\n")
-        kind = draw(st.sampled_from(["change", "insert", "delete", "drop", "double", "cut"]))
-        at = draw(st.integers(0, max(0, len(text) - 1)))
-        char = draw(st.sampled_from(list("0123456789HFM?xo.*# \t\r\nx-=&b")))
-        if kind == "change" and text:
-            text = text[:at] + char + text[at + 1:]
-        elif kind == "insert":
-            text = text[:at] + char + text[at:]
-        elif kind == "delete":
-            text = text[:at] + text[at + 1:]
-        elif kind == "drop" and len(lines) > 1:
-            line = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:line] + lines[line + 1:])
-        elif kind == "double":
-            line = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:line + 1] + lines[line:])
-        else:
-            text = text[:at]
-    return text
-
-
-@st.composite
-def long_number(draw: st.DrawFn, text: str) -> str:
-    """``text`` with one of its runs of digits (or its start) made 19 to 6,000 digits long:
-    past what any board needs, and past the 4,300 digits Python converts."""
-    runs = [match.span() for match in re.finditer(r"\d+", text)] or [(0, 0)]
-    header = re.search(r"^\d+x\d+(x\d+)?$", text, re.MULTILINE)
-    if header is not None and draw(st.booleans()):  # most often where a reader converts
-        runs = [span for span in runs if header.start() <= span[0] < header.end()]
-    start, end = draw(st.sampled_from(runs))
-    # Hypothesis leans to small numbers: the lengths around Python's limit are named.
-    digits = draw(st.sampled_from([19, 4300, 4301, 5000]) | st.integers(19, 6000))
-    return text[:start] + draw(st.sampled_from("123456789")) + "0" * (digits - 1) + text[end:]
-
-
-@st.composite
-def huge_grid(draw: st.DrawFn) -> str:
-    """``.mine`` text of a big board: a header promising up to 10^10 cells over a few rows,
-    or a whole covered board of up to 400x400 cells."""
-    if draw(st.booleans()):
-        width, height = draw(st.integers(1, 10**5)), draw(st.integers(1, 10**5))
-        rows = ["H" * draw(st.integers(0, 50)) for _ in range(draw(st.integers(0, 3)))]
-        return "\n".join([f"{width}x{height}x{draw(st.integers(0, 10**6))}", *rows]) + "\n"
-    width, height = draw(st.integers(100, 400)), draw(st.integers(1, 400))
-    mines = draw(st.integers(0, width * height))
-    return f"{width}x{height}x{mines}\n" + ("H" * width + "\n") * height
-
-
-@st.composite
-def any_file(draw: st.DrawFn) -> tuple[bytes, str]:
-    """Bytes and a file name: random data, or an edited valid file of any format, with long
-    numbers and huge grids among them."""
-    name = draw(st.sampled_from(["a.mine", "b.txt", "c.mbf", "d"]))
-    source = draw(st.sampled_from(["random bytes", "random text", "seed", "board",
-                                   "long number", "huge grid"]))
-    if source == "random bytes":
-        return draw(st.binary(max_size=300)), name
-    if source == "random text":
-        return draw(st.text(max_size=300)).encode(), name
-    if source == "seed":
-        return draw(edited(draw(st.sampled_from(SEEDS)))).encode(), name
-    if source == "long number":
-        text = draw(st.sampled_from([*SEEDS, f"{JSM_PAGE}?b=2020&m=" + "0" * 80]))
-        return draw(long_number(text)).encode(), name
-    if source == "huge grid":
-        return draw(huge_grid()).encode(), name
-    board = draw(boards(max_side=8, max_cells=40))
-    kind = draw(st.sampled_from(["mine", "xo", "link", "mbf"]))
-    if kind == "mbf":
-        data = bytearray(board_to_mbf(board))
-        for _ in range(draw(st.integers(0, 3))):
-            if data:
-                data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data[:draw(st.integers(0, len(data)))]), name
-    text = {"mine": board_to_mine, "xo": board_to_xo, "link": board_to_jsm_url}[kind](board)
-    return draw(edited(text)).encode(), name
 
 
 @given(any_file())
@@ -400,59 +310,6 @@ def test_a_fifo_or_standard_input_reads_as_the_file_would(file, how):
 
 
 # -- the web API through FastAPI's test client ------------------------------------------
-
-#: JSON values of every kind, big and nested.
-_json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(-(10**40), 10**40)
-    | st.floats(allow_nan=False) | st.text(max_size=30) | st.sampled_from(SEEDS),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=4),
-    max_leaves=10)
-_KEYS = ["text", "grid", "mines", "backend", "time_limit", "name", "data", "to", "width",
-         "height", "rule", "seed", "noguess", "board", "row", "col"]
-
-
-@st.composite
-def api_request(draw: st.DrawFn) -> tuple[str, str, bytes, str]:
-    """``(method, path, body, content type)``: a plausible request with fuzzed values, or
-    raw bodies no JSON reader should fall over (deep nesting, 5,000-digit numbers, bytes
-    that are not UTF-8, huge grids)."""
-    path = draw(st.sampled_from(["/api/analyze", "/api/overlay", "/api/import", "/api/export",
-                                 "/api/games", "/api/games/GAME/reveal", "/api/games/GAME/flag",
-                                 "/api/games/GAME/hint", "/api/games/GAME/step"]))
-    kind = draw(st.sampled_from(["fields", "file", "long number", "raw"]))
-    if kind == "long number":
-        text = draw(long_number(draw(st.sampled_from(SEEDS))))
-        field = draw(st.sampled_from(["text", "board"]))
-        return "POST", path, json.dumps({field: text}).encode(), "application/json"
-    if kind == "fields":
-        keys = draw(st.lists(st.sampled_from(_KEYS), max_size=4, unique=True))
-        body = {key: draw(_json) for key in keys}
-        if "time_limit" in body:
-            body["time_limit"] = draw(st.sampled_from([0.5, 1, -1, 0, 1e-300, "1", None]))
-        return "POST", path, json.dumps(body).encode(), "application/json"
-    if kind == "file":
-        data, name = draw(any_file())
-        body = draw(st.sampled_from([
-            {"text": data.decode("utf-8", "replace")},
-            {"name": name, "data": base64.b64encode(data).decode()},
-            {"text": data.decode("utf-8", "replace"), "to": draw(st.sampled_from(
-                ["mine", "mbf", "xo", "link"]))},
-            {"board": data.decode("utf-8", "replace")}]))
-        if draw(st.booleans()):
-            return "POST", path, data, "text/plain"
-        return "POST", path, json.dumps(body).encode(), "application/json"
-    depth = draw(st.integers(1, 100_000))
-    raw = draw(st.sampled_from([
-        b"[" * depth + b"]" * depth,
-        b'{"text": ' * min(depth, 5000) + b'"x"' + b"}" * min(depth, 5000),
-        ('{"mines": %s, "grid": ["HHH"]}' % ("1" * depth)).encode(),
-        ('{"width": %s}' % ("9" * depth)).encode(),
-        b"\xff\xfe" + draw(st.binary(max_size=50)),
-        json.dumps({"grid": ["H" * 700] * 700, "mines": 70_000, "time_limit": 0.5}).encode(),
-    ]))
-    return "POST", path, raw, draw(st.sampled_from(["application/json", "text/plain"]))
-
 
 @pytest.fixture(scope="module")
 def api():
