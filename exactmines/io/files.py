@@ -25,7 +25,7 @@ from exactmines.position import Board, Cell, Position
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "write_position", "write_board", "write_atomic",
-           "check_folder", "STDIN"]
+           "check_folder", "source_name", "STDIN"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -44,7 +44,8 @@ _CHUNK = 1 << 20
 STDIN = "-"
 
 
-def _source(path: str | os.PathLike[str]) -> str:
+def source_name(path: str | os.PathLike[str]) -> str:
+    """How errors name what ``path`` reads: ``<stdin>`` for ``-``, else the path."""
     return "<stdin>" if str(path) == STDIN else str(path)
 
 
@@ -88,7 +89,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of ``path`` (``-``: standard input), at most :data:`MAX_FILE_BYTES` of them
     whatever it is: a file, a FIFO (waited for at most :data:`FIFO_WAIT` s at a time), a
     device."""
-    source = _source(path)
+    source = source_name(path)
     if str(path) == STDIN:
         return _read_capped(sys.stdin.buffer.read, source)
     try:
@@ -126,26 +127,26 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 def read_text(path: str | os.PathLike[str]) -> str:
     """A text file's contents (UTF-8), or an :class:`InputError` naming the file; ``-`` is
     standard input."""
-    return decode_text(_read_bytes(path), _source(path))
+    return decode_text(_read_bytes(path), source_name(path))
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
     """Read a position: ``.mine`` text (``M``/``?`` marks are read as covered cells), or an
     ``.mbf`` board as the position before its first click (:func:`registry.read_position`).
     ``-`` reads standard input."""
-    return registry.read_position(_read_bytes(path), _source(path), str(path))
+    return registry.read_position(_read_bytes(path), source_name(path), str(path))
 
 
 def read_board(path: str | os.PathLike[str]) -> Board:
     """Read a hidden board in any format of :mod:`~exactmines.io.registry` (``.mbf`` by
     name; ``.mine`` with marked mines, x/o text or a link by content); ``-`` is standard
     input."""
-    return registry.read_board(_read_bytes(path), _source(path), str(path))
+    return registry.read_board(_read_bytes(path), source_name(path), str(path))
 
 
 def read_board_and_click(path: str | os.PathLike[str]) -> tuple[Board, Cell | None]:
     """:func:`read_board`, and the first click the file's comments name (``None`` if none)."""
-    data, source = _read_bytes(path), _source(path)
+    data, source = _read_bytes(path), source_name(path)
     return (registry.read_board(data, source, str(path)),
             registry.first_click(data, source, str(path)))
 

@@ -753,7 +753,7 @@ def generate_command(
         random_sat_instances,
         sat_instance,
     )
-    from exactmines.io.files import read_text, write_atomic
+    from exactmines.io.files import read_text, source_name, write_atomic
 
     instances: list[Any]  # each kind's instances: .mine text and .json metadata
 
@@ -768,8 +768,10 @@ def generate_command(
             if variables is not None or clauses is not None or count != 1:
                 raise InputError("give --cnf FILE or --variables/--clauses/--seed [--count], "
                                  "not both", source="command line")
-            formula = parse_dimacs(read_text(cnf), str(cnf))
-            instances = [sat_instance(formula, cnf.stem, generator={"cnf": str(cnf)})]
+            source = source_name(cnf)
+            formula = parse_dimacs(read_text(cnf), source)
+            name = "stdin" if source != str(cnf) else cnf.stem
+            instances = [sat_instance(formula, name, generator={"cnf": source})]
         else:
             need(variables=variables, clauses=clauses, seed=seed)
             assert variables is not None and clauses is not None and seed is not None
