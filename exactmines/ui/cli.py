@@ -573,7 +573,9 @@ def export_command(
     Example: exactmines export instances/reference-9x9.mine --to cnf --out reference.cnf
     """
     from exactmines.analysis.export import write_export
+    from exactmines.analysis.serialize import decimal
     from exactmines.io.files import check_folder
+    from exactmines.ui.report import grouped
 
     engine = get_backend(backend)
     check_folder(out)  # before the work, which may take the whole time limit
@@ -582,7 +584,7 @@ def export_command(
     position = read_position(position_file)
     exported = write_export(out, position, to, count=not no_count, backend=engine,
                             time_limit=time_limit, source=str(position_file))
-    models = None if exported.models is None else str(exported.models)
+    models = None if exported.models is None else decimal(exported.models)
     summary = {"in": str(position_file), "out": str(out), "json": f"{out}.json",
                "format": exported.format, "variables": len(exported.cells),
                "count_in_file": exported.count_in_file, "models": models,
@@ -591,7 +593,7 @@ def export_command(
         _emit_json(summary)
         return
     count = "with the total mine count" if exported.count_in_file else "no total mine count"
-    shown = "not counted" if exported.models is None else f"{exported.models:,}"
+    shown = "not counted" if exported.models is None else grouped(exported.models)
     typer.echo(f"{position_file} -> {out} ({exported.format}, {len(exported.cells)} cell "
                f"variables, {count}); models: {shown}; ground truth in {out}.json")
 
