@@ -95,10 +95,14 @@ def read_rows(path: str | os.PathLike[str], check: RowCheck | None = None,
     """
     meta: dict[str, Any] | None = None
     rows: list[Row] = []
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().split("\n")
+    with open(path, "rb") as handle:
+        lines = handle.read().split(b"\n")
     complete = lines[:-1]  # text after the last newline was never finished
-    for number, line in enumerate(complete, start=1):
+    for number, raw in enumerate(complete, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("not UTF-8 text", source=str(path), line=number) from None
         if not line.strip():
             continue
         try:

@@ -260,3 +260,18 @@ def test_batch_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys,
 
     position = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
     _resume_with(tmp_path, capsys, ["batch", str(position), "--workers", "1"], row, message)
+
+
+def test_a_results_file_that_is_not_utf8_is_one_line_naming_the_line(tmp_path, capsys):
+    # A UnicodeDecodeError traceback before, exit 1 (found by scripts/fuzz.py).
+    from exactmines.ui.cli import main
+
+    out = tmp_path / "out.jsonl"
+    assert main([*SURVEY, "--out", str(out), "--quiet"]) == 0
+    meta = out.read_bytes().splitlines()[0]
+    out.write_bytes(meta + b'\n{"id": 0, "note": "\xff"}\n')
+    capsys.readouterr()
+    assert main([*SURVEY, "--out", str(out), "--quiet", "--resume"]) == 2
+    assert capsys.readouterr().err == f"exactmines: error: {out}:2: not UTF-8 text\n"
+    with pytest.raises(InputError, match=r":2: not UTF-8 text$"):
+        read_rows(out)
