@@ -179,6 +179,12 @@ def test_convert_between_every_board_format(tmp_path, capsys):
     (["?b=32&m=8g", "out.png"], "must end in .mine, .mbf or .txt"),
     (["?b=32&m=8", "out.mine"], "needs 2"),
     (["missing.mbf", "out.mine"], "missing.mbf: no such file"),
+    # Board text given as the argument: the text was the error's source, newlines and all
+    # (3 lines), or "File name too long" with 5,000 characters (found by scripts/fuzz.py).
+    (["HHH\nHMH\n", "out.mine"], "IN: neither a file nor a JSMinesweeper link: "
+                                  "'HHH\\nHMH\\n' (8 characters)"),
+    (["H" * 5000, "out.mine"], f"IN: neither a file nor a JSMinesweeper link: "
+                               f"'{'H' * 40}...' (5,000 characters)"),
 ])
 def test_convert_errors_are_one_line(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -186,6 +192,13 @@ def test_convert_errors_are_one_line(tmp_path, capsys, monkeypatch, args, messag
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
     assert not (tmp_path / args[1]).exists()
+
+
+def test_an_error_naming_a_file_whose_name_has_a_newline_is_one_line(tmp_path, capsys):
+    name = str(tmp_path / "a\nb.mine")
+    assert main(["analyze", name]) == 2
+    assert capsys.readouterr().err == (f"exactmines: error: {tmp_path}/a\\nb.mine: no such "
+                                       "file\n")
 
 
 def test_convert_refuses_a_position_and_what_mbf_cannot_hold(tmp_path, capsys):

@@ -152,9 +152,20 @@ def read_board_and_click(path: str | os.PathLike[str]) -> tuple[Board, Cell | No
 
 
 def read_board_or_link(source: str, parameter: str = "source") -> Board:
-    """A board from a JSMinesweeper link given as text, or else from the file it names."""
-    if looks_like_jsm_url(source) and not Path(source).exists():
+    """A board from a JSMinesweeper link given as text, or else from the file it names.
+
+    Text that names no file and could not be a file's name (control characters, longer than
+    a name may be: say, a board pasted in) is refused by ``parameter``, shown shortened."""
+    try:
+        exists = os.path.lexists(source)
+    except (OSError, ValueError):  # a name too long, a NUL
+        exists = False
+    if looks_like_jsm_url(source) and not exists:
         return registry.FORMATS["link"].decode(source, parameter)
+    if not exists and (len(source) > 255 or not source.isprintable()):
+        shown = repr(source if len(source) <= 40 else source[:40] + "...")
+        raise InputError(f"neither a file nor a JSMinesweeper link: {shown} "
+                         f"({len(source):,} characters)", source=parameter)
     return read_board(source)
 
 

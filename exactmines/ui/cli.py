@@ -893,6 +893,13 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
     return error
 
 
+def _error(message: str) -> None:
+    """``exactmines: error: MESSAGE`` on stderr, in one line whatever the message quotes: a
+    control character (a newline in a file's name) is written as its escape, ``\\n``."""
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+    sys.stderr.write(f"exactmines: error: {shown}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
     one line on stderr (docs/contract.md: one clear line, no traceback) and an exit code:
@@ -912,22 +919,22 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except ParameterError as exc:
-        sys.stderr.write(f"exactmines: error: {_as_option(exc, args)}\n")
+        _error(str(_as_option(exc, args)))
         return exc.exit_code
     except ExactminesError as exc:
-        sys.stderr.write(f"exactmines: error: {exc}\n")
+        _error(str(exc))
         return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except OSError as exc:
         if exc.errno in DEVICE_ERRNOS:  # writing the output, not reading the input
             where = exc.filename or "standard output"
-            sys.stderr.write(f"exactmines: error: {where}: cannot write: {exc.strerror}\n")
+            _error(f"{where}: cannot write: {exc.strerror}")
             return OutputError.exit_code
         # A path the system refuses that no check above caught (say, a name too long):
         # still bad input, said in one line.
         where = f"{exc.filename}: " if exc.filename else ""
-        sys.stderr.write(f"exactmines: error: {where}{exc.strerror or exc}\n")
+        _error(f"{where}{exc.strerror or exc}")
         return 2
     except Exception as exc:
         names = _click_error_names(exc)
@@ -939,7 +946,7 @@ def main(argv: list[str] | None = None) -> int:
             where = f"{ctx.command_path}: " if ctx is not None else ""
             hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
             message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
-            sys.stderr.write(f"exactmines: error: {where}{message}{hint}\n")
+            _error(f"{where}{message}{hint}")
             return 2
         if "Abort" in names:
             sys.stderr.write("Aborted!\n")
