@@ -32,6 +32,7 @@ from exactmines.errors import (
     InputError,
     OutputError,
     ParameterError,
+    TooLarge,
 )
 from exactmines.ui.report import plural
 from exactmines.version import __version__
@@ -906,7 +907,7 @@ def main(argv: list[str] | None = None) -> int:
     an error's own (:mod:`exactmines.errors`), 2 for usage errors and refused paths.
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
-    run 143) or, at a prompt, 1 after "Aborted!".
+    run 143) or, at a prompt, 1 after "Aborted!"; memory run out is a limit (exit 4).
     """
     args = sys.argv[1:] if argv is None else argv
     try:
@@ -936,6 +937,11 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         _error(f"{where}{exc.strerror or exc}")
         return 2
+    except MemoryError:
+        # A limit the work ran into (a machine's memory, ulimit -v), as a TooLarge would.
+        _error("out of memory: this work needs more memory than the machine (or a limit set "
+               "on the command) gives it")
+        return TooLarge.exit_code
     except Exception as exc:
         names = _click_error_names(exc)
         if "NoArgsIsHelpError" in names:
