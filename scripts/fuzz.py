@@ -24,9 +24,11 @@ or request, what came back, and ``replay.sh`` where a shell can replay it):
   during the request), or a 500 whose body is not one line;
 * ``hang``: no exit or answer within ``--timeout`` seconds (the process group is killed; a
   server that then fails its health check is started again);
-* ``crash``: a command killed by a signal it was not sent, or the server gone;
+* ``crash``: a command killed by a signal it was not sent, or the server gone (during a
+  request, or found gone after it: the last request is kept);
 * ``left``: processes of a command (its workers) still running 2 s after it ended;
-* ``500``: any other HTTP 500 (one line, but the server failed);
+* ``5xx``: any other HTTP status from 500 up (one line, but the server failed, gave up or
+  was busy: requests go one at a time);
 * ``stderr``: a command whose stderr is more than one line without a traceback.
 
 Progress goes to stderr. Ctrl-C (or SIGTERM) stops the run: what was found is kept and the
@@ -74,7 +76,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 #: A line of a Python traceback (its head, a frame, or uvicorn's announcement of one).
 TRACEBACK = re.compile(r'^\s*(Traceback \(most recent call last\)|File "[^"]*", line \d+|'
                        r"Exception in ASGI application)")
-KINDS = ("traceback", "hang", "crash", "left", "500", "stderr")
+KINDS = ("traceback", "hang", "crash", "left", "5xx", "stderr")
 
 #: Runs ``exactmines`` with its address space capped: ``python -c RUN LIMIT ARGS...``.
 RUN = ("import resource, sys; limit = int(sys.argv.pop(1)); "
@@ -169,11 +171,17 @@ def save_finding(out: Path, case: dict[str, Any], outcome: Outcome) -> Path:
             (folder / f"input-{case['name']}").write_bytes(case["data"])
         if case["out_data"] is not None:
             (folder / "out.jsonl").write_bytes(case["out_data"])
-        args = [a.replace("{dir}", ".").replace("{in}", f"input-{case['name']}")
-                for a in case["args"]]
-        line = shlex.join(["exactmines", *args])
-        if case["source"] == "stdin":
-            line += f" < {shlex.quote('input-' + case['name'])}"
+        source, data_file = case["source"], shlex.quote(f"input-{case['name']}")
+        given = {"argument": f'"$(cat {data_file})"', "stdin": "-", "folder": "input-folder",
+                 "missing": "input-missing"}.get(source, source if source in DEVICES
+                                                  else data_file)
+        line = " ".join(["exactmines", *(given if a == "{in}" else
+                                          shlex.quote(a.replace("{dir}", "."))
+                                          for a in case["args"])])
+        if source == "stdin":
+            line += f" < {data_file}"
+        elif source == "folder":
+            line = f"mkdir -p input-folder && {line}"
         (folder / "replay.sh").write_text(
             f"# input given as: {case['source']}\n{line}\n")
     else:
@@ -359,6 +367,9 @@ class Server:
         self.port = 0
         self.starts = 0
         self.stopped = False
+        self.last: dict[str, Any] | None = None
+        #: Requests after which the server was found gone, with what it printed last.
+        self.deaths: list[tuple[dict[str, Any], Outcome]] = []
 
     def start(self) -> None:
         self.lines = []
@@ -416,8 +427,15 @@ class Server:
         with self.lock:
             if self.stopped:
                 return Outcome("not run", case["method"])
+            if self.process is not None and not self.alive() and self.last is not None:
+                code = self.process.returncode
+                self.deaths.append((self.last, Outcome(
+                    "gone", "server", "crash", f"the server was gone (exit status {code}) "
+                    "after this request had its answer", 0.0,
+                    {"server.txt": "".join(self.lines[-200:]).encode()})))
             if not self.alive():
                 self.start()
+            self.last = case
             return self._run(case)
 
     def _run(self, case: dict[str, Any]) -> Outcome:
@@ -459,8 +477,8 @@ class Server:
             finding = "traceback"
         elif not self.alive():
             finding = "crash"
-        elif status == 500:
-            finding = "500"
+        elif status >= 500:
+            finding = "5xx"
         detail = body[:2000].decode("utf-8", "replace") + ("\n" + printed if printed else "")
         return Outcome(f"HTTP {status}", group, finding, detail, seconds, files)
 
@@ -565,6 +583,9 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 folder = None if outcome.finding is None else save_finding(out, case, outcome)
                 tally.add(case, outcome, folder)
+            while server.deaths:  # a finding about a request already counted
+                case, outcome = server.deaths.pop()
+                tally.findings["crash"].append(str(save_finding(out, case, outcome)))
             tally.seconds = time.monotonic() - started
             show()
     except KeyboardInterrupt:

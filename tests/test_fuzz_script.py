@@ -31,7 +31,7 @@ def test_a_handful_of_inputs_through_the_command_line_and_the_server(tmp_path):
     assert "4 command lines, 2 API requests" in done.stdout
     assert "command lines, exit codes: exit" in done.stdout
     assert "API requests, HTTP status codes: HTTP" in done.stdout
-    for kind in ("traceback", "hang", "crash", "left", "500", "stderr"):
+    for kind in ("traceback", "hang", "crash", "left", "5xx", "stderr"):
         assert f"\n{kind}: 0\n" in done.stdout
     assert "fuzz: 6/6 inputs, 0 findings" in done.stderr  # the progress line
     summary = json.loads((tmp_path / "summary.json").read_text())
