@@ -359,8 +359,8 @@ class Server:
     """``exactmines serve --port 0`` in a process of its own; its output is kept line by
     line, so what it prints during a request is known. One request at a time."""
 
-    def __init__(self, timeout: float, memory: int) -> None:
-        self.timeout, self.memory = timeout, memory
+    def __init__(self, timeout: float, memory: int, scratch: Path) -> None:
+        self.timeout, self.memory, self.scratch = timeout, memory, scratch
         self.lines: list[str] = []
         self.lock = threading.Lock()
         self.process: subprocess.Popen[bytes] | None = None
@@ -376,7 +376,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-c", RUN, str(self.memory), "serve", "--port", "0"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True)
+            cwd=self.scratch, start_new_session=True)  # python -c imports from its folder
         self.starts += 1
         announced = threading.Event()
         for stream in (self.process.stdout, self.process.stderr):
@@ -546,7 +546,7 @@ def run(args: argparse.Namespace) -> int:
     cases = Cases(args.seed, args.only, args.api_share)
     scratch = Path(tempfile.mkdtemp(prefix="exactmines-fuzz-"))
     commands = Commands(args.timeout, args.memory << 20, scratch)
-    server = Server(args.timeout, args.memory << 20)
+    server = Server(args.timeout, args.memory << 20, scratch)
     tally = Tally()
     started = time.monotonic()
     last_shown = 0.0
@@ -617,7 +617,7 @@ def replay(folder: Path, args: argparse.Namespace) -> int:
         if isinstance(case.get(key), str):
             case[key] = base64.b64decode(case[key])
     scratch = Path(tempfile.mkdtemp(prefix="exactmines-fuzz-"))
-    server = Server(args.timeout, args.memory << 20)
+    server = Server(args.timeout, args.memory << 20, scratch)
     try:
         outcome = (Commands(args.timeout, args.memory << 20, scratch).run(case)
                    if case["kind"] == "cli" else server.run(case))
