@@ -34,6 +34,7 @@ __all__ = [
     "free_indices",
     "protected_cells",
     "board_from_indices",
+    "three_bv",
 ]
 
 StartRule = Literal["safe", "opening", "unprotected"]
@@ -249,6 +250,33 @@ class Game:
         """What the player sees, with ``flagged`` cells shown as flags."""
         return self.board.position(frozenset(self.cells_of(self.revealed)), flagged,
                                    count_known=count_known)
+
+
+def three_bv(board: Board) -> int:
+    """The board's 3BV (Bechtel's Board Benchmark Value): the fewest clicks that clear it
+    without flags or chords -- one per opening (a connected area of zeros, which a click
+    opens with its border) and one per safe cell no opening reveals. Players measure a
+    game's efficiency as 3BV over the clicks they made. Any topology (the board's
+    neighbours). Cost: a pass over the board and its neighbour table."""
+    cells = board.width * board.height
+    numbers = board.numbers()
+    table = board.topology.neighbour_table
+    mines = {r * board.width + c for r, c in board.mine_cells}
+    covered = bytearray(cells)  # revealed by some opening
+    value = 0
+    for start in range(cells):
+        if numbers[start] or start in mines or covered[start]:
+            continue
+        value += 1  # a new opening: flood it as a click would
+        covered[start] = 1
+        zeros = [start]
+        while zeros:
+            for i in table[zeros.pop()]:
+                if not covered[i]:
+                    covered[i] = 1
+                    if numbers[i] == 0:
+                        zeros.append(i)
+    return value + sum(1 for i in range(cells) if not covered[i] and i not in mines)
 
 
 #: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.

@@ -161,7 +161,8 @@ def test_a_5000_digit_number_in_a_results_file_is_exit_2_on_resume(tmp_path, cap
 @pytest.mark.parametrize("where", ["width", "mines"])
 def test_a_5000_digit_header_through_the_api_is_400(where):
     text = HUGE_NUMBERS[where]
-    with TestClient(create_app(), raise_server_exceptions=False) as client:
+    with TestClient(create_app(), base_url="http://localhost",
+                    raise_server_exceptions=False) as client:
         for path, body in (("/api/analyze", {"text": text}), ("/api/import", {"text": text}),
                            ("/api/export", {"text": text, "to": "mbf"}),
                            ("/api/games", {"board": text})):
@@ -315,7 +316,8 @@ def test_a_fifo_or_standard_input_reads_as_the_file_would(file, how):
 
 @pytest.fixture(scope="module")
 def api():
-    with TestClient(create_app(), raise_server_exceptions=False) as client:
+    with TestClient(create_app(), base_url="http://localhost",
+                    raise_server_exceptions=False) as client:
         game = client.post("/api/games", json={"seed": 1}).json()["id"]
         yield client, game
 

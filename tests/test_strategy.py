@@ -151,6 +151,27 @@ def game_positions(draw: st.DrawFn, max_side: int = 5, max_unknown: int = 12,
     return position
 
 
+def guesses(seed: int, games: int, width: int = 12, height: int = 12, mines: int = 24,
+            strategy: Strategy = STRATEGIES["best"]):
+    """(view, estimate) at every guess of a few seeded games, played by the player (the
+    view is the player's own: look, do not change it)."""
+    rng = random.Random(seed)
+    masks = neighbour_masks(width, height)
+    for _ in range(games):
+        layout = sum(1 << i for i in rng.sample(range(1, width * height), mines))
+        player = Player(width, height, mines, strategy)
+        todo = [0]
+        while todo and not any((layout >> i) & 1 for i in todo):
+            player.show([(i, (masks[i] & layout).bit_count()) for i in todo])
+            view = player.view
+            if view.revealed | layout == view.everything:
+                break
+            base = estimate(view, player.cache)
+            if not base.safe and base.mines != base.unknown:
+                yield view, base
+            todo = player.next_clicks()[0]
+
+
 # -- exact analysis -----------------------------------------------------------------------
 
 
@@ -389,43 +410,27 @@ def test_pruned_candidates_could_not_have_won(without):
     those that could not beat the best: at every guess of a few games, scoring every
     candidate in full picks the same cell."""
     strategy = strategy_named("best", ("endgame", *without))
-    rng = random.Random(11)
     compared = 0
-    for _ in range(12):
-        width, height, mines = 12, 12, 24
-        layout = sum(1 << i for i in rng.sample(range(1, width * height), mines))
-        masks = neighbour_masks(width, height)
-        player = Player(width, height, mines, strategy)
-        todo = [0]
-        while todo:
-            if any((layout >> i) & 1 for i in todo):
-                break
-            player.show([(i, (masks[i] & layout).bit_count()) for i in todo])
-            view = player.view
-            if view.revealed | layout == view.everything:
-                break
-            base = estimate(view, player.cache)
-            if not base.safe and base.mines != base.unknown:
-                pruned = choose_guess(view, base, strategy, Cache()).cell
-                calls = {"let through": 0, "scored": 0}
+    for view, base in guesses(11, 12, strategy=strategy):
+        pruned = choose_guess(view, base, strategy, Cache()).cell
+        calls = {"let through": 0, "scored": 0}
 
-                def let_through(*_, calls=calls):
-                    calls["let through"] += 1
-                    return True
+        def let_through(*_, calls=calls):
+            calls["let through"] += 1
+            return True
 
-                def score_in_full(view, base, index, cache, *_, calls=calls):
-                    calls["scored"] += 1
-                    return value_chances(view, base, index, cache)
+        def score_in_full(view, base, index, cache, *_, calls=calls):
+            calls["scored"] += 1
+            return value_chances(view, base, index, cache)
 
-                with pytest.MonkeyPatch.context() as patch:
-                    patch.setattr(strategy_module, "_may_beat", let_through)
-                    patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
-                    assert choose_guess(view, estimate(view, Cache()), strategy,
-                                        Cache()).cell == pruned
-                # The reference scored every candidate: the first, and each one let through.
-                assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
-                compared += 1
-            todo = player.next_clicks()[0]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(strategy_module, "_may_beat", let_through)
+            patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
+            assert choose_guess(view, estimate(view, Cache()), strategy,
+                                Cache()).cell == pruned
+        # The reference scored every candidate: the first, and each one let through.
+        assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
+        compared += 1
     assert compared > 10
 
 

@@ -114,6 +114,16 @@ class Grid:
         self._masks: dict[bytes, int] = {}  # made bitmasks, until the next change
         self._live: set[int] = set()  # clues that touched an unknown cell when revealed
 
+    def copy_state_from(self, other: Grid) -> None:
+        """Take copies of ``other``'s changing parts (numbers, cell states, the clues to
+        look at again), so that a shallow copy of ``other`` (``copy.copy``) becomes
+        independent of it."""
+        self.numbers = list(other.numbers)
+        self.dirty, self.pair_dirty = set(other.dirty), set(other.pair_dirty)
+        self._state, self._number = bytearray(other._state), bytearray(other._number)
+        self._free, self._flags = bytearray(other._free), bytearray(other._flags)
+        self._masks, self._live = dict(other._masks), set(other._live)
+
     # -- the padded grid ---------------------------------------------------------------
 
     def padded(self, index: int) -> int:
