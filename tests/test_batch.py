@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -48,8 +49,12 @@ def raising_on_three(chunk):
 
 
 class Unpicklable(Exception):
-    def __init__(self, what: str, why: str) -> None:  # args are not what __init__ takes
+    """Pickled neither by its args (not what ``__init__`` takes) nor with its attributes (a
+    lock), the way ``distributed`` makes exceptions pickle once imported."""
+
+    def __init__(self, what: str, why: str) -> None:
         super().__init__(f"{what}: {why}")
+        self.lock = threading.Lock()
 
 
 def refusing_on_three(chunk):
