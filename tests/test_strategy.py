@@ -24,6 +24,7 @@ import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends import get_backend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import local_deductions
 from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
@@ -922,21 +923,24 @@ def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
         estimate(lattice_view(), cache)
 
 
-def test_the_engine_and_the_budget_reach_every_large_count(monkeypatch):
+def test_the_engine_and_the_budget_reach_every_large_count():
     # Whatever counts a component past the box search's node budget gets the cache's engine
     # and time budget: nothing reaches for another engine or runs without the limit.
     seen = []
-    real = lookahead_module._counted_large
 
-    def spy(sizes, rule_boxes, needs, engine, budget):
-        seen.append((engine, budget))
-        return real(sizes, rule_boxes, needs, engine, budget)
+    class Recorded:
+        """The DP engine, noting the budget of every count it is asked for."""
 
-    monkeypatch.setattr(lookahead_module, "_counted_large", spy)
-    cache = Cache()
+        name = "recorded"
+
+        def count(self, component, *, budget=UNLIMITED):
+            seen.append(budget)
+            return get_backend("dp").count(component, budget=budget)
+
+    cache = Cache(engine=Recorded())
     cache.budget = Budget.seconds(600)
     estimate(lattice_view(), cache)
-    assert seen and all(e is cache.engine and b is cache.budget for e, b in seen)
+    assert seen and all(b is cache.budget for b in seen)
 
 
 def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
