@@ -641,35 +641,42 @@ def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
         elif now - alone_since >= DASK_NO_WORKER_WAIT:
             raise WorkerLost(f"the Dask cluster at {scheduler} has had no worker (or no "
                              f"scheduler) for {DASK_NO_WORKER_WAIT:g} s, with "
-                             f"{sum(not f.done() for f in futures)} tasks left{where}")
+                             f"{len(futures) - recorded} tasks left{where}")
 
     futures: list[Any] = []
+    recorded = 0  # (a recorded task whose result was lost with its worker is pending again)
     try:
         _check_workers(client, work, scheduler)
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
         by_key = {f.key: c for f, c in zip(futures, chunks, strict=True)}
         try:
-            running = as_completed(futures, loop=client.loop)
+            # Results are fetched in the client's own loop as tasks finish: a result lost
+            # with its worker after it was computed is computed again elsewhere and fetched
+            # then, while this loop keeps looking at the cluster. (Waiting here on
+            # future.result with a timeout left, at each timeout, Dask tasks that raised
+            # AllExit once the futures were cancelled: a traceback on stderr at exit.)
+            running = as_completed(futures, loop=client.loop, with_results=True)
             looked = time.monotonic()
             while not running.is_empty():
                 finished = running.next_batch(block=False)
-                for future in finished:
+                for future, rows in finished:
                     chunk = by_key[future.key]
-                    while True:
-                        try:
-                            # A result lost with its worker after it was computed is
-                            # computed again elsewhere: wait for it, not for ever.
-                            rows = future.result(timeout=_DASK_LOOK)
-                            break
-                        except KilledWorker:
+                    if isinstance(rows, tuple):
+                        # The task raised: Dask gives (type, exception, traceback) in place
+                        # of the rows. (The future's status may already have moved on: a
+                        # future whose worker died since is pending again.)
+                        _, error, trace = rows
+                        if isinstance(error, KilledWorker):
                             # Dask already retried the chunk on other workers (its
                             # allowed-failures).
                             raise WorkerLost(f"Dask workers died each time they ran tasks "
                                              f"{_span(chunk)}, so the cluster gave up on "
                                              f"them{where}") from None
-                        except TimeoutError:
-                            look()
+                        raise error.with_traceback(trace)
+                    if isinstance(rows, BaseException):  # cancelled (by the scheduler)
+                        raise rows
                     record(rows)
+                    recorded += 1
                     advance(len(chunk))
                 if finished:
                     looked = time.monotonic()

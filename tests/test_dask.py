@@ -313,3 +313,62 @@ def test_a_cluster_whose_every_worker_died_is_one_line_after_a_bounded_wait(
         for worker in workers:
             worker.kill()
             worker.wait()
+
+
+#: Run in a process of its own by the test below: the batch command, whose first write of
+#: rows (after the meta line) stops the Dask client's loop for 4 s (it fetches nothing), lets
+#: the workers finish the other chunks meanwhile, then kills every worker: those chunks'
+#: results are lost with them before they are fetched.
+_LOSE_COMPUTED_RESULTS = """
+import os, signal, sys, time
+import exactmines.runner as runner
+from exactmines.ui.cli import main
+
+scheduler, out, data, *pids = sys.argv[1:]
+runner.DASK_NO_WORKER_WAIT = 2.0
+clients = []
+dask_client = runner._dask_client
+runner._dask_client = lambda address: clients.append(dask_client(address)) or clients[-1]
+append = runner._Results.append
+
+def append_then_kill(self, text):
+    append(self, text)
+    if pids and not text.startswith('{"meta"'):
+        clients[0].loop.add_callback(time.sleep, 4)
+        time.sleep(3)
+        for pid in pids:
+            os.kill(int(pid), signal.SIGKILL)
+        pids.clear()
+
+runner._Results.append = append_then_kill
+sys.exit(main(["batch", data, "--out", out, "--scheduler", scheduler, "--chunk-size", "1",
+               "-q"]))
+"""
+
+
+def test_results_lost_with_every_worker_end_the_run_in_one_line_without_a_traceback(
+        lone_scheduler, tmp_path):
+    positions = tmp_path / "positions"
+    positions.mkdir()
+    for i in range(200):
+        shutil.copy(DATA / "reference-9x9.mine", positions / f"p{i}.mine")
+    workers = start_workers(lone_scheduler, 2)
+    try:
+        out = tmp_path / "batch.jsonl"
+        done = subprocess.run(
+            [sys.executable, "-c", _LOSE_COMPUTED_RESULTS, lone_scheduler, str(out),
+             str(positions), *(str(w.pid) for w in workers)],
+            capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH", "")])))
+        kept = read_rows(out)[1]
+        assert done.returncode == 1 and done.stdout == "", done.stderr
+        assert done.stderr == (f"exactmines: error: the Dask cluster at {lone_scheduler} has "
+                               f"had no worker (or no scheduler) for 2 s, with "
+                               f"{200 - len(kept)} tasks left; the finished rows are kept in "
+                               f"{out} and a resumed run does the rest\n")
+        assert 1 <= len(kept) < 200
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
