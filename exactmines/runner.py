@@ -14,6 +14,7 @@ refuse a file written by a different run), then one row per finished task.
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 import pickle
@@ -645,6 +646,12 @@ def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
 
     futures: list[Any] = []
     recorded = 0  # (a recorded task whose result was lost with its worker is pending again)
+    # Dask's client warns on stderr of each result it could not fetch from a dead worker
+    # ("Couldn't gather ..., rescheduling"): the run computes those again or ends in one
+    # line of its own, so the warning is only noise beside it. Quiet during the run.
+    quiet = logging.getLogger("distributed.client")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     try:
         _check_workers(client, work, scheduler)
         futures = [client.submit(work, chunk, pure=False) for chunk in chunks]
@@ -690,3 +697,4 @@ def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
             raise
     finally:
         client.close()
+        quiet.setLevel(level)
