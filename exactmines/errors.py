@@ -16,6 +16,7 @@ __all__ = [
     "OutOfTime",
     "TooLarge",
     "SolverError",
+    "ChildDied",
 ]
 
 
@@ -117,3 +118,11 @@ class TooLarge(BudgetExceeded):
 
 class SolverError(ExactminesError):
     """An external solver failed or stopped without a proven answer; never read as one."""
+
+
+class ChildDied(ExactminesError):
+    """A child process running external code ended without an answer: killed by a signal, or
+    an abort inside a library (ms_toollib stops the whole process on some damaged files).
+    Callers that know what the child was reading turn it into an :class:`InputError`."""
+
+    exit_code = 1
