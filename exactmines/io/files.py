@@ -14,11 +14,13 @@ from pathlib import Path
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError
 from exactmines.io import registry
 from exactmines.io.formats import decode_text, position_to_mine
+from exactmines.io.replays import REPLAY_SUFFIXES, Replay, parse_replay, replay_kind
 from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN"]
+           "read_board_or_link", "read_replay", "write_position", "write_board",
+           "write_atomic", "STDIN"]
 
 #: Files larger than this are refused before reading (a 10,000 x 10,000 board is ~100 MB).
 MAX_FILE_BYTES = 200_000_000
@@ -89,6 +91,17 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     if looks_like_jsm_url(source) and not Path(source).exists():
         return registry.FORMATS["link"].decode(source, parameter)
     return read_board(source)
+
+
+def read_replay(path: str | os.PathLike[str], *, deadline: float | None = None) -> Replay:
+    """Read a recorded game (``.avf``, ``.rmv``, ``.evf``, ``.mvf``: the name's ending says
+    which) through ms_toollib (:func:`~exactmines.io.replays.parse_replay`); an
+    :class:`InputError` naming the file if it is not one or cannot be read."""
+    kind = replay_kind(str(path))
+    if kind is None:
+        raise InputError("not a replay: the name must end in "
+                         f"{', '.join(REPLAY_SUFFIXES)}", source=_source(path))
+    return parse_replay(_read_bytes(path), _source(path), kind, deadline=deadline)
 
 
 def _umask() -> int:
