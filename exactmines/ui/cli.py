@@ -420,6 +420,10 @@ def play_command(
         "--plot", help="Also draw the win rate with its 95 % interval next to the published "
                        "figure for these rules: .png, .svg or .pdf (needs the plot extra).")]
     = None,
+    record: Annotated[Optional[Path], typer.Option(
+        "--record", metavar="DIR", help="Also write every game there as a Metasweeper "
+                                        "replay (.evf, through ms_toollib: needs the replay "
+                                        "extra).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
@@ -436,12 +440,15 @@ def play_command(
     from exactmines.ui.report import play_summary, play_to_text
 
     _check_long_job(out, resume, workers, plot)
+    if record is not None and record.exists() and not record.is_dir():
+        raise InputError(f"--record {record}: exists and is not a directory",
+                         source="command line")
     settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
                             tuple(without or ()), tuple(tune or ()))
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
-                          progress=not quiet)
+                          progress=not quiet, record=None if record is None else str(record))
     summary = play_summary(result, None if out is None else str(out))
     if plot is not None:
         from exactmines.ui.pictures import plot_rates
