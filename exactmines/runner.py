@@ -64,6 +64,12 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list
         except json.JSONDecodeError as exc:
             raise InputError(f"not a JSON line ({exc.msg})", source=str(path), line=number,
                              column=exc.colno) from None
+        except ValueError:  # a number of more than the 4,300 digits Python converts
+            raise InputError("not a JSON line of this program (a number too long to read)",
+                             source=str(path), line=number) from None
+        except RecursionError:
+            raise InputError("not a JSON line of this program (nested too deep to read)",
+                             source=str(path), line=number) from None
         if not isinstance(value, dict):
             raise InputError("expected a JSON object", source=str(path), line=number)
         if "meta" in value and number == 1:

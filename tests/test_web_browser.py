@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import threading
 import time
 from fractions import Fraction
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 from playwright.sync_api import Page, sync_playwright
+from programs import find_program
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.serialize import analysis_to_dict
@@ -26,7 +26,6 @@ from exactmines.ui.web.app import create_app
 ROOT = Path(__file__).parent.parent
 INSTANCES = ROOT / "instances"
 SHOTS = ROOT / "results" / "screenshots"
-CHROMIUM = os.environ.get("EXACTMINES_CHROMIUM", "/usr/bin/chromium")
 # Headless, and nothing that reaches the network on its own.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -53,11 +52,10 @@ def base_url():
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install chromium (or set "
-                           "EXACTMINES_CHROMIUM)")
+    # Debian's Chromium (or EXACTMINES_CHROMIUM), never a browser Playwright downloads.
+    path = find_program(("chromium", "chromium-browser"), "chromium", "EXACTMINES_CHROMIUM")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=path, args=ARGS)
         yield chromium
         chromium.close()
 

@@ -69,6 +69,7 @@ exact model counter (:func:`count_models`) for the ground truth.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ from itertools import product
 from typing import Any
 
 from exactmines.errors import InputError, OutOfTime, ParameterError
+from exactmines.io.formats import read_int
 from exactmines.position import Cell, Position
 
 __all__ = [
@@ -143,6 +145,9 @@ class CNF:
         return "\n".join(lines) + "\n"
 
 
+_LITERAL = re.compile(r"[-+]?[0-9]+")
+
+
 def parse_dimacs(text: str, source: str = "<input>") -> CNF:
     """A :class:`CNF` from DIMACS text: ``c`` comment lines, one ``p cnf V C`` line, then
     clauses as whitespace-separated literals each ended by ``0`` (a clause may span lines).
@@ -171,7 +176,10 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
                 shown = line if len(line) <= 40 else line[:40] + "..."
                 raise InputError(f"bad problem line {shown!r}: expected 'p cnf VARIABLES "
                                  "CLAUSES'", source=source, line=number, column=1)
-            header = (int(parts[2]), int(parts[3]))
+            header = (read_int(parts[2], "the number of variables", source, number,
+                               raw.index(parts[2], raw.index("cnf")) + 1),
+                      read_int(parts[3], "the number of clauses", source, number,
+                               raw.rindex(parts[3]) + 1))
             header_line, count_column = number, raw.rindex(parts[3]) + 1
             continue
         if header is None:
@@ -180,12 +188,11 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
         column = 0
         for token in raw.split():
             column = raw.index(token, column) + 1
-            try:
-                lit = int(token)
-            except ValueError:
+            if _LITERAL.fullmatch(token) is None:
                 shown = token if len(token) <= 20 else token[:20] + "..."
                 raise InputError(f"{shown!r} is not a literal (expected an integer)",
-                                 source=source, line=number, column=column) from None
+                                 source=source, line=number, column=column)
+            lit = read_int(token, "a literal", source, number, column)
             if abs(lit) > header[0]:
                 raise InputError(f"literal {lit} but the problem line declares {header[0]} "
                                  "variables", source=source, line=number, column=column)

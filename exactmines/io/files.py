@@ -7,8 +7,12 @@ on text held in memory (``formats``) and errors always name the file.
 from __future__ import annotations
 
 import os
+import select
+import stat
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError
@@ -22,33 +26,73 @@ __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "write_position", "write_board",
            "write_atomic", "STDIN"]
 
-#: Files larger than this are refused before reading (a 10,000 x 10,000 board is ~100 MB).
+#: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
+#: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
+#: soon as more than this has been read.
 MAX_FILE_BYTES = 200_000_000
+
+#: Seconds a named pipe (FIFO) may give nothing -- no writer has opened it yet, or its writer
+#: is silent -- before reading it stops with an :class:`InputError`: a FIFO nobody writes to
+#: would otherwise wait forever. Standard input and terminals wait as long as it takes.
+FIFO_WAIT = 30.0
+
+#: The most read at once from a pipe or a device (a regular file is read in one piece).
+_CHUNK = 1 << 20
 
 #: The name that means standard input, as most command-line tools read it.
 STDIN = "-"
-
-#: errno values that say the disk, not the name, refused a write: output errors.
 
 
 def _source(path: str | os.PathLike[str]) -> str:
     return "<stdin>" if str(path) == STDIN else str(path)
 
 
+def _read_capped(read: Callable[[int], bytes], source: str, first: int = _CHUNK) -> bytes:
+    """Everything ``read(n)`` returns until it returns ``b""``, asked ``first`` bytes then
+    :data:`_CHUNK` at a time; an :class:`InputError` as soon as more than
+    :data:`MAX_FILE_BYTES` came, so memory stays bounded whatever the input (``/dev/zero``)."""
+    chunks: list[bytes] = []
+    total, want = 0, first
+    while chunk := read(max(1, min(want, MAX_FILE_BYTES + 1 - total))):
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > MAX_FILE_BYTES:
+            raise InputError(f"more than the {MAX_FILE_BYTES:,} bytes accepted", source=source)
+        want = _CHUNK
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _fifo_reads(fd: int, source: str) -> Callable[[int], bytes]:
+    """``read(n)`` for a FIFO opened non-blocking: it waits for a writer and its data at most
+    :data:`FIFO_WAIT` seconds at a time, and returns ``b""`` once a writer has come and gone
+    (Linux's ``poll`` reports no hang-up before a first writer, so no writer is no end)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+
+    def read(size: int) -> bytes:
+        while True:
+            if not poller.poll(FIFO_WAIT * 1000):
+                raise InputError(f"a FIFO, and nothing was written to it for {FIFO_WAIT:g} s "
+                                 "(start its writer first, or give the file itself)",
+                                 source=source)
+            try:
+                return os.read(fd, size)
+            except BlockingIOError:  # woken, but another reader took the data
+                continue
+
+    return read
+
+
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), at most :data:`MAX_FILE_BYTES` of them
+    whatever it is: a file, a FIFO (waited for at most :data:`FIFO_WAIT` s at a time), a
+    device."""
     source = _source(path)
     if str(path) == STDIN:
-        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise InputError(f"more than the {MAX_FILE_BYTES} bytes accepted", source=source)
-        return data
+        return _read_capped(sys.stdin.buffer.read, source)
     try:
-        size = os.stat(path).st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"file is {size} bytes, more than the {MAX_FILE_BYTES} accepted",
-                             source=source)
-        with open(path, "rb") as handle:
-            return handle.read()
+        # Non-blocking, so that opening a FIFO without a writer returns at once.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", source=source) from None
     except FileNotFoundError:
@@ -57,6 +101,25 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise InputError("permission denied", source=source) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source=source) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError("is a directory, expected a file", source=source)
+        if stat.S_ISFIFO(info.st_mode):
+            return _read_capped(_fifo_reads(fd, source), source)
+        if info.st_size > MAX_FILE_BYTES:
+            raise InputError(f"file is {info.st_size:,} bytes, more than the "
+                             f"{MAX_FILE_BYTES:,} accepted", source=source)
+        os.set_blocking(fd, True)  # a terminal or a device waits for its data
+        # A regular file in one read of its size (and one more to see its end); files that
+        # report no size (devices, /proc) in chunks.
+        return _read_capped(partial(os.read, fd), source, max(_CHUNK, info.st_size + 1))
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", source=source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", source=source) from None
+    finally:
+        os.close(fd)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

@@ -25,6 +25,7 @@ from exactmines.position import COVERED, FLAG, Board, Cell, Position
 
 __all__ = [
     "MAX_CELLS",
+    "MAX_DIGITS",
     "MBF_MAX_SIDE",
     "MBF_MAX_MINES",
     "ParsedGrid",
@@ -41,11 +42,18 @@ __all__ = [
     "looks_like_mine_text",
     "comments",
     "noted_first_click",
+    "read_int",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
 #: against the rows actually present before anything of that size is allocated.
 MAX_CELLS = 100_000_000
+
+#: The most significant digits a number in a file may have: every size and count of a board
+#: fits in 9 (:data:`MAX_CELLS`). A longer number is refused before it is converted, which
+#: Python itself refuses past 4,300 digits (``ValueError``) and which costs time quadratic in
+#: the length below that.
+MAX_DIGITS = 18
 
 #: What MBF can hold: a byte per side and two bytes for the mine count.
 MBF_MAX_SIDE = 255
@@ -64,6 +72,18 @@ class ParsedGrid:
     height: int
     mines: int | None
     rows: tuple[str, ...]
+
+
+def read_int(digits: str, what: str, source: str, line: int | None = None,
+             column: int | None = None) -> int:
+    """``digits`` (decimal digits after an optional sign, as a pattern matched them) as an
+    ``int``, or an :class:`InputError` naming ``what`` and the place when it has more than
+    :data:`MAX_DIGITS` significant digits. Cost: linear in ``len(digits)``."""
+    significant = len(digits.lstrip("+-").lstrip("0"))
+    if significant > MAX_DIGITS:
+        raise InputError(f"{what} has {significant} digits: too large (at most {MAX_DIGITS} "
+                         "digits)", source=source, line=line, column=column)
+    return int(digits)
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -107,7 +127,10 @@ def comments(text: str) -> list[str]:
     return found
 
 
-_FIRST_CLICK = re.compile(r"(?:first click|solvable from) (\d+),(\d+)")
+# A longer number is no cell of any board: such a comment names no click (rather than
+# failing to convert its digits).
+_FIRST_CLICK = re.compile(rf"(?:first click|solvable from) (\d{{1,{MAX_DIGITS}}}),"
+                          rf"(\d{{1,{MAX_DIGITS}}})(?!\d)")
 
 
 def noted_first_click(text: str) -> Cell | None:
@@ -139,8 +162,11 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
         shown = header if len(header) <= 40 else header[:40] + "..."
         raise InputError(f"bad header {shown!r}: expected WIDTHxHEIGHT or WIDTHxHEIGHTxMINES",
                          source=source, line=header_line, column=1)
-    width, height = int(match.group(1)), int(match.group(2))
-    mines = None if match.group(3) is None else int(match.group(3))
+    width, height = (read_int(match.group(g), what, source, header_line,
+                              indent + match.start(g) + 1)
+                     for g, what in ((1, "the width"), (2, "the height")))
+    mines = None if match.group(3) is None else read_int(
+        match.group(3), "the mine count", source, header_line, indent + match.start(3) + 1)
     if width < 1 or height < 1:
         raise InputError(f"board size {width}x{height}: width and height must be at least 1",
                          source=source, line=header_line, column=1)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from exactmines.errors import InputError
+from exactmines.io.formats import read_int
 from exactmines.position import Board
 
 __all__ = ["board_from_jsm_url", "board_to_jsm_url", "looks_like_jsm_url", "JSM_PAGE",
@@ -57,15 +58,17 @@ def _parameters(text: str) -> dict[str, list[str]]:
 def _size(descriptor: str, source: str) -> tuple[int, int]:
     if descriptor in _STANDARD:
         return _STANDARD[descriptor]
+    shown = descriptor if len(descriptor) <= 20 else descriptor[:20] + "..."
     if len(descriptor) < 2 or not descriptor.isdigit() or not descriptor.isascii():
-        raise InputError(f"board descriptor b={descriptor!r}: expected 1, 2, 3 or the width "
+        raise InputError(f"board descriptor b={shown!r}: expected 1, 2, 3 or the width "
                          "and height as digits of equal length (e.g. 2020)", source=source)
     # Split as JSMinesweeper reads it: an odd length puts the extra digit in the height
     # (its writer pads the height to the width's digits, so 9x16 becomes "916").
     half = len(descriptor) // 2
-    width, height = int(descriptor[:half]), int(descriptor[half:])
+    width = read_int(descriptor[:half], f"the width in b={shown}", source)
+    height = read_int(descriptor[half:], f"the height in b={shown}", source)
     if not (1 <= width <= LARGEST_SIDE and 1 <= height <= LARGEST_SIDE):
-        raise InputError(f"board descriptor b={descriptor!r} gives {width}x{height}: each side "
+        raise InputError(f"board descriptor b={shown!r} gives {width}x{height}: each side "
                          f"must be 1 to {LARGEST_SIDE}", source=source)
     return width, height
 

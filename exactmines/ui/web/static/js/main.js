@@ -1,0 +1,259 @@
+/* exactmines page: a board editor and a game, with the exact overlay from the server.
+ *
+ * Plain JavaScript modules, no library and no build step. The server does every piece of
+ * Minesweeper reasoning (/api/overlay, /api/games/...); the page draws, edits and asks.
+ * Exact values stay exact: probabilities are fraction strings, layout counts BigInts;
+ * floats are used only to pick a colour and round a percentage.
+ *
+ * This module wires the rest together: modes, the link, keys and buttons, the start. */
+import { api } from "./api.js";
+import { buildBoard, cellElement, cellIndex, fitZoom, render, zoomBy } from "./board.js";
+import { parseMineText } from "./boardcodec.js";
+import { colourOf } from "./colours.js";
+import { $, clearError, el, showError } from "./dom.js";
+import { applyTool, download, mineText, newBoard, setCell, startEditing } from "./editor.js";
+import { decodeFragment } from "./fragment.js";
+import { writeFragment } from "./link.js";
+import { refreshOverlay } from "./overlay.js";
+import { hideTooltip, showCellInfo, showTooltip } from "./panels.js";
+import { flag, gameAction, newGame, reveal, setGame, stopAuto, toggleAuto } from "./play.js";
+import { MAX_CELLS, positionKey, state } from "./state.js";
+
+const boardEl = $("board");
+const wrapEl = $("board-wrap");
+
+// -- modes ------------------------------------------------------------------------------
+function setMode(mode, start = true) {
+  stopAuto();
+  state.mode = mode;
+  document.body.dataset.mode = mode;
+  $("mode-edit").setAttribute("aria-pressed", String(mode === "edit"));
+  $("mode-play").setAttribute("aria-pressed", String(mode === "play"));
+  state.overlay = null; state.overlayKey = null; state.hintMove = null;
+  hideTooltip();
+  if (!start) return;
+  if (mode === "play") {
+    if (state.game) { buildBoard(state.game.width, state.game.height); fitZoom(); setGame(state.game); }
+    else newGame();
+  } else {
+    if (state.grid.length !== state.width * state.height || state.grid.length === 0) {
+      newBoard(9, 9, 10);
+      return;
+    }
+    startEditing();
+  }
+}
+
+/** Show a position given as .mine text (pasted or uploaded, checked by the server). */
+function loadMineText(text) {
+  const position = parseMineText(text, MAX_CELLS);
+  if (position.error) { showError(position.error); return; }
+  state.width = position.width; state.height = position.height;
+  state.mines = position.mines; state.grid = position.grid;
+  setMode("edit", false);
+  startEditing();
+}
+
+/** Show what the URL fragment asks for; false when it asks for nothing. */
+function readFragment() {
+  const asked = decodeFragment(decodeURIComponent(location.hash.slice(1)), MAX_CELLS);
+  if (asked === null) return false;
+  if (asked.bad) {
+    showError(`${asked.bad}: an empty 9x9 board instead`);
+    newBoard(9, 9, 10);
+    return true;
+  }
+  if (asked.play) {
+    $("width").value = asked.width; $("height").value = asked.height; $("mines").value = asked.mines;
+    $("rule").value = asked.rule; $("seed").value = asked.seed; $("noguess").checked = asked.noguess;
+    setMode("play", false);
+    newGame();
+    return true;
+  }
+  state.width = asked.width; state.height = asked.height; state.mines = asked.mines;
+  state.grid = asked.rows.join("").split("");
+  setMode("edit", false);
+  startEditing();
+  return true;
+}
+
+// -- input ------------------------------------------------------------------------------
+function moveCursor(i) {
+  state.cursor = i;
+  render();
+  cellElement(i).scrollIntoView({ block: "nearest", inline: "nearest" });
+  showCellInfo(i);
+}
+
+boardEl.addEventListener("click", (event) => {
+  const i = cellIndex(event.target);
+  if (i === null) return;
+  state.cursor = i;
+  if (state.mode === "edit") { applyTool(i, state.tool); showCellInfo(i); render(); return; }
+  if ($("flag-mode").checked) flag(i); else reveal(i);
+});
+boardEl.addEventListener("contextmenu", (event) => {
+  const i = cellIndex(event.target);
+  if (i === null) return;
+  event.preventDefault();
+  if (state.mode === "edit") setCell(i, state.grid[i] === "F" ? "H" : "F");
+  else flag(i);
+});
+boardEl.addEventListener("mouseover", (event) => {
+  const i = cellIndex(event.target);
+  if (i === null) return;
+  showTooltip(i, event.clientX, event.clientY);
+  showCellInfo(i);
+});
+boardEl.addEventListener("mousemove", (event) => {
+  const tip = $("tooltip");
+  if (!tip.hidden) {
+    const i = cellIndex(event.target);
+    if (i !== null) showTooltip(i, event.clientX, event.clientY);
+  }
+});
+boardEl.addEventListener("mouseleave", hideTooltip);
+wrapEl.addEventListener("scroll", hideTooltip);
+
+boardEl.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const width = state.width, height = state.height;
+  let r = Math.floor(state.cursor / width), c = state.cursor % width;
+  const jump = event.shiftKey ? 5 : 1;
+  const moves = { ArrowUp: [-jump, 0], ArrowDown: [jump, 0], ArrowLeft: [0, -jump], ArrowRight: [0, jump] };
+  if (moves[event.key]) {
+    r = Math.max(0, Math.min(height - 1, r + moves[event.key][0]));
+    c = Math.max(0, Math.min(width - 1, c + moves[event.key][1]));
+    moveCursor(r * width + c);
+    event.preventDefault();
+    return;
+  }
+  if (event.key === "Home" || event.key === "End") {
+    moveCursor(r * width + (event.key === "Home" ? 0 : width - 1));
+    event.preventDefault();
+    return;
+  }
+  const key = event.key.toLowerCase();
+  const i = state.cursor;
+  if (state.mode === "edit") {
+    let ch = null;
+    if (/^[0-8]$/.test(key)) ch = key;
+    else if (key === "h" || key === " " || key === "backspace" || key === "delete") ch = "H";
+    else if (key === "f") ch = state.grid[i] === "F" ? "H" : "F";
+    else if (key === "m") ch = state.grid[i] === "M" ? "H" : "M";
+    if (ch !== null) { setCell(i, ch); showCellInfo(i); event.preventDefault(); event.stopPropagation(); }
+    return;
+  }
+  if (key === "enter" || key === " ") { reveal(i); event.preventDefault(); event.stopPropagation(); }
+  else if (key === "f") { flag(i); event.preventDefault(); event.stopPropagation(); }
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, textarea, select, dialog")) return;
+  const key = event.key.toLowerCase();
+  const actions = {
+    o: () => { $("overlay").checked = !$("overlay").checked; $("overlay").dispatchEvent(new Event("change")); },
+    "+": () => zoomBy(1.25), "=": () => zoomBy(1.25), "-": () => zoomBy(0.8),
+    n: () => (state.mode === "edit" ? $("new-board").click() : $("new-game").click()),
+  };
+  if (state.mode === "edit") actions.p = () => $("paste").click();
+  else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
+  if (actions[key]) { actions[key](); event.preventDefault(); }
+});
+
+// -- toolbar ----------------------------------------------------------------------------
+$("mode-edit").addEventListener("click", () => setMode("edit"));
+$("mode-play").addEventListener("click", () => setMode("play"));
+$("preset").addEventListener("change", () => {
+  const value = $("preset").value;
+  if (value === "custom") return;
+  const [w, h, m] = value.split("x").map(Number);
+  $("width").value = w; $("height").value = h; $("mines").value = m;
+  if (state.mode === "edit") newBoard(w, h, m); else newGame();
+});
+$("new-board").addEventListener("click", () => {
+  const minesText = $("mines").value.trim();
+  newBoard(Number($("width").value), Number($("height").value), minesText === "" ? null : Number(minesText));
+});
+$("mines").addEventListener("change", () => {
+  if (state.mode !== "edit") return;
+  const text = $("mines").value.trim();
+  state.mines = text === "" ? null : Number(text);
+  writeFragment();
+  refreshOverlay();
+});
+$("new-game").addEventListener("click", () => newGame());
+$("tools").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-tool]");
+  if (!button) return;
+  state.tool = button.dataset.tool;
+  for (const b of $("tools").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b === button));
+});
+$("overlay").addEventListener("change", () => {
+  state.overlayOn = $("overlay").checked;
+  refreshOverlay();
+});
+$("backend").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
+$("time-limit").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
+$("zoom-in").addEventListener("click", () => zoomBy(1.25));
+$("zoom-out").addEventListener("click", () => zoomBy(0.8));
+$("hint").addEventListener("click", () => gameAction("hint"));
+$("step").addEventListener("click", () => gameAction("step"));
+$("auto").addEventListener("click", () => toggleAuto());
+
+$("paste").addEventListener("click", () => {
+  $("paste-text").value = "";
+  $("paste-dialog").showModal();
+  $("paste-text").focus();
+});
+$("paste-dialog").addEventListener("close", async () => {
+  if ($("paste-dialog").returnValue !== "load") return;
+  const text = $("paste-text").value;
+  try {
+    const answer = await api("/api/import", { text });
+    clearError();
+    loadMineText(answer.text);
+  } catch (error) { showError(error.message); }
+});
+$("upload").addEventListener("change", async () => {
+  const file = $("upload").files[0];
+  if (!file) return;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 0x8000) binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  try {
+    const answer = await api("/api/import", { name: file.name, data: btoa(binary) });
+    clearError();
+    loadMineText(answer.text);
+  } catch (error) { showError(error.message); }
+  $("upload").value = "";
+});
+$("download-mine").addEventListener("click", () => download("mine"));
+$("download-mbf").addEventListener("click", () => download("mbf"));
+$("play-board").addEventListener("click", async () => {
+  const text = mineText();
+  setMode("play", false);
+  await newGame(text);
+  if (!state.game) setMode("edit");
+});
+window.addEventListener("hashchange", () => readFragment());
+window.addEventListener("resize", hideTooltip);
+
+// -- start ------------------------------------------------------------------------------
+async function start() {
+  try {
+    const health = await api("/api/health");
+    const select = $("backend");
+    select.textContent = "";
+    for (const name of health.backends) select.append(el("option", { value: name }, name));
+    select.value = "auto";
+    $("time-limit").value = health.time_limit;
+    $("time-limit").max = health.max_time_limit;
+  } catch (error) { showError(`the server does not answer: ${error.message}`); }
+  if (!readFragment()) newBoard(9, 9, 10);
+}
+
+window.exactmines = { state, colourOf, positionKey };  // for the console, and tests
+start();

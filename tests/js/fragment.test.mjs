@@ -1,0 +1,37 @@
+// The URL fragment codec (static/js/fragment.js).
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { decodeFragment, encodeFragment } from "../../exactmines/ui/web/static/js/fragment.js";
+
+test("a position goes to the fragment and back", () => {
+  const position = { play: false, width: 3, height: 2, mines: 1, rows: ["H1F", "0MH"] };
+  const text = encodeFragment(position);
+  assert.equal(text, "3x2x1:H1F/0MH");
+  assert.deepEqual(decodeFragment(text, 100), position);
+});
+
+test("an unknown mine count has no third number", () => {
+  const position = { play: false, width: 2, height: 1, mines: null, rows: ["H1"] };
+  assert.equal(encodeFragment(position), "2x1:H1");
+  assert.deepEqual(decodeFragment("2x1:H1", 100), position);
+});
+
+test("a game's settings go to the fragment and back", () => {
+  const game = { play: true, width: 30, height: 16, mines: 99, rule: "opening", seed: 11, noguess: true };
+  assert.equal(encodeFragment(game), "play:30x16x99:opening:11:noguess");
+  assert.deepEqual(decodeFragment("play:30x16x99:opening:11:noguess", 100), game);
+  assert.equal(decodeFragment("play:9x9x10:safe:4", 100).noguess, false);
+});
+
+test("rows that do not match the size, or too many cells, are refused", () => {
+  assert.ok(decodeFragment("3x2x1:HHH/HH", 100).bad);
+  assert.ok(decodeFragment("3x2x1:HHH", 100).bad);
+  assert.ok(decodeFragment("3x2x1:HHH/HHH", 5).bad);
+});
+
+test("anything else asks for nothing", () => {
+  assert.equal(decodeFragment("", 100), null);
+  assert.equal(decodeFragment("play:9x9x10:lucky:4", 100), null);
+  assert.equal(decodeFragment("3x1:HXH", 100), null);
+});
