@@ -191,7 +191,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
               meta: dict[str, Any] | None = None, resume: bool = False, workers: int = 1,
               chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
               description: str = "working",
-              retry: Callable[[Row], bool] | None = None) -> Rows:
+              retry: Callable[[Row], bool] | None = None,
+              on_rows: Callable[[list[Row]], None] | None = None) -> Rows:
     """Run ``work`` over ``tasks`` and return one row per task, in task order.
 
     Parameters
@@ -213,6 +214,9 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     retry:
         On resume, rows of ``out`` for which this is true (e.g. error rows) are dropped from
         the file and their tasks run again.
+    on_rows:
+        Called in this process with the rows of each chunk as it finishes (in the order
+        chunks finish), after they are written: a command can print results as they come.
 
     Notes
     -----
@@ -244,6 +248,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
             with _writing(out):
                 handle.write("".join(json.dumps(r) + "\n" for r in rows))
                 handle.flush()
+        if on_rows is not None:
+            on_rows(rows)
 
     started = time.perf_counter()
     try:

@@ -156,3 +156,23 @@ def test_rates_plot_needs_rows_and_a_picture_name(tmp_path):
         plot_rates([], tmp_path / "r.png")
     with pytest.raises(InputError, match="--plot r.txt"):
         plot_rates([Rate("a", 1, 2)], "r.txt")
+
+
+def test_a_replay_picture_shows_the_board_before_its_riskiest_guess(tmp_path):
+    from exactmines.io.files import read_replay
+    from exactmines.replay.judge import analysis_before, judge_replay
+    from exactmines.ui.pictures import draw_replay
+
+    judged = judge_replay(read_replay(DATA / "replays" / "public" /
+                                      "clone-expert-zhang-shen-jia.mvf"))
+    out = tmp_path / "replay.png"
+    layout = draw_replay(judged, out)
+    riskiest = judged.riskiest
+    assert riskiest is not None and riskiest.probability == 1 / 2
+    assert_cells_painted(out, analysis_before(judged, riskiest), layout)
+    # The clicked cell is framed.
+    pixels = imread(out)
+    r, c = riskiest.cell
+    x, y = layout.pixel(r, c, 0.5, 0.08)
+    assert max(abs(a - b) for a, b in zip(pixels[y, x][:3], to_rgba("#1f4fff")[:3],
+                                         strict=True)) < 0.05

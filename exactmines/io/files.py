@@ -6,6 +6,7 @@ on text held in memory (``formats``) and errors always name the file.
 
 from __future__ import annotations
 
+import glob
 import os
 import select
 import stat
@@ -23,7 +24,7 @@ from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "read_replay", "write_position", "write_board",
+           "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
            "write_atomic", "STDIN"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
@@ -154,6 +155,36 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     if looks_like_jsm_url(source) and not Path(source).exists():
         return registry.FORMATS["link"].decode(source, parameter)
     return read_board(source)
+
+
+def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
+    """The files named by ``sources``: files as given, every file directly in a directory
+    whose name ends in one of ``suffixes`` (any case; sorted), and the matches of glob
+    patterns (``**`` reaches into subfolders).
+
+    Each file is listed once, in the order first named. A source that names nothing is an
+    :class:`InputError`: a typo must not silently shrink a run.
+    """
+    found: dict[str, None] = {}
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            matches = sorted(str(p) for p in path.iterdir()
+                             if p.name.lower().endswith(suffixes) and p.is_file())
+            if not matches:
+                named = (suffixes[0] if len(suffixes) == 1 else
+                         f"{', '.join(suffixes[:-1])} or {suffixes[-1]}")
+                raise InputError(f"directory has no {named} files", source=source)
+        elif path.is_file():
+            matches = [source]
+        elif glob.has_magic(source):
+            matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
+            if not matches:
+                raise InputError("no file matches this pattern", source=source)
+        else:
+            raise InputError("no such file or directory", source=source)
+        found.update(dict.fromkeys(matches))
+    return list(found)
 
 
 def read_replay(path: str | os.PathLike[str], *, deadline: float | None = None) -> Replay:

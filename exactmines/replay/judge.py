@@ -40,7 +40,7 @@ from exactmines.io.replays import EventKind, Replay
 from exactmines.position import COVERED, FLAG, Cell, Position, neighbours
 
 __all__ = ["FIRST", "SAFE", "NEEDLESS", "FORCED", "UNJUDGED", "CLASSES", "GUESSES", "Click",
-           "Judgement", "judge_replay"]
+           "Judgement", "judge_replay", "analysed_position", "analysis_before"]
 
 FIRST, SAFE, NEEDLESS, FORCED, UNJUDGED = ("first", "safe", "needless guess",
                                            "forced guess", "not judged")
@@ -305,13 +305,27 @@ def _with(click: Click, **changes: object) -> Click:
     return replace(click, **changes)  # type: ignore[arg-type]
 
 
+def analysed_position(click: Click, trust_flags: bool) -> Position:
+    """The position as the analysis of ``click`` saw it: what the player saw, with the flags
+    as covered cells unless they are trusted."""
+    position = click.before
+    if trust_flags:
+        return position
+    return Position(position.width, position.height, position.mines,
+                    tuple(row.replace(FLAG, COVERED) for row in position.rows))
+
+
+def analysis_before(judged: Judgement, click: Click, *, backend: str | Backend = "auto",
+                    time_limit: float | None = None) -> Analysis:
+    """The exact analysis of the position before ``click`` (the overlay as it was then)."""
+    return analyze(analysed_position(click, judged.trust_flags), backend=backend,
+                   time_limit=time_limit)
+
+
 def _judged(click: Click, trust_flags: bool, engine: Backend,
             deadline: float | None) -> Click:
     """``click`` with its probability, class, safest cell and excess risk."""
-    position = click.before
-    if not trust_flags:
-        position = Position(position.width, position.height, position.mines,
-                            tuple(row.replace(FLAG, COVERED) for row in position.rows))
+    position = analysed_position(click, trust_flags)
     left = None if deadline is None else deadline - time.monotonic()
     if left is not None and left <= 0:
         return _with(click, judged=UNJUDGED, note="the time limit was reached before it")
