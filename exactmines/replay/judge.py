@@ -19,6 +19,12 @@ The player's flags are shown but not trusted: a flagged cell is analysed as a co
 like any other, so a wrong flag cannot corrupt the analysis. With ``trust_flags`` they are
 mines, as a player who trusts them reasons.
 
+Most clicks of a game open cells that one number, or two overlapping ones, prove safe. The
+walk keeps those local proofs as the game goes (:func:`~exactmines.deduction.grid.
+local_deductions`, from the numbers alone, never the flags), and a click they cover is
+``safe`` without analysing its whole position: the same answer, exactly, for about a tenth
+of the cost of a human expert game (with ``trust_flags`` every click is analysed).
+
 A game's luck is the exact chance of surviving every guess it survived: the product of
 ``1 - p`` over them (the losing click, if any, is not in it).
 """
@@ -34,6 +40,7 @@ from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import fraction_of
 from exactmines.analysis.joint import any_mine
+from exactmines.deduction import Grid, local_deductions
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import Game
 from exactmines.io.replays import EventKind, Replay
@@ -75,7 +82,8 @@ class Click:
         The least mine probability of any covered cell at the time (``None`` when not known:
         not judged, or some probability not computed and no cell certainly safe).
     safe_cells:
-        How many covered cells were certainly safe (``None`` when not analysed).
+        How many covered cells were certainly safe (``None`` when the position was not
+        analysed: a click the local rules prove safe, or one not judged).
     mine:
         It hit a mine: the game ends here.
     note:
@@ -205,7 +213,8 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
         The counting engine.
     time_limit:
         Seconds for the whole replay; each position's analysis gets what is left. Clicks
-        reached after it are ``not judged`` (with a note), never guessed.
+        reached after it are ``not judged`` (with a note), never guessed, unless the local
+        rules prove them safe.
 
     Raises
     ------
@@ -215,9 +224,10 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
 
     Notes
     -----
-    Cost: one analysis per click that opens cells (about 0.3 ms on an expert mid-game
-    position), and a second count for a chord that is not settled by the verdicts of its
-    cells; right clicks cost nothing.
+    Cost: the local rules near each change; one analysis (about 0.3 ms on an expert
+    mid-game position) per click they do not prove safe, and a second count for a chord not
+    settled by the verdicts of its cells; right clicks cost nothing. An expert game of 200
+    clicks takes about 10 ms.
     """
     started = time.process_time()
     engine = get_backend(backend) if isinstance(backend, str) else backend
@@ -227,6 +237,7 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
     width, height = board.width, board.height
     shown = bytearray(COVERED.encode()) * (width * height)
     clicks: list[Click] = []
+    local = None if trust_flags else _LocalProofs(width, height, board.mines)
     first = True
     for index, event in enumerate(replay.events):
         if game.over:
@@ -247,13 +258,19 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
         if first:
             click = Click(index, event.time, event.kind, cell, before, opens, FIRST)
             first = False
+        elif local is not None and local.proves_safe(opens):
+            click = Click(index, event.time, event.kind, cell, before, opens, SAFE,
+                          Fraction(0), Fraction(0))
         else:
             click = _judged(Click(index, event.time, event.kind, cell, before, opens),
                             trust_flags, engine, deadline)
         numbers = game.numbers
         for target in opens:
-            for r2, c2 in game.reveal(target):
+            opened = game.reveal(target)
+            for r2, c2 in opened:
                 shown[r2 * width + c2] = ord(str(numbers[r2 * width + c2]))
+            if local is not None:
+                local.show(opened, numbers)
             if game.lost:
                 click = _exploded(click)
                 break
@@ -268,6 +285,34 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
                      f"its board give {found}")
     return Judgement(replay, tuple(clicks), trust_flags, game.won, engine.name, tuple(notes),
                      time.process_time() - started)
+
+
+class _LocalProofs:
+    """What one clue or two overlapping clues prove (:func:`~exactmines.deduction.grid.
+    local_deductions`), kept for the whole game: most clicks of a game open a cell these
+    rules prove safe, and such a click is safe without the exact analysis of its position
+    (a proof stays true as the game goes on). The rules read the numbers only, never the
+    player's flags."""
+
+    def __init__(self, width: int, height: int, mines: int) -> None:
+        self.grid = Grid(width, height, mines)
+        self.safe: set[int] = set()
+
+    def show(self, opened: list[Cell], numbers: list[int]) -> None:
+        width = self.grid.width
+        self.grid.show((r * width + c, numbers[r * width + c]) for r, c in opened)
+
+    def proves_safe(self, cells: tuple[Cell, ...]) -> bool:
+        """Whether the rules prove every one of ``cells`` safe. Cost: the rules near what
+        changed since the last question, run until they find nothing more."""
+        grid, width = self.grid, self.grid.width
+        while True:
+            safe, mines = local_deductions(grid)
+            if not safe and not mines:
+                break
+            self.safe.update(safe)
+            grid.mark_mines(mines)
+        return all(r * width + c in self.safe for r, c in cells)
 
 
 def _opened(game: Game, kind: EventKind, cell: Cell, replay: Replay,
