@@ -169,6 +169,18 @@ def test_a_forced_guess():
     assert judged.won and judged.luck == Fraction(1, 2)
 
 
+def test_a_chord_whose_first_cell_floods_the_rest_and_wins():
+    # One mine at (0, 0); the 1 at (0, 1) is chorded over a flag put there by guess: its
+    # first covered cell, (0, 2), is a 0 whose flood opens every other safe cell, the
+    # chord's included. (The count made the bottom row certainly safe: a needless guess.)
+    judged = judge_replay(_replay(("left", (0, 1)), ("right", (0, 0)), ("chord", (0, 1)),
+                                  board=Board(3, 3, frozenset({(0, 0)}))))
+    chord = judged.clicks[2]
+    assert chord.opens == ((0, 2), (1, 0), (1, 1), (1, 2))
+    assert (chord.judged, chord.probability, chord.mine) == (NEEDLESS, Fraction(4, 5), False)
+    assert judged.won and judged.luck == Fraction(1, 5)
+
+
 def test_clicks_that_do_not_fit_the_board_are_an_error_naming_the_file():
     with pytest.raises(InputError, match="made.evf: a flag at 1.000 s is on an open cell"):
         judge_replay(_replay(("left", (2, 3)), ("right", (2, 2))))

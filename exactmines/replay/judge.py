@@ -266,14 +266,18 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
                             trust_flags, engine, deadline)
         numbers = game.numbers
         for target in opens:
+            # The flood of a chord's first cells may open the others, and win the game.
+            if game.over:
+                break
+            if game.is_revealed(target):
+                continue
             opened = game.reveal(target)
             for r2, c2 in opened:
                 shown[r2 * width + c2] = ord(str(numbers[r2 * width + c2]))
             if local is not None:
                 local.show(opened, numbers)
-            if game.lost:
-                click = _exploded(click)
-                break
+        if game.lost:
+            click = _exploded(click)
         clicks.append(click)
     notes = []
     if replay.mode.endswith("guessable"):
