@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from exactmines.io.files import read_replay
+from exactmines.io.replays import ms_toollib_version
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_to_dict
 from exactmines.runner import read_rows
@@ -32,7 +33,7 @@ def test_the_text_report_of_a_game(capsys):
     lines = out.splitlines()
     assert lines[0] == f"{EXPERT}: Arbiter (.avf), player Wang Jianing G01825"
     assert lines[1] == ("30x16, 99 mines, standard mode: won; 49.250 s, 3BV 127, 3BV/s 2.579 "
-                        "(from ms_toollib 1.5.20)")
+                        "(time and 3BV from ms_toollib)")
     assert lines[2] == ("133 clicks opened cells, 11 flags put or taken off: 1 first, 129 safe, "
                         "2 needless guesses, 1 forced guess")
     assert lines[3] == ("luck: 2536/6045 = 42.0% (-log10 0.377), the chance of surviving the 3 "
@@ -86,8 +87,8 @@ def test_a_bad_file_is_one_line_and_the_others_go_on(capsys, tmp_path):
     assert code == 2
     assert [g["file"] for g in games] == [EXPERT, CHORD_LOST]
     errors = err.splitlines()
-    assert errors[0].startswith(f"exactmines: error: {DAMAGED}: ms_toollib 1.5.20 cannot read "
-                                "it as RMV")
+    assert errors[0].startswith(f"exactmines: error: {DAMAGED}: {ms_toollib_version()} cannot "
+                                "read it as RMV")
     assert errors[1].startswith(f"exactmines: error: {tmp_path / 'notes.avf'}: ms_toollib")
     assert errors[2] == "exactmines: error: 2 of 4 replays could not be judged (each named above)"
     assert len(errors) == 3

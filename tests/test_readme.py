@@ -1,4 +1,5 @@
-"""Every command the README shows in a ``console`` block runs, and prints what the README says.
+"""Every command the README (and a page of docs/) shows in a ``console`` block runs, and prints
+what the page says.
 
 Times (``11.1 ms``, ``9.3 s``) are the only parts left out of the comparison; JSON is compared
 as JSON (the README wraps long lines). The ``bash`` blocks are covered elsewhere: the Dask
@@ -18,7 +19,9 @@ import pytest
 from exactmines.ui.cli import main
 
 ROOT = Path(__file__).parent.parent
-README = (ROOT / "README.md").read_text()
+#: The README and the pages under docs/: every console example in them runs.
+README = "\n".join(path.read_text() for path in [ROOT / "README.md",
+                                                 *sorted((ROOT / "docs").glob("*.md"))])
 _TIME = re.compile(r"\d[\d,]*(\.\d+)? (CPU )?(ms|s)\b")
 
 
@@ -55,13 +58,15 @@ def _shortened(printed: object, shown: object) -> object:
 
 def test_the_readme_has_examples_of_every_command():
     shown = {shlex.split(command)[1] for command, _ in EXAMPLES}  # curl's are web tests
-    assert {"analyze", "solvable", "survey", "play", "batch", "convert", "generate"} <= shown
+    assert {"analyze", "solvable", "survey", "play", "batch", "convert", "generate",
+            "replay"} <= shown
 
 
 @pytest.mark.parametrize("command, output", EXAMPLES, ids=[c[:60] for c, _ in EXAMPLES])
 def test_readme_example(command, output, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "instances").symlink_to(ROOT / "instances")
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
     args = shlex.split(command)
     assert args[0] == "exactmines"
     assert main(args[1:]) == 0

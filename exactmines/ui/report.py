@@ -263,7 +263,7 @@ def replay_to_text(game: dict[str, Any]) -> str:
     rate = "" if figures["bbbv_s"] is None else f", 3BV/s {figures['bbbv_s']:.3f}"
     lines.append(f"{g['width']}x{g['height']}, {plural(g['mines'], 'mine')}, {g['mode']} mode: "
                  f"{outcome}; {figures['time']:.3f} s, 3BV {figures['bbbv']}{rate} "
-                 f"(from {figures['reader']})")
+                 "(time and 3BV from ms_toollib)")
     counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
                         else f"{n} {name}" for name, n in g["classes"].items() if n)
     flags = f", {plural(g['flags'], 'flag')} put or taken off" if g["flags"] else ""
