@@ -1,10 +1,37 @@
-"""The exceptions exactmines raises on purpose; everything else is a bug."""
+"""The exceptions exactmines raises on purpose; everything else is a bug.
+
+Each class carries what it means to the two boundaries that report it: ``exit_code`` for
+the command line (``ui/cli.py``'s ``main``) and ``http_status`` for the web server (its
+handlers answer ``{"error": "one line"}`` with that status). The table, which
+docs/contract.md repeats and a test keeps equal:
+
+=====================  ====  ====  ===============================================
+class                  exit  HTTP  meaning
+=====================  ====  ====  ===============================================
+ExactminesError          2   400   base class: a refusal explained in one line
+InputError               2   400   bad input, with the file (or field) and place
+ParameterError           2   400   a value a function cannot take, by parameter
+UnknownBackend           2   400   an engine name that is not registered
+BackendUnavailable       2   501   a registered engine whose package is missing
+OutputError              1   500   results could not be written
+WorkerLost               1   500   a worker process died, or a cluster gave up
+BudgetExceeded           4   500   a limit stopped the work and no caller turned
+                                   it into "not computed" (OutOfTime, TooLarge)
+SolverError              4   500   an engine or solver failed without an answer
+ChildDied                4   500   a child process running external code died
+=====================  ====  ====  ===============================================
+
+An inconsistent position is an answer, not an error: exit code
+:data:`INCONSISTENT_EXIT_CODE` (3) from ``analyze``, HTTP 200 with the fault.
+"""
 
 from __future__ import annotations
 
 import errno
+from typing import Any
 
 __all__ = [
+    "INCONSISTENT_EXIT_CODE",
     "ExactminesError",
     "InputError",
     "ParameterError",
@@ -12,6 +39,7 @@ __all__ = [
     "DEVICE_ERRNOS",
     "WorkerLost",
     "BackendUnavailable",
+    "UnknownBackend",
     "BudgetExceeded",
     "OutOfTime",
     "TooLarge",
@@ -20,10 +48,31 @@ __all__ = [
 ]
 
 
+#: ``analyze``'s exit code when a position is inconsistent (an answer: HTTP 200).
+INCONSISTENT_EXIT_CODE = 3
+
+
+def _rebuilt(cls: type[ExactminesError], args: tuple[Any, ...],
+             state: dict[str, Any]) -> ExactminesError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
 class ExactminesError(Exception):
-    """Base class: the command line turns any of these into one line on stderr."""
+    """Base class: the command line turns any of these into one line on stderr and its
+    ``exit_code``; the web server into ``{"error": ...}`` with its ``http_status``.
+
+    Errors travel between processes (a worker's failure is reported by its parent) and
+    come back equal: the message and every attribute, whatever the subclass's
+    constructor takes."""
 
     exit_code = 2
+    http_status = 400
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
 
 
 class InputError(ExactminesError):
@@ -81,6 +130,7 @@ class OutputError(ExactminesError):
     the input's fault, so not exit code 2. What was written before stays valid."""
 
     exit_code = 1
+    http_status = 500
 
 
 #: ``errno`` values that mean the device refused the data (full, over quota, a file size
@@ -95,15 +145,32 @@ class WorkerLost(ExactminesError):
     file and a resumed run does the rest."""
 
     exit_code = 1
+    http_status = 500
 
 
 class BackendUnavailable(ExactminesError):
-    """A backend was asked for whose package is not installed, or whose name is unknown."""
+    """A registered backend whose package is not installed: the message says what to
+    install. Usage, not a failure (exit 2); the server does not implement it (501)."""
+
+    http_status = 501
+
+
+class UnknownBackend(BackendUnavailable):
+    """A backend name that is not registered: bad input (exit 2, HTTP 400). A kind of
+    :class:`BackendUnavailable`, so one ``except`` catches every engine that cannot be
+    had."""
+
+    http_status = 400
 
 
 class BudgetExceeded(ExactminesError):
     """Work stopped at a limit it was given. Not an answer and never read as one: callers
-    report "not computed" or try another method. Catch this to handle every kind of limit."""
+    report "not computed" or try another method. Catch this to handle every kind of limit.
+    One that reaches a boundary is reported like an engine failure (exit 4, HTTP 500),
+    never as bad input."""
+
+    exit_code = 4
+    http_status = 500
 
 
 class OutOfTime(BudgetExceeded):
@@ -117,12 +184,18 @@ class TooLarge(BudgetExceeded):
 
 
 class SolverError(ExactminesError):
-    """An external solver failed or stopped without a proven answer; never read as one."""
+    """An external solver failed or stopped without a proven answer; never read as one.
+    Not the input's fault: exit code 4, HTTP 500."""
+
+    exit_code = 4
+    http_status = 500
 
 
 class ChildDied(ExactminesError):
     """A child process running external code ended without an answer: killed by a signal, or
     an abort inside a library (ms_toollib stops the whole process on some damaged files).
-    Callers that know what the child was reading turn it into an :class:`InputError`."""
+    Callers that know what the child was reading turn it into an :class:`InputError`; one
+    that reaches a boundary is an engine's failure, like :class:`SolverError`."""
 
-    exit_code = 1
+    exit_code = 4
+    http_status = 500

@@ -21,7 +21,8 @@ from functools import cached_property
 from typing import Literal, get_args
 
 from exactmines.errors import InputError
-from exactmines.position import Board, Cell, Position, indices_of, neighbours
+from exactmines.position import Board, Cell, Position, Topology, indices_of
+from exactmines.topology import square
 
 __all__ = [
     "StartRule",
@@ -43,20 +44,26 @@ class GameOver(Exception):
     """A click after the game ended (a programming error of the caller, not bad input)."""
 
 
-def board_from_indices(width: int, height: int, indices: list[int] | tuple[int, ...]) -> Board:
-    """The board whose mines sit at the flat indices ``r * width + c``."""
-    return Board(width, height, frozenset(divmod(i, width) for i in indices))
+def board_from_indices(width: int, height: int, indices: list[int] | tuple[int, ...],
+                       topology: Topology | None = None) -> Board:
+    """The board whose mines sit at the flat indices ``r * width + c`` (on ``topology``, the
+    square grid by default)."""
+    return Board(width, height, frozenset(divmod(i, width) for i in indices),
+                 topology or square(width, height))
 
 
-def protected_cells(width: int, height: int, rule: str, at: Cell) -> frozenset[Cell]:
-    """The cells ``rule`` keeps free of mines for a first click at ``at``."""
+def protected_cells(width: int, height: int, rule: str, at: Cell,
+                    topology: Topology | None = None) -> frozenset[Cell]:
+    """The cells ``rule`` keeps free of mines for a first click at ``at`` (``opening``: the
+    click and its neighbours on ``topology``, the square grid by default)."""
     _check_cell(width, height, at, "first click")
     if rule == "unprotected":
         return frozenset()
     if rule == "safe":
         return frozenset([at])
     if rule == "opening":
-        return frozenset([at, *neighbours(width, height, at)])
+        around = (topology or square(width, height)).neighbours(at)
+        return frozenset([at, *around])
     raise InputError(f"unknown first-click rule {rule!r}: choose one of "
                      f"{', '.join(START_RULES)}", source="first-click rule")
 
@@ -83,17 +90,20 @@ def free_indices(width: int, height: int, mines: int,
 
 
 def random_board(width: int, height: int, mines: int, rng: random.Random, *,
-                 exclude: frozenset[Cell] | set[Cell] = frozenset()) -> Board:
+                 exclude: frozenset[Cell] | set[Cell] = frozenset(),
+                 topology: Topology | None = None) -> Board:
     """``mines`` mines uniformly over the cells not in ``exclude`` (see :func:`free_indices`)."""
     free = free_indices(width, height, mines, exclude)
-    return board_from_indices(width, height, rng.sample(free, mines))
+    return board_from_indices(width, height, rng.sample(free, mines), topology)
 
 
 def deal(width: int, height: int, mines: int, rng: random.Random, *, rule: str = "safe",
-         at: Cell = (0, 0)) -> Board:
-    """A board dealt under the first-click ``rule`` for a first click at ``at``."""
+         at: Cell = (0, 0), topology: Topology | None = None) -> Board:
+    """A board dealt under the first-click ``rule`` for a first click at ``at`` (on
+    ``topology``, the square grid by default)."""
     return random_board(width, height, mines, rng,
-                        exclude=protected_cells(width, height, rule, at))
+                        exclude=protected_cells(width, height, rule, at, topology),
+                        topology=topology)
 
 
 def _check_cell(width: int, height: int, cell: Cell, what: str) -> None:
@@ -125,6 +135,7 @@ class Game:
     def __init__(self, board: Board) -> None:
         self.board = board
         self.width, self.height = board.width, board.height
+        self.topology = board.topology
         self.numbers = board.numbers()
         cells = self.width * self.height
         self._mine = bytearray(cells)
@@ -221,6 +232,15 @@ class Game:
         opened[index] = 1
         new = [index]
         zeros = [index] if numbers[index] == 0 else []
+        if not self.topology.is_square:
+            table = self.topology.neighbour_table
+            while zeros:
+                for i in table[zeros.pop()]:
+                    if not opened[i]:
+                        opened[i] = 1
+                        new.append(i)
+                        if numbers[i] == 0:
+                            zeros.append(i)
         while zeros:  # a zero is safe, and so are its neighbours: no mine is ever opened
             r, c = divmod(zeros.pop(), width)
             low, high = max(c - 1, 0), min(c + 2, width)

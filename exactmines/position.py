@@ -1,13 +1,28 @@
-"""Positions (what a player sees) and boards (the hidden layout), with grid geometry.
+"""Positions (what a player sees) and boards (the hidden layout), on a topology.
 
-Cells are ``(row, col)`` tuples, 0-based, row 0 at the top. Only this module and
-``frontier`` know that cells live on a grid.
+Cells are ``(row, col)`` tuples, 0-based, row 0 at the top, on the sheet of the board's
+:class:`~exactmines.topology.Topology` (the square grid unless told otherwise); which cells
+a number counts is the topology's business. The square grid's helpers
+(:func:`neighbour_table`, :func:`neighbour_masks`, :func:`dilate`, :func:`neighbours`) are
+re-exported from :mod:`exactmines.topology` for the callers that take a width and height.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+
+from exactmines.topology import (
+    Topology,
+    char_number,
+    dilate,
+    indices_of,
+    is_number_char,
+    neighbour_masks,
+    neighbour_table,
+    neighbours,
+    number_char,
+    square,
+)
 
 __all__ = [
     "Cell",
@@ -15,6 +30,7 @@ __all__ = [
     "FLAG",
     "Position",
     "Board",
+    "Topology",
     "neighbour_table",
     "neighbour_masks",
     "neighbours",
@@ -30,42 +46,13 @@ FLAG = "F"
 _DIGITS = "012345678"
 
 
-@lru_cache(maxsize=64)
-def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """For each cell index ``r * width + c``, the indices of its up-to-8 neighbours.
-
-    Cached per board size: the solvers look neighbours up in tight loops.
-    """
-    table = []
-    for r in range(height):
-        for c in range(width):
-            table.append(
-                tuple(
-                    rr * width + cc
-                    for rr in range(max(r - 1, 0), min(r + 2, height))
-                    for cc in range(max(c - 1, 0), min(c + 2, width))
-                    if (rr, cc) != (r, c)
-                )
-            )
-    return tuple(table)
-
-
-@lru_cache(maxsize=64)
-def neighbour_masks(width: int, height: int) -> tuple[int, ...]:
-    """For each cell index ``r * width + c``, its neighbours as a bitmask (bit = index).
-
-    Bitmasks let the solvers intersect and count whole neighbourhoods in one ``int``
-    operation (``&``, ``int.bit_count``) instead of a Python loop.
-    """
-    return tuple(sum(1 << n for n in around) for around in neighbour_table(width, height))
-
-
 def flood(revealed: int, opened: int, zeros: int, masks: tuple[int, ...]) -> int:
     """The revealed cells after opening ``opened``, as the game does it (all bitmasks).
 
     Every opened cell that shows 0 (a bit of ``zeros``: safe cells with no mine around)
     opens its whole neighbourhood, and so on. ``opened`` must hold no mine; the flood then
-    cannot reach one. ``masks`` is :func:`neighbour_masks` of the board. Cost: one mask OR
+    cannot reach one. ``masks`` is the board topology's
+    :meth:`~exactmines.topology.Topology.masks`. Cost: one mask OR
     per zero reached.
     """
     new = opened & ~revealed
@@ -83,60 +70,6 @@ def flood(revealed: int, opened: int, zeros: int, masks: tuple[int, ...]) -> int
     return revealed
 
 
-def indices_of(mask: int) -> list[int]:
-    """The set bits of ``mask`` (cell indices ``r * width + c``), ascending.
-
-    Cost: linear in the mask's length. Peeling the lowest bit off costs that much per set
-    bit, quadratic on a large board, so long masks are read from their binary digits.
-    """
-    if mask.bit_length() > _PEEL_BITS:
-        digits = bin(mask)[:1:-1]  # least significant first, without "0b"
-        out = []
-        i = digits.find("1")
-        while i >= 0:
-            out.append(i)
-            i = digits.find("1", i + 1)
-        return out
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-#: Masks up to this many bits have their bits peeled off one by one in
-#: :func:`indices_of` (faster there than making the string of digits).
-_PEEL_BITS = 1024
-
-
-@lru_cache(maxsize=64)
-def _column_masks(width: int, height: int) -> tuple[int, int, int]:
-    """(cells not in the first column, cells not in the last column, all cells)."""
-    first = sum(1 << (r * width) for r in range(height))
-    everything = (1 << (width * height)) - 1
-    return everything & ~first, everything & ~(first << (width - 1)), everything
-
-
-def dilate(mask: int, width: int, height: int) -> int:
-    """``mask`` plus every neighbour of its cells (bitmasks): a handful of shifts, however
-    many cells are set, instead of a loop over them."""
-    not_first, not_last, everything = _column_masks(width, height)
-    row = mask | ((mask << 1) & not_first) | ((mask >> 1) & not_last)
-    return (row | (row << width) | (row >> width)) & everything
-
-
-def neighbours(width: int, height: int, cell: Cell) -> list[Cell]:
-    """The up-to-8 cells around ``cell``, row-major."""
-    r, c = cell
-    return [
-        (rr, cc)
-        for rr in range(max(r - 1, 0), min(r + 2, height))
-        for cc in range(max(c - 1, 0), min(c + 2, width))
-        if (rr, cc) != (r, c)
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """What a player sees.
@@ -144,22 +77,29 @@ class Position:
     Attributes
     ----------
     width, height:
-        Board size in cells.
+        Board size in cells (the topology's sheet).
     mines:
         Total mines on the board, flags included; ``None`` when unknown.
     rows:
-        ``height`` strings of ``width`` characters: ``'0'``-``'8'`` revealed numbers,
-        ``'H'`` covered, ``'F'`` flagged (a trusted mine).
+        ``height`` strings of ``width`` characters: revealed numbers (``'0'``-``'8'`` on
+        the square grid; ``'9'``, then ``'a'`` = 10 and on where a cell has more
+        neighbours, :func:`~exactmines.topology.number_char`), ``'H'`` covered, ``'F'``
+        flagged (a trusted mine).
+    topology:
+        Which cells each number counts; the square grid of ``width`` x ``height`` when not
+        given.
     """
 
     width: int
     height: int
     mines: int | None
     rows: tuple[str, ...]
+    topology: Topology = None  # type: ignore[assignment]  # the square grid, set below
 
     def __post_init__(self) -> None:
         if len(self.rows) != self.height or any(len(r) != self.width for r in self.rows):
             raise ValueError("rows do not match width x height")
+        _set_topology(self)
 
     def char(self, cell: Cell) -> str:
         return self.rows[cell[0]][cell[1]]
@@ -167,7 +107,9 @@ class Position:
     def number(self, cell: Cell) -> int | None:
         """The revealed number at ``cell``, or ``None`` if it is covered or flagged."""
         ch = self.rows[cell[0]][cell[1]]
-        return int(ch) if ch in _DIGITS else None
+        if ch in _DIGITS:
+            return int(ch)
+        return char_number(ch) if is_number_char(ch) else None
 
     def cells_where(self, chars: str) -> list[Cell]:
         """All cells whose character is one of ``chars``, row-major."""
@@ -190,10 +132,20 @@ class Position:
         return None if self.mines is None else self.mines - len(self.flags)
 
     def neighbours(self, cell: Cell) -> list[Cell]:
-        return neighbours(self.width, self.height, cell)
+        return self.topology.neighbours(cell)
 
     def with_mines(self, mines: int | None) -> Position:
-        return Position(self.width, self.height, mines, self.rows)
+        return Position(self.width, self.height, mines, self.rows, self.topology)
+
+
+def _set_topology(value: Position | Board) -> None:
+    """The square grid when no topology was given; a given one must have the same sheet."""
+    topology = value.topology
+    if topology is None:
+        object.__setattr__(value, "topology", square(value.width, value.height))
+    elif topology.width != value.width or topology.height != value.height:
+        raise ValueError(f"a {value.width}x{value.height} board on a "
+                         f"{topology.width}x{topology.height} topology")
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,14 +155,21 @@ class Board:
     Attributes
     ----------
     width, height:
-        Board size in cells.
+        Board size in cells (the topology's sheet).
     mine_cells:
         The cells that hold a mine.
+    topology:
+        Which cells each number counts; the square grid of ``width`` x ``height`` when not
+        given.
     """
 
     width: int
     height: int
     mine_cells: frozenset[Cell]
+    topology: Topology = None  # type: ignore[assignment]  # the square grid, set below
+
+    def __post_init__(self) -> None:
+        _set_topology(self)
 
     @property
     def mines(self) -> int:
@@ -218,12 +177,18 @@ class Board:
 
     def number(self, cell: Cell) -> int:
         """How many mines touch ``cell`` (what it shows when revealed)."""
-        return sum(n in self.mine_cells for n in neighbours(self.width, self.height, cell))
+        return sum(n in self.mine_cells for n in self.topology.neighbours(cell))
 
     def numbers(self) -> list[int]:
         """The number of every cell, indexed ``r * width + c`` (mines included)."""
         width, height = self.width, self.height
         counts = [0] * (width * height)
+        if not self.topology.is_square:
+            table = self.topology.neighbour_table
+            for r, c in self.mine_cells:
+                for n in table[r * width + c]:
+                    counts[n] += 1
+            return counts
         for r, c in self.mine_cells:
             counts[r * width + c] -= 1  # the 3x3 block below counts the mine itself
             low, high = max(c - 1, 0), min(c + 2, width)
@@ -244,10 +209,11 @@ class Board:
                 if (r, c) in revealed:
                     if (r, c) in self.mine_cells:
                         raise ValueError(f"cell {(r, c)} holds a mine and cannot be revealed")
-                    row.append(str(numbers[r * self.width + c]))
+                    row.append(number_char(numbers[r * self.width + c]))
                 elif (r, c) in flagged:
                     row.append(FLAG)
                 else:
                     row.append(COVERED)
             rows.append("".join(row))
-        return Position(self.width, self.height, self.mines if count_known else None, tuple(rows))
+        return Position(self.width, self.height, self.mines if count_known else None,
+                        tuple(rows), self.topology)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from exactmines.errors import InputError, ParameterError
+from exactmines.errors import InputError, ParameterError, SolverError, UnknownBackend
 from exactmines.generate.positions import midgame_positions, noguess_boards
 from exactmines.play.games import PlaySettings
 from exactmines.ui.cli import main
@@ -73,3 +73,74 @@ def test_the_command_line_names_the_option_of_a_parameter(capsys, args, line):
     assert captured.out == ""
     assert captured.err.startswith(f"exactmines: error: command line: {line}")
     assert captured.err.count("\n") == 1
+
+
+# -- the error table: one exit code and one HTTP status per class -------------------------
+
+CONTRACT = Path(__file__).parent.parent / "docs" / "contract.md"
+
+
+def _contract_error_rows() -> dict[str, tuple[int, int]]:
+    """``class name -> (exit code, HTTP status)`` from the table in docs/contract.md §4."""
+    rows = {}
+    for line in CONTRACT.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[1].isdigit() and cells[2].isdigit():
+            for name in re.findall(r"`(\w+)`", cells[0]):
+                rows[name] = (int(cells[1]), int(cells[2]))
+    return rows
+
+
+def test_the_contract_table_is_the_error_classes():
+    import exactmines.errors as errors
+
+    classes = {name: cls for name, cls in vars(errors).items()
+               if isinstance(cls, type) and issubclass(cls, errors.ExactminesError)
+               and cls is not errors.ExactminesError}
+    rows = _contract_error_rows()
+    assert set(rows) == set(classes)
+    assert {name: (cls.exit_code, cls.http_status) for name, cls in classes.items()} == rows
+    assert errors.INCONSISTENT_EXIT_CODE == 3
+
+
+@pytest.mark.parametrize("error", [
+    InputError("bad", source="a.mine", line=3, column=5),
+    ParameterError("mines", 120, "must be between 0 and 81"),
+    SolverError("CBC stopped: Not Solved"),
+    UnknownBackend("unknown backend 'x'"),
+])
+def test_an_error_crosses_processes_unchanged(error):
+    import pickle
+
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and str(back) == str(error)
+    assert vars(back) == vars(error)
+
+
+def test_a_solver_failure_is_exit_4_not_bad_input(capsys, monkeypatch):
+    import exactmines.ui.cli as cli
+
+    def failing(position, **options):
+        raise SolverError("CBC stopped without a proven answer: status Not Solved")
+
+    monkeypatch.setattr(cli, "analyze", failing)
+    reference = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    assert main(["analyze", str(reference)]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("exactmines: error: CBC stopped without a proven answer: status "
+                            "Not Solved\n")
+
+
+def test_an_engine_whose_package_is_missing_says_what_to_install(capsys, monkeypatch):
+    import exactmines.analysis.backends as backends
+
+    monkeypatch.setitem(backends._REGISTRY, "fancy",
+                        ("exactmines_fancy_solver", "Fancy", "fancy-solver"))
+    reference = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    assert main(["analyze", str(reference), "--backend", "fancy"]) == 2
+    assert capsys.readouterr().err == ("exactmines: error: backend 'fancy' needs the package "
+                                       "'exactmines_fancy_solver': pip install "
+                                       "exactmines_fancy_solver\n")
+    assert "fancy" not in backends.installed_backend_names()
+    assert "dp" in backends.installed_backend_names()

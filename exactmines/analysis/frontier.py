@@ -202,8 +202,13 @@ def build_frontier(position: Position) -> Frontier:
     rule-box incidences): the connected components of :func:`box_graph`, without building a
     graph object for each position (on an expert mid-game position networkx's graph cost
     more than all the rest of this function). The rules are then dealt to their components
-    in one row-major pass.
+    in one row-major pass. Other topologies than the square grid are cut from their
+    neighbour table (:mod:`~exactmines.analysis.graph_frontier`).
     """
+    if not position.topology.is_square:
+        from exactmines.analysis import graph_frontier
+
+        return graph_frontier.build_frontier(position)
     width, height = position.width, position.height
     stride = width + 2
     blank = " " * stride
@@ -255,14 +260,9 @@ def build_frontier(position: Position) -> Frontier:
         contradiction = (f"the {grid[q]} at row {q // stride - 1}, col {q % stride - 1} has "
                          f"{near.count(FLAG)} flags and {near.count(COVERED)} covered cells "
                          f"around it")
-    covered_total = covered_mask.bit_count()
-    flags_total = flag_mask.bit_count()
-    mines_left = None if position.mines is None else position.mines - flags_total
-    if mines_left is not None and contradiction is None:
-        if mines_left < 0:
-            contradiction = f"{flags_total} flags but only {position.mines} mines"
-        elif mines_left > covered_total:
-            contradiction = f"{mines_left} mines left for {covered_total} covered cells"
+    mines_left = None if position.mines is None else position.mines - flag_mask.bit_count()
+    contradiction = contradiction or _count_contradiction(
+        position.mines, flag_mask.bit_count(), covered_mask.bit_count())
 
     forced = None
     if contradiction is None and width * height <= FORCED_CELLS:
@@ -299,6 +299,18 @@ def build_frontier(position: Position) -> Frontier:
         mines_left=mines_left,
         contradiction=contradiction,
     )
+
+
+def _count_contradiction(mines: int | None, flags: int, covered: int) -> str | None:
+    """Why ``mines`` in all cannot be with ``flags`` flags and ``covered`` covered cells,
+    or ``None`` when they can (or the total is unknown)."""
+    if mines is None:
+        return None
+    if mines < flags:
+        return f"{flags} flags but only {mines} mines"
+    if mines - flags > covered:
+        return f"{mines - flags} mines left for {covered} covered cells"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,9 +369,9 @@ class Split:
 
 def split_forced(position: Position) -> Split | None:
     """``position`` cut as :class:`Split` describes, or ``None`` when that does not apply:
-    on boards over :data:`FORCED_CELLS` cells, and when the numbers contradict each other
-    or the mine count (on their face, or once propagated), which :func:`build_frontier`
-    reports.
+    on boards over :data:`FORCED_CELLS` cells or of another topology than the square grid,
+    and when the numbers contradict each other or the mine count (on their face, or once
+    propagated), which :func:`build_frontier` reports.
 
     Notes
     -----
@@ -368,7 +380,7 @@ def split_forced(position: Position) -> Split | None:
     it) and Python loops over the unforced cells and the numbers next to them only.
     """
     width, height = position.width, position.height
-    if width * height > FORCED_CELLS:
+    if width * height > FORCED_CELLS or not position.topology.is_square:
         return None
     stride = width + 2
     blank = " " * stride

@@ -65,7 +65,6 @@ from exactmines.play.lookahead import (
     counted,
 )
 from exactmines.play.view import View
-from exactmines.position import dilate
 from exactmines.position import indices_of as _bits
 
 __all__ = [
@@ -582,7 +581,7 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | Non
     known = view.mines | base.mines  # proved mines, flagged or found by this estimate
     for (cells, _), part, ok in zip(base.groups, base.parts, allowed, strict=True):
         region = cells & ~known
-        if not region or len(ok) != 1 or (dilate(region, view.width, view.height)
+        if not region or len(ok) != 1 or (view.topology.dilate(region)
                                           & base.unknown & ~region & ~known):
             continue
         region_layouts = _part_layouts(part, ok, strategy.endgame_layouts)
@@ -617,14 +616,14 @@ def _outside_candidates(view: View, base: Estimate) -> list[int]:
     11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are scored one by one.
     """
     masks, outside, unknown = view.masks, base.outside, base.unknown
-    width, height = view.width, view.height
-    near = outside & dilate(unknown & ~outside, width, height)
+    width, height, dilate = view.width, view.height, view.topology.dilate
+    near = outside & dilate(unknown & ~outside)
     out = _bits(near)
     # The others touch only outside cells and flags (a revealed neighbour would put them on
     # the frontier): a cell with n neighbours and f flags among them has the class
     # (n - f, f). Those with a flag are classed one by one, the others by n in bulk.
     far = outside & ~near
-    flagged = far & dilate(view.mines, width, height)
+    flagged = far & dilate(view.mines)
     seen: set[tuple[int, int]] = set()
     for i in _bits(flagged):
         key = ((masks[i] & unknown).bit_count(), (masks[i] & view.mines).bit_count())

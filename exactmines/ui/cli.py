@@ -1,8 +1,9 @@
 """The ``exactmines`` command line: parse options, call one library function, render.
 
 One error boundary (:func:`main`): an :class:`ExactminesError` becomes one line on stderr
-and exit code 2; nothing else here knows about exit codes but ``analyze``'s 3 for an
-inconsistent position.
+and the exit code its class carries (the table in :mod:`exactmines.errors`: 2 bad input, 4
+an engine failure, ...); nothing else here knows about exit codes but ``analyze``'s 3 for
+an inconsistent position.
 
 No ``from __future__ import annotations`` here: typer reads every command's parameters
 each time the command line runs, and string annotations cost it an ``eval`` each (400 of
@@ -25,6 +26,7 @@ import typer
 from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.errors import (
     DEVICE_ERRNOS,
+    INCONSISTENT_EXIT_CODE,
     ExactminesError,
     InputError,
     OutputError,
@@ -51,8 +53,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-EXIT_INCONSISTENT = 3
 
 
 class OutputFormat(StrEnum):
@@ -185,7 +185,7 @@ def analyze_command(
         if output is OutputFormat.text:
             console.print(f"picture written to {image}")
     if any(r.consistent is False for r in results):
-        raise typer.Exit(EXIT_INCONSISTENT)
+        raise typer.Exit(INCONSISTENT_EXIT_CODE)
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
@@ -217,7 +217,7 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
     if output is OutputFormat.json:
         _emit_json(answers[0] if len(answers) == 1 else answers)
     if any(a["consistent"] is False for a in answers):
-        raise typer.Exit(EXIT_INCONSISTENT)
+        raise typer.Exit(INCONSISTENT_EXIT_CODE)
 
 
 class TextOrJson(StrEnum):
@@ -964,7 +964,8 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
-    one line on stderr and exit code 2 (docs/contract.md: one clear line, no traceback).
+    one line on stderr (docs/contract.md: one clear line, no traceback) and an exit code:
+    an error's own (:mod:`exactmines.errors`), 2 for usage errors and refused paths.
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
     run 143) or, at a prompt, 1 after "Aborted!".

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
-from exactmines.errors import BackendUnavailable, OutOfTime
+from exactmines.errors import BackendUnavailable, OutOfTime, UnknownBackend
 
 if TYPE_CHECKING:  # the command line reads the registry; the frontier is not needed there
     from exactmines.analysis.frontier import Component
@@ -54,6 +54,7 @@ __all__ = [
     "mine_number_runs",
     "get_backend",
     "backend_names",
+    "installed_backend_names",
     "engine_names",
     "deductions_from_counts",
     "layouts_from_counts",
@@ -249,6 +250,21 @@ def backend_names() -> list[str]:
     return list(dict.fromkeys([*_REGISTRY, *_ALIASES]))
 
 
+def installed_backend_names() -> list[str]:
+    """:func:`backend_names` without those whose package is missing here (for which
+    :func:`get_backend` raises :class:`BackendUnavailable`): what an interface offers.
+
+    Imports every engine's module (a second or so, once per process)."""
+    names = []
+    for name in backend_names():
+        try:
+            get_backend(name)
+        except BackendUnavailable:
+            continue
+        names.append(name)
+    return names
+
+
 def engine_names() -> list[str]:
     """Each registered engine once, aliases left out: what the tests run."""
     return list(_REGISTRY)
@@ -265,12 +281,14 @@ def get_backend(name: str) -> Backend:
 
     Raises
     ------
+    UnknownBackend
+        For a name that is not registered (a :class:`BackendUnavailable` too).
     BackendUnavailable
-        For an unknown name, or when the backend's package is not installed.
+        When the backend's package is not installed.
     """
     key = _ALIASES.get(name, name)
     if key not in _REGISTRY:
-        raise BackendUnavailable(
+        raise UnknownBackend(
             f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
     module_name, class_name, package = _REGISTRY[key]
     try:
