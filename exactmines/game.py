@@ -223,11 +223,11 @@ class Game:
         self.clicks += 1
         width, height = self.width, self.height
         index = cell[0] * width + cell[1]
+        opened, numbers = self._open, self.numbers
+        if opened[index]:  # shown already, or flagged
+            return []
         if self._mine[index]:
             self.exploded = cell
-            return []
-        opened, numbers = self._open, self.numbers
-        if opened[index]:
             return []
         opened[index] = 1
         new = [index]

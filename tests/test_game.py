@@ -156,3 +156,5 @@ def test_flags_are_kept_as_the_programs_keep_them():
     assert game.revealed == sum(1 << (r * 4 + c) for r, c in [(1, 1), (1, 2), (1, 3), (2, 1),
                                                                (2, 2), (2, 3)])
     assert game.revealed_count == 6
+    assert game.toggle_flag((0, 3))
+    assert game.reveal((0, 3)) == [] and not game.lost  # a flagged mine does not go off
