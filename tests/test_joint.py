@@ -13,7 +13,7 @@ from strategies import positions
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.analysis.joint import any_mine, clear_component
 from exactmines.errors import InputError
-from exactmines.io.formats import parse_mine_text
+from exactmines.io.formats import position_from_text
 
 
 @given(data=st.data(), position=positions(max_covered=12, allow_lies=True))
@@ -35,26 +35,26 @@ def test_one_cell_is_its_own_probability(position):
 def test_a_chord_is_not_the_sum_of_its_cells():
     # Two mines among five covered cells: each cell 2/5, but two cells together hide a mine
     # in 1 - C(3, 2) / C(5, 2) = 7/10 of the layouts, not 4/5.
-    open_row = parse_mine_text("5x1x2\nHHHHH\n", "t")
+    open_row = position_from_text("5x1x2\nHHHHH\n", "t")
     assert any_mine(open_row, [(0, 0)]) == Fraction(2, 5)
     assert any_mine(open_row, [(0, 0), (0, 4)]) == Fraction(7, 10)
     # A 1 between two covered cells: one of them is the mine, so both together are certain.
-    position = parse_mine_text("3x1x1\nH1H\n", "t")
+    position = position_from_text("3x1x1\nH1H\n", "t")
     assert any_mine(position, [(0, 0), (0, 2)]) == 1
     assert any_mine(position, [(0, 2)]) == Fraction(1, 2)
 
 
 def test_undefined_without_layouts_or_off_the_frontier_without_a_count():
-    assert any_mine(parse_mine_text("3x1x2\nH1H\n", "t"), [(0, 0)]) is None
-    assert any_mine(parse_mine_text("4x1\nH1HH\n", "t"), [(0, 3)]) is None
-    assert any_mine(parse_mine_text("4x1\nH1HH\n", "t"), [(0, 2)]) == Fraction(1, 2)
+    assert any_mine(position_from_text("3x1x2\nH1H\n", "t"), [(0, 0)]) is None
+    assert any_mine(position_from_text("4x1\nH1HH\n", "t"), [(0, 3)]) is None
+    assert any_mine(position_from_text("4x1\nH1HH\n", "t"), [(0, 2)]) == Fraction(1, 2)
 
 
 def test_only_covered_cells_can_be_asked_about():
     with pytest.raises(InputError, match="row 0, col 1 is not a covered"):
-        any_mine(parse_mine_text("3x1x1\nH1F\n", "t"), [(0, 1)])
+        any_mine(position_from_text("3x1x1\nH1F\n", "t"), [(0, 1)])
     with pytest.raises(InputError, match="row 0, col 2 is not a covered"):
-        any_mine(parse_mine_text("3x1x1\nH1F\n", "t"), [(0, 2)])
+        any_mine(position_from_text("3x1x1\nH1F\n", "t"), [(0, 2)])
 
 
 def test_clear_component_splits_the_boxes_and_adds_a_rule_of_no_mines():

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
 from exactmines.io.formats import position_from_text
+from exactmines.io.replays import ms_toollib_version
 from exactmines.play.strategy import GUESS_KINDS
 from exactmines.ui.cli import main
 from exactmines.ui.web import app as web_app
@@ -463,6 +464,8 @@ def test_export_of_a_position_without_mines_marked_is_refused(client):
 
 
 def test_no_endpoint_opens_a_file(client, monkeypatch):
+    replay = replay_body(REPLAYS / "public" / "vienna-beginner-24px-thomas-kolar.rmv")
+    ms_toollib_version()  # reads the installed package's metadata, once per process
     opened: list[str] = []
     real_open = builtins.open
 
@@ -481,12 +484,13 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     client.post(f"/api/games/{game['id']}/step")
     client.post(f"/api/games/{game['id']}/flag", json={"row": 8, "col": 8})
     client.get(f"/api/games/{game['id']}")
+    assert client.post("/api/replay", json=replay).status_code == 200
     assert opened == []
 
 
 def test_openapi_documents_the_endpoints(client):
     schema = client.get("/openapi.json").json()
-    for path in ("/api/analyze", "/api/overlay", "/api/health", "/api/games",
+    for path in ("/api/analyze", "/api/overlay", "/api/health", "/api/games", "/api/replay",
                  "/api/games/{game_id}/reveal", "/api/games/{game_id}/step",
                  "/api/import", "/api/export"):
         assert path in schema["paths"]
@@ -542,3 +546,47 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
     err = capsys.readouterr().err
     assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
                    "address of this machine)\n")
+
+
+# -- replays ----------------------------------------------------------------------------
+
+REPLAYS = Path(__file__).parent / "data" / "replays"
+
+
+def replay_body(path: Path, **options) -> dict:
+    return {"name": path.name, "data": base64.b64encode(path.read_bytes()).decode(), **options}
+
+
+def test_a_replay_is_judged_as_the_command_line_judges_it(client, capsys):
+    path = REPLAYS / "public" / "vienna-beginner-24px-thomas-kolar.rmv"
+    answer = client.post("/api/replay", json=replay_body(path))
+    assert answer.status_code == 200
+    page = answer.json()
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    shown, mines = page.pop("shown"), page.pop("board_mines")
+    assert without_timing(page) == without_timing(printed)
+    # The board before each event, and after the last one.
+    assert len(shown) == len(page["events"]) + 1
+    assert shown[0] == ["H" * 8] * 8
+    assert "F" in "".join(shown[2])  # the flag put by event 1
+    assert len(mines) == 10 and all(shown[-1][r][c] in "HF" for r, c in mines)
+
+
+def test_a_replay_with_flags_trusted(client):
+    path = REPLAYS / "recorded" / "clumsy-small-5x5x4-seed21-v0.evf"
+    fair = client.post("/api/replay", json=replay_body(path)).json()
+    trusting = client.post("/api/replay", json=replay_body(path, trust_flags=True)).json()
+    assert (fair["lost_at"]["probability"], trusting["lost_at"]["probability"]) == ("1/2", "0")
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("game.txt", b"x", "game.txt: not a replay"),
+    ("game.rmv", (REPLAYS / "public" / "damaged-vienna-invalid-utf8.rmv").read_bytes(),
+     "game.rmv: ms_toollib"),
+    ("game.avf", b"", "game.avf: empty file"),
+])
+def test_a_bad_replay_is_400_with_one_line(client, name, data, message):
+    answer = client.post("/api/replay", json={"name": name,
+                                              "data": base64.b64encode(data).decode()})
+    assert answer.status_code == 400 and answer.json()["error"].startswith(message)

@@ -44,7 +44,7 @@ from exactmines.deduction import Grid, local_deductions
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import Game
 from exactmines.io.replays import EventKind, Replay
-from exactmines.position import COVERED, FLAG, Cell, Position, neighbours
+from exactmines.position import COVERED, FLAG, Board, Cell, Position, neighbours
 
 __all__ = ["FIRST", "SAFE", "NEEDLESS", "FORCED", "UNJUDGED", "CLASSES", "GUESSES", "Click",
            "Judgement", "judge_replay", "analysed_position", "analysis_before"]
@@ -135,6 +135,8 @@ class Judgement:
         Remarks on the whole game (a mode that moves mines, a disagreement with the file).
     seconds:
         CPU time of the judging (the reading not included).
+    end:
+        What the player saw after the last click (``None`` when not given).
     """
 
     replay: Replay
@@ -144,6 +146,7 @@ class Judgement:
     backend: str
     notes: tuple[str, ...] = field(default=())
     seconds: float = 0.0
+    end: Position | None = None
 
     @property
     def opening(self) -> list[Click]:
@@ -243,9 +246,7 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
         if game.over:
             raise InputError(f"a click at {event.time:.3f} s comes after the game ended",
                              source=replay.source)
-        before = Position(width, height, board.mines,
-                          tuple(shown[r * width:(r + 1) * width].decode()
-                                for r in range(height)))
+        before = _position(shown, board)
         r, c = cell = event.cell
         if event.kind == "right":
             if game.is_revealed(cell):
@@ -287,8 +288,17 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
         said, found = ("won" if x else "not won" for x in (replay.completed, game.won))
         notes.append(f"{replay.reader} reads the game as {said}; its clicks played again on "
                      f"its board give {found}")
+    end = _position(shown, board)
     return Judgement(replay, tuple(clicks), trust_flags, game.won, engine.name, tuple(notes),
-                     time.process_time() - started)
+                     time.process_time() - started, end)
+
+
+def _position(shown: bytearray, board: Board) -> Position:
+    """The position of ``shown`` (one ``.mine`` character per cell, row-major)."""
+    width = board.width
+    return Position(width, board.height, board.mines,
+                    tuple(shown[r * width:(r + 1) * width].decode()
+                          for r in range(board.height)))
 
 
 class _LocalProofs:

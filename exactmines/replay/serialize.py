@@ -9,7 +9,7 @@ from typing import Any
 from exactmines.analysis.serialize import fraction_text
 from exactmines.replay.judge import CLASSES, Click, Judgement
 
-__all__ = ["judgement_to_dict", "click_to_dict"]
+__all__ = ["judgement_to_dict", "click_to_dict", "judgement_for_page"]
 
 
 def click_to_dict(click: Click) -> dict[str, Any]:
@@ -57,4 +57,17 @@ def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, A
         backend=judged.backend, seconds=round(judged.seconds, 6), notes=list(judged.notes),
         events=[click_to_dict(c) for c in judged.clicks],
     )
+    return out
+
+
+def judgement_for_page(judged: Judgement) -> dict[str, Any]:
+    """What the web page steps through: :func:`judgement_to_dict` plus ``shown``, the rows
+    the player saw before each event and, last, after the game (``F`` the player's flags),
+    and ``board_mines``, the cells of the board's mines (a replay's game is over)."""
+    out = judgement_to_dict(judged)
+    rows = [list(click.before.rows) for click in judged.clicks]
+    if judged.end is not None:
+        rows.append(list(judged.end.rows))
+    out["shown"] = rows
+    out["board_mines"] = [list(cell) for cell in sorted(judged.replay.board.mine_cells)]
     return out

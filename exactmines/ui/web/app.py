@@ -107,6 +107,16 @@ class ImportRequest(_Body):
     text: str | None = None
 
 
+class ReplayRequest(_Body):
+    """A recorded game: the file's ``name`` (its ending says the format: .avf, .rmv, .evf,
+    .mvf) and its bytes in base64 ``data``."""
+
+    name: str
+    data: str
+    trust_flags: bool = False
+    time_limit: float | None = Field(None, description="seconds (default 5, capped)")
+
+
 class ExportRequest(_Body):
     text: str
     to: Literal["mine", "mbf", "xo", "link"]
@@ -327,6 +337,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return {"data": data, "encoding": encoding, "suffix": EXPORT_KINDS[body.to]}
 
         return await run(job, settings.time_limit)
+
+    # -- replays -----------------------------------------------------------------------
+
+    @app.post("/api/replay", summary="A replay file judged: every click with its exact "
+                                     "chance and class, and the board before each")
+    async def replay_endpoint(body: ReplayRequest) -> dict[str, Any]:
+        limit = time_limit(body.time_limit)
+
+        def job() -> dict[str, Any]:
+            from exactmines.io.replays import parse_replay, replay_kind
+            from exactmines.replay.judge import judge_replay
+            from exactmines.replay.serialize import judgement_for_page
+
+            kind = replay_kind(body.name)
+            if kind is None:
+                raise InputError("not a replay: the name must end in .avf, .rmv, .evf or "
+                                 ".mvf", source=body.name or "name")
+            deadline = time.monotonic() + limit
+            replay = parse_replay(decode_base64(body.data, body.name), body.name, kind,
+                                  deadline=deadline)
+            judged = judge_replay(replay, trust_flags=body.trust_flags,
+                                  time_limit=max(deadline - time.monotonic(), 0.0))
+            return judgement_for_page(judged)
+
+        return await run(job, limit)
 
     # -- play -------------------------------------------------------------------------
 
