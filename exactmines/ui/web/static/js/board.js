@@ -7,7 +7,7 @@
 import { colourOf, luminance } from "./colours.js";
 import { $ } from "./dom.js";
 import { fractionFloat, percentLabel } from "./numbers.js";
-import { overlayValid, rows, state } from "./state.js";
+import { overlayValid, replayEvent, rows, state } from "./state.js";
 
 const boardEl = $("board");
 let cells = [];
@@ -90,7 +90,7 @@ function look(i, ch) {
       : [`cell revealed n${ch}`, ch, `${where}: ${ch}`, null];
   }
   if (ch === "X") return ["cell exploded", "✸", `${where}: the mine clicked`, null];
-  if (ch === "M" && state.mode === "play") return ["cell shown-mine", "✱", `${where}: mine`, null];
+  if (ch === "M" && state.mode !== "edit") return ["cell shown-mine", "✱", `${where}: mine`, null];
   const hidden = ch === "M" ? " hidden-mine" : "";
   const covered = ch === "F" ? "flag" : `covered${hidden}`;
   const base = ch === "F" ? "F" : "";
@@ -134,6 +134,9 @@ export function render() {
   if (state.hintMove && state.mode === "play") {
     for (const [r, c] of state.hintMove.cells) rec.add(r * width + c);
   }
+  const clicked = new Set();  // replay: the cells the event shown clicks
+  const event = state.mode === "replay" ? replayEvent() : null;
+  if (event) for (const [r, c] of event.opens.length ? event.opens : [event.cell]) clicked.add(r * width + c);
   for (let r = 0; r < rs.length; r++) {
     const row = rs[r];
     for (let c = 0; c < row.length; c++) {
@@ -141,6 +144,8 @@ export function render() {
       let [cls, text, label, p] = look(i, row[c]);
       if (rec.has(i)) cls += " rec";
       if (faults.has(i)) cls += " fault";
+      if (clicked.has(i)) cls += " clicked";
+      if (state.mode === "replay" && row[c] === "F" && !cls.startsWith("cell flag")) cls += " flagged";
       if (i === state.cursor) cls += " cursor";
       const el = cells[i];
       if (shown.cls[i] !== cls) { el.className = cls; shown.cls[i] = cls; }

@@ -33,3 +33,11 @@ export function showError(message) {
 }
 
 export function clearError() { $("error").hidden = true; $("error").textContent = ""; }
+
+/** A file chosen by the person, as base64 (what the API takes for binary files). */
+export async function readBase64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 0x8000) binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  return btoa(binary);
+}

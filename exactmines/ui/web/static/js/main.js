@@ -10,13 +10,14 @@ import { api } from "./api.js";
 import { buildBoard, cellElement, cellIndex, fitZoom, render, zoomBy } from "./board.js";
 import { parseMineText } from "./boardcodec.js";
 import { colourOf } from "./colours.js";
-import { $, clearError, el, showError } from "./dom.js";
+import { $, clearError, el, readBase64, showError } from "./dom.js";
 import { applyTool, download, mineText, newBoard, setCell, startEditing } from "./editor.js";
 import { decodeFragment } from "./fragment.js";
 import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
-import { hideTooltip, showCellInfo, showTooltip } from "./panels.js";
+import { hideTooltip, onReplayRow, renderPanel, showCellInfo, showTooltip } from "./panels.js";
 import { flag, gameAction, newGame, reveal, setGame, stopAuto, toggleAuto } from "./play.js";
+import { judgeAgain, nextGuess, openReplay, showStep, stepBy, stepTo } from "./replay.js";
 import { MAX_CELLS, positionKey, state } from "./state.js";
 
 const boardEl = $("board");
@@ -29,9 +30,19 @@ function setMode(mode, start = true) {
   document.body.dataset.mode = mode;
   $("mode-edit").setAttribute("aria-pressed", String(mode === "edit"));
   $("mode-play").setAttribute("aria-pressed", String(mode === "play"));
+  $("mode-replay").setAttribute("aria-pressed", String(mode === "replay"));
   state.overlay = null; state.overlayKey = null; state.hintMove = null;
   hideTooltip();
   if (!start) return;
+  if (mode === "replay") {
+    const r = state.replay;
+    if (!r) { buildBoard(0, 0); renderPanel(); return; }  // nothing to show until a file
+    state.width = r.answer.width; state.height = r.answer.height;
+    buildBoard(state.width, state.height);
+    fitZoom();
+    showStep(r.step);
+    return;
+  }
   if (mode === "play") {
     if (state.game) { buildBoard(state.game.width, state.game.height); fitZoom(); setGame(state.game); }
     else newGame();
@@ -89,6 +100,7 @@ boardEl.addEventListener("click", (event) => {
   const i = cellIndex(event.target);
   if (i === null) return;
   state.cursor = i;
+  if (state.mode === "replay") { showCellInfo(i); render(); return; }
   if (state.mode === "edit") { applyTool(i, state.tool); showCellInfo(i); render(); return; }
   if ($("flag-mode").checked) flag(i); else reveal(i);
 });
@@ -97,7 +109,7 @@ boardEl.addEventListener("contextmenu", (event) => {
   if (i === null) return;
   event.preventDefault();
   if (state.mode === "edit") setCell(i, state.grid[i] === "F" ? "H" : "F");
-  else flag(i);
+  else if (state.mode === "play") flag(i);
 });
 boardEl.addEventListener("mouseover", (event) => {
   const i = cellIndex(event.target);
@@ -117,6 +129,7 @@ wrapEl.addEventListener("scroll", hideTooltip);
 
 boardEl.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (state.mode === "replay" && !event.key.startsWith("Arrow") && event.key !== "Home" && event.key !== "End") return;
   const width = state.width, height = state.height;
   let r = Math.floor(state.cursor / width), c = state.cursor % width;
   const jump = event.shiftKey ? 5 : 1;
@@ -159,13 +172,31 @@ document.addEventListener("keydown", (event) => {
     n: () => (state.mode === "edit" ? $("new-board").click() : $("new-game").click()),
   };
   if (state.mode === "edit") actions.p = () => $("paste").click();
-  else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
+  else if (state.mode === "replay") {
+    Object.assign(actions, { ",": () => stepBy(-1), ".": () => stepBy(1), g: () => nextGuess(),
+      n: () => $("replay-file").click() });
+  } else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
   if (actions[key]) { actions[key](); event.preventDefault(); }
 });
 
 // -- toolbar ----------------------------------------------------------------------------
 $("mode-edit").addEventListener("click", () => setMode("edit"));
 $("mode-play").addEventListener("click", () => setMode("play"));
+$("mode-replay").addEventListener("click", () => setMode("replay"));
+$("replay-file").addEventListener("change", async () => {
+  const file = $("replay-file").files[0];
+  if (!file) return;
+  if (state.mode !== "replay") setMode("replay", false);
+  await openReplay(file);
+  $("replay-file").value = "";
+});
+$("trust-flags").addEventListener("change", () => judgeAgain());
+$("replay-first").addEventListener("click", () => stepTo("start"));
+$("replay-prev").addEventListener("click", () => stepBy(-1));
+$("replay-next").addEventListener("click", () => stepBy(1));
+$("replay-last").addEventListener("click", () => stepTo("end"));
+$("replay-guess").addEventListener("click", () => nextGuess());
+onReplayRow((index) => showStep(index));
 $("preset").addEventListener("change", () => {
   const value = $("preset").value;
   if (value === "custom") return;
@@ -220,11 +251,9 @@ $("paste-dialog").addEventListener("close", async () => {
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = "";
-  for (let k = 0; k < bytes.length; k += 0x8000) binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  const data = await readBase64(file);
   try {
-    const answer = await api("/api/import", { name: file.name, data: btoa(binary) });
+    const answer = await api("/api/import", { name: file.name, data });
     clearError();
     loadMineText(answer.text);
   } catch (error) { showError(error.message); }

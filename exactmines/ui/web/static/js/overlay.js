@@ -15,6 +15,11 @@ function overlayBody() {
     // What the player sees, without the player's flags (never trusted).
     body.grid = state.game.rows.map((row) => row.replace(/[FMX]/g, "H"));
     body.mines = state.game.mines;
+  } else if (state.mode === "replay") {
+    // The position before the click shown; the player's flags only if they are trusted.
+    const trusted = state.replay.answer.trust_flags;
+    body.grid = rows().map((row) => (trusted ? row : row.replace(/F/g, "H")));
+    body.mines = state.replay.answer.mines;
   } else {
     body.grid = rows();
     if (state.mines !== null) body.mines = state.mines;
@@ -26,12 +31,20 @@ function overlayBody() {
  * the panel show the answer (or the error) when it comes, if the position is still shown. */
 export async function refreshOverlay() {
   const key = positionKey();
-  if (!state.overlayOn || (state.mode === "play" && (!state.game || state.game.over))) {
+  const over = state.mode === "play" ? !state.game || state.game.over
+    : state.mode === "replay" ? !state.replay || state.replay.step >= state.replay.answer.events.length
+      : false;
+  if (!state.overlayOn || over) {
     boardEl.dataset.state = "idle";
     render(); renderPanel();
     return;
   }
-  if (state.overlayKey === key && state.overlay) { render(); renderPanel(); return; }
+  if (state.overlayKey === key && state.overlay) {  // held already (a replay's step again)
+    boardEl.dataset.state = "ready";
+    boardEl.dataset.key = key;
+    render(); renderPanel();
+    return;
+  }
   const mine = ++state.seq;
   if (state.controller) state.controller.abort();
   const controller = new AbortController();

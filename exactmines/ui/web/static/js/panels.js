@@ -2,12 +2,13 @@
 import { cellCount } from "./board.js";
 import { $, el, entries } from "./dom.js";
 import { bigText, parseFraction, percentText } from "./numbers.js";
-import { overlayValid, rows, state } from "./state.js";
+import { overlayValid, replayEvent, rows, state } from "./state.js";
 
 function renderSummary() {
   const box = $("summary");
   box.textContent = "";
-  const mines = state.mode === "play" ? (state.game ? state.game.mines : null) : state.mines;
+  const mines = state.mode === "play" ? (state.game ? state.game.mines : null)
+    : state.mode === "replay" ? (state.replay ? state.replay.answer.mines : null) : state.mines;
   const size = `${state.width}x${state.height}, ` +
     (mines === null ? "mine count unknown" : `${mines} mines`);
   if (state.mode === "play" && state.game && state.game.over) {
@@ -17,6 +18,22 @@ function renderSummary() {
     box.append(el("h2", null, "Position"), el("p", null, size),
       el("p", { class: "muted" }, "The game is over: every mine is shown."));
     return;
+  }
+  if (state.mode === "replay") {
+    const r = state.replay;
+    if (!r) {
+      box.append(el("h2", null, "Replay"), el("p", { class: "muted" },
+        "Open a recorded game (.avf, .rmv, .evf or .mvf) to see every click judged exactly."));
+      return;
+    }
+    if (!replayEvent()) {
+      const won = r.answer.won;
+      box.append(el("div", { class: `banner ${won ? "won" : "lost"}`, id: "outcome",
+        "data-outcome": won ? "won" : "lost" }, won ? "The game was won." : "Lost: a mine."));
+      box.append(el("h2", null, "Position"), el("p", null, size),
+        el("p", { class: "muted" }, "The end of the game: every mine is shown."));
+      return;
+    }
   }
   if (!state.overlayOn) {
     box.append(el("h2", null, "Position"), el("p", null, size), el("p", { class: "muted" }, "Overlay off."));
@@ -145,6 +162,27 @@ export function showTooltip(i, x, y) {
 
 export function hideTooltip() { $("tooltip").hidden = true; }
 
+/** The risk log of a game: one row per click, {cell: [r, c], by, probability (a fraction
+ * string or null), mine, current, go (called when the row is clicked)}. */
+function riskTable(id, clicks, byTitle) {
+  const table = el("table", null, el("thead", null, el("tr", null,
+    el("th", null, "#"), el("th", null, "cell"), el("th", null, byTitle), el("th", null, "risk"))));
+  const body = el("tbody");
+  clicks.forEach((click, k) => {
+    const p = parseFraction(click.probability);
+    const risk = p === null ? el("span", { class: "muted" }, click.unknown || "not computed")
+      : el("span", { class: "exact", title: p.text }, `${percentText(p)}${p.den !== 1n ? ` (${bigText(p.text, 24)})` : ""}`);
+    const classes = [click.mine ? "boom" : "", click.current ? "current" : ""].filter(Boolean).join(" ");
+    const row = el("tr", classes ? { class: classes } : null,
+      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}`),
+      el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : ""));
+    if (click.go) { row.addEventListener("click", click.go); row.classList.add("go"); }
+    body.append(row);
+  });
+  table.append(body);
+  return el("div", { id, class: "clicks" }, table);
+}
+
 function renderGame() {
   const box = $("game-info");
   box.textContent = "";
@@ -163,27 +201,80 @@ function renderGame() {
     ["survival", el("span", { class: "exact", title: survive.text }, `${percentText(survive)} = ${bigText(survive.text)}`)],
   ]));
   if (!g.risk_complete) box.append(el("p", { class: "notice" }, "Some clicks' risks were not computed within the time limit."));
-  const table = el("table", null, el("thead", null, el("tr", null,
-    el("th", null, "#"), el("th", null, "cell"), el("th", null, "by"), el("th", null, "risk"))));
-  const body = el("tbody");
-  g.clicks.forEach((click, k) => {
-    const p = parseFraction(click.probability);
-    const risk = p === null ? el("span", { class: "muted" }, "not computed")
-      : el("span", { class: "exact", title: p.text }, `${percentText(p)}${p.den !== 1n ? ` (${bigText(p.text, 24)})` : ""}`);
-    body.append(el("tr", click.mine ? { class: "boom" } : null,
-      el("td", { class: "num" }, k + 1), el("td", null, `${click.row},${click.col}`),
-      el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
-  });
-  table.append(body);
-  box.append(el("div", { id: "clicks" }, table));
+  box.append(riskTable("clicks", g.clicks.map((click) => ({
+    cell: [click.row, click.col], by: click.by, probability: click.probability, mine: click.mine,
+  })), "by"));
   const list = $("clicks");
   list.scrollTop = list.scrollHeight;
 }
+
+function chanceText(text) {
+  const p = parseFraction(text);
+  return p === null ? "?" : p.den === 1n ? p.text : `${bigText(p.text, 32)} = ${percentText(p)}`;
+}
+
+/** Replay mode: the game, the event shown and its judgement, the luck, and the risk log of
+ * the clicks that opened cells (a row jumps to its click). */
+function renderReplay(goTo) {
+  const box = $("replay-info");
+  box.textContent = "";
+  const r = state.replay;
+  if (!r) return;
+  const a = r.answer;
+  const m = a.ms_toollib;
+  const time = `${m.time.toFixed(3)} s, 3BV ${m.bbbv}${m.bbbv_s === null ? "" : `, 3BV/s ${m.bbbv_s.toFixed(3)}`}`;
+  box.append(el("h2", null, "Replay"), entries([
+    ["file", r.name],
+    ["program", `${a.software || "unknown"} (.${a.format})`],
+    ["player", a.player || "—"],
+    ["game", `${a.width}x${a.height}, ${a.mines} mines, ${a.mode}: ${a.won ? "won" : "lost"}`],
+    ["ms_toollib", time],
+  ]));
+  const event = replayEvent();
+  if (event) {
+    const where = `${event.kind} at ${event.cell[0]},${event.cell[1]}, ${event.time.toFixed(3)} s`;
+    const pairs = [["event", `${r.step + 1} of ${a.events.length}: ${where}`]];
+    if (event.class === null) pairs.push(["flag", "put on or taken off: no cell opened"]);
+    else {
+      pairs.push(["class", el("span", { id: "click-class", class: `class-${event.class.replace(/ /g, "-")}` }, event.class)]);
+      if (event.probability !== null) pairs.push(["mine chance", el("span", { class: "exact", id: "click-chance" }, chanceText(event.probability))]);
+      if (event.safest !== null) pairs.push(["safest", el("span", { class: "exact" }, chanceText(event.safest))]);
+      if (event.excess !== null) pairs.push(["excess", el("span", { class: "exact" }, chanceText(event.excess))]);
+      if (event.mine) pairs.push(["outcome", el("span", { class: "verdict-bad" }, "a mine")]);
+    }
+    if (event.note) pairs.push(["note", event.note]);
+    box.append(el("h2", null, "This click"), entries(pairs));
+  }
+  const luck = parseFraction(a.luck);
+  box.append(el("h2", null, "Luck"), entries([
+    ["survival", el("span", { class: "exact", id: "luck", title: luck.text }, `${percentText(luck)} = ${bigText(luck.text, 32)}`)],
+    ["-log10", a.luck_log10.toFixed(3)],
+    ["guesses", `${a.classes["needless guess"]} needless, ${a.classes["forced guess"]} forced` +
+      (a.classes["not judged"] ? `, ${a.classes["not judged"]} not judged` : "")],
+  ]));
+  const opening = a.events.filter((e) => e.class !== null);
+  box.append(riskTable("replay-clicks", opening.map((e) => ({
+    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine,
+    unknown: e.class === "first" ? "kept safe" : undefined,
+    current: e.index === r.step, go: () => goTo(e.index),
+  })), "class"));
+  const list = $("replay-clicks");
+  const current = list.querySelector("tr.current");
+  if (current) {  // the row of the click shown, in the middle of the log (the page stays)
+    const below = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += below - list.clientHeight / 2;
+  }
+}
+
+/** Replay mode's way to move to an event (set by main.js: the panel cannot import it). */
+let goToEvent = () => {};
+export function onReplayRow(go) { goToEvent = go; }
 
 /** Every section of the panel, from the state. */
 export function renderPanel() {
   renderSummary();
   renderAdvice();
   if (state.mode === "play") renderGame();
+  if (state.mode === "replay") renderReplay(goToEvent);
   if (state.lastCellShown !== null && state.lastCellShown < cellCount()) showCellInfo(state.lastCellShown);
 }
