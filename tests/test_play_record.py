@@ -42,3 +42,11 @@ def test_record_refuses_a_file_for_a_folder(tmp_path, capsys):
                  str(tmp_path / "taken")])
     assert code == 2
     assert "--record" in capsys.readouterr().err
+
+
+def test_record_refuses_a_board_larger_than_a_replay_holds(tmp_path, capsys):
+    code = main(["play", "--width", "300", "--height", "9", "--mines", "10", "--games", "1",
+                 "--start", "safe", "--at", "0,0", "--seed", "3", "--record",
+                 str(tmp_path / "big")])
+    assert code == 2
+    assert "--record" in capsys.readouterr().err and not (tmp_path / "big").exists()

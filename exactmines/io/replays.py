@@ -36,8 +36,8 @@ from exactmines.child import run_in_child
 from exactmines.errors import BackendUnavailable, ChildDied, InputError, OutOfTime
 from exactmines.position import Board, Cell
 
-__all__ = ["REPLAY_SUFFIXES", "EVF_VERSIONS", "MODES", "EventKind", "ReplayEvent", "Figures",
-           "Replay", "replay_kind", "parse_replay", "Recorder", "ms_toollib_version"]
+__all__ = ["REPLAY_SUFFIXES", "EVF_VERSIONS", "MODES", "MAX_SIDE", "EventKind", "ReplayEvent",
+           "Figures", "Replay", "replay_kind", "parse_replay", "Recorder", "ms_toollib_version"]
 
 #: File name endings of the replay formats, and ms_toollib's class for each.
 REPLAY_SUFFIXES = {".avf": "AvfVideo", ".rmv": "RmvVideo", ".evf": "EvfVideo",
@@ -55,6 +55,9 @@ MODES = {0: "standard", 1: "upk", 2: "cheat", 3: "density", 4: "win7",
          8: "quasi no-guess", 9: "strong guessable", 10: "weak guessable"}
 
 EventKind = Literal["left", "right", "chord"]
+
+#: The largest side of a board a replay holds (one byte in every format).
+MAX_SIDE = 255
 
 #: ms_toollib's cell states on its game board (``game_board``): 10 covered, 11 flagged, 12
 #: covered and marked by its own solver; 0-8 a revealed number.
@@ -312,9 +315,9 @@ class Recorder:
     PIXELS = 16
 
     def __init__(self, board: Board) -> None:
-        if not 1 <= board.width <= 255 or not 1 <= board.height <= 255:
+        if not 1 <= board.width <= MAX_SIDE or not 1 <= board.height <= MAX_SIDE:
             raise InputError(f"a {board.width}x{board.height} board: a replay holds at most "
-                             "255x255 cells", source="board")
+                             f"{MAX_SIDE}x{MAX_SIDE} cells", source="board")
         ms = _ms_toollib()
         numbers = board.numbers()
         grid = [[-1 if (r, c) in board.mine_cells else numbers[r * board.width + c]

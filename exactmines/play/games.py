@@ -323,9 +323,12 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
         raise ParameterError("workers", workers, "must be at least 1")
     meta = settings.as_meta()
     if record is not None:
-        from exactmines.io.replays import ms_toollib_version
+        from exactmines.io.replays import MAX_SIDE, ms_toollib_version
 
         ms_toollib_version()  # a missing ms_toollib fails before any game is played
+        if max(settings.width, settings.height) > MAX_SIDE:
+            raise ParameterError("record", record, f"a replay holds at most {MAX_SIDE}x"
+                                                   f"{MAX_SIDE} cells")
         meta["record"] = record
     if chunk_size is None:
         # Small chunks: an interrupted run loses at most a chunk in flight per worker.
