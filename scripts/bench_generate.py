@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from exactmines.budget import Budget
 from exactmines.generate.hardness import compile_cnf, count_models, random_ksat
 from exactmines.generate.positions import instance_rng
 
@@ -33,7 +34,7 @@ def main() -> None:
             instance = compile_cnf(cnf)
             best = min(best, time.perf_counter() - started)
         started = time.perf_counter()
-        models = count_models(cnf, time_limit=300)
+        models = count_models(cnf, budget=Budget.seconds(300))
         counted = time.perf_counter() - started
         size = instance.summary()
         print(f"{variables:>5} {clauses:>7} {size['width']:>4}x{size['height']:<5} "

@@ -14,8 +14,8 @@ from strategies import positions
 
 from exactmines import analyze, read_position
 from exactmines.analysis.backends import get_backend, mine_number_runs
-from exactmines.analysis.backends import sat as sat_engine
 from exactmines.analysis.frontier import Component, Constraint
+from exactmines.budget import Budget
 from exactmines.errors import OutOfTime
 from exactmines.position import Position
 from exactmines.solvability.check import is_unique
@@ -66,15 +66,15 @@ def test_verdicts_stay_exact_when_counting_is_cut_short(position):
 def test_verdicts_get_the_time_left_when_counting_runs_out(position):
     # Counting runs out at once; the verdicts then have the rest of a generous limit, so
     # they are complete and the oracle's, inconsistent positions included (0 layouts).
-    real = sat_engine.check_deadline
+    real = Budget.check
 
-    def counting_runs_out(deadline, doing="counting layouts"):
+    def counting_runs_out(budget, doing="counting layouts"):
         if doing == "counting layouts":
             raise OutOfTime("out of time while counting (test)")
-        real(deadline, doing)
+        real(budget, doing)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sat_engine, "check_deadline", counting_runs_out)
+        patch.setattr(Budget, "check", counting_runs_out)
         result = assert_matches_oracle(position, "sat", time_limit=60.0)
     assert result.verdicts_complete
     if result.consistent and result.frontier_cells:
@@ -84,11 +84,11 @@ def test_verdicts_get_the_time_left_when_counting_runs_out(position):
 def test_verdicts_out_of_time_are_noted_per_component():
     # Two components (cells 0, 2 and 4, 6): out of time for every proof, each note names
     # its component, counted from 1.
-    def out_of_time(deadline, doing="counting layouts"):
+    def out_of_time(budget, doing="counting layouts"):
         raise OutOfTime(f"out of time while {doing} (test)")
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sat_engine, "check_deadline", out_of_time)
+        patch.setattr(Budget, "check", out_of_time)
         result = analyze(Position(7, 1, 2, ("H1HHH1H",)), backend="sat", time_limit=1.0)
     assert not result.verdicts_complete
     assert [n.split(":")[0] for n in result.notes if "verdicts not all proved" in n] == [
@@ -96,13 +96,13 @@ def test_verdicts_out_of_time_are_noted_per_component():
 
 
 class _StopAfter:
-    """Stands in for ``check_deadline`` in the SAT engine: counting always runs out, and the
+    """Stands in for ``Budget.check``: counting always runs out, and the
     verdicts run out at their ``stop``-th check, wherever that falls."""
 
     def __init__(self, stop: int) -> None:
         self.stop = stop
 
-    def __call__(self, deadline, doing="counting layouts"):
+    def __call__(self, budget, doing="counting layouts"):
         if self.stop == 0 or doing == "counting layouts":
             raise OutOfTime(f"out of time while {doing} (test)")
         self.stop -= 1
@@ -113,7 +113,9 @@ def test_verdicts_stopped_at_any_point_claim_nothing_unproved(position, stop):
     # Every safe/mine reported is the oracle's; "consistent" is the oracle's or undecided;
     # and "complete" verdicts are exactly the oracle's.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sat_engine, "check_deadline", _StopAfter(stop))
+        stop_after = _StopAfter(stop)
+        patch.setattr(Budget, "check", lambda budget, doing="counting layouts":
+                      stop_after(budget, doing))
         result = analyze(position, backend="sat", time_limit=1.0)
     expected = truth(position)
     assert result.consistent in (expected.consistent, None), position
@@ -245,7 +247,7 @@ def test_is_unique_on_every_engine(backend, position):
                              all(v != "unknown" for v in expected.verdict.values()))
 
 
-def test_layouts_up_to_stops_at_its_deadline(backend):
+def test_layouts_up_to_stops_at_the_end_of_its_budget(backend):
     component = Component((3, 3, 3), (Constraint((0, 1), 2), Constraint((1, 2), 3)))
     with pytest.raises(OutOfTime):
-        get_backend(backend).layouts_up_to(component, 2, deadline=0.0)
+        get_backend(backend).layouts_up_to(component, 2, budget=Budget(0.0))

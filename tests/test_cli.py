@@ -10,7 +10,7 @@ import pytest
 from golden import normalised
 from oracle import truth
 
-from exactmines.analysis.backends import sat as sat_engine
+from exactmines.budget import Budget
 from exactmines.errors import OutOfTime
 from exactmines.io.files import read_position
 from exactmines.ui.cli import main
@@ -109,10 +109,10 @@ def test_time_limit_keeps_verdicts_and_says_so(capsys):
 def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
     # An engine that runs out of time on every question: nothing is claimed, the output
     # says why, and an undecided position is not reported inconsistent (exit 0, not 3).
-    def out_of_time(deadline, doing="counting layouts"):
+    def out_of_time(budget, doing="counting layouts"):
         raise OutOfTime(f"time limit reached while {doing}")
 
-    monkeypatch.setattr(sat_engine, "check_deadline", out_of_time)
+    monkeypatch.setattr(Budget, "check", out_of_time)
     code, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
                               "--time-limit", "1")
     assert code == 0

@@ -19,6 +19,7 @@ from exactmines.analysis.backends.brute import BruteForceBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component, forward_states, sweep_order
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
@@ -195,7 +196,7 @@ def _cells(width: int, height: int) -> list[tuple[int, int]]:
 class _NoEnumeration(SatBackend):
     """SAT that refuses to enumerate: what auto meets on a component with too many layouts."""
 
-    def count(self, component, *, deadline=None):
+    def count(self, component, *, budget=UNLIMITED):
         raise TooLarge("too many layouts to enumerate (test)")
 
 
@@ -240,12 +241,12 @@ def test_deduce_and_mine_numbers_come_from_counts():
 
 def test_too_wide_is_not_out_of_time():
     # One family of budget exceptions, two kinds: a table past its cap is TooLarge (another
-    # method may answer), a passed deadline is OutOfTime.
+    # method may answer), a spent budget is OutOfTime.
     component = Component((1, 1, 2), (Constraint((0, 1), 1), Constraint((1, 2), 2)))
     with pytest.raises(TooLarge, match="too wide"):
         DPBackend(max_states=0).count(component)
     with pytest.raises(OutOfTime, match="time limit"):
-        DPBackend().count(component, deadline=0.0)
+        DPBackend().count(component, budget=Budget(0.0))
 
 
 def test_each_request_gets_its_own_engine():

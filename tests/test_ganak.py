@@ -24,6 +24,7 @@ from exactmines.analysis.backends.dp import DPBackend, count_component
 from exactmines.analysis.backends.ganak import GanakBackend, _Elimination, _exactly
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BackendUnavailable, OutOfTime, TooLarge
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
 
@@ -114,44 +115,44 @@ def test_compiled_formula_collapses_to_few_ganak_calls(monkeypatch):
 
 def test_nothing_printed_even_on_inconsistent_components(capfd):
     # Ganak prints a line when its input is unsatisfiable: it is never given one, and with
-    # a deadline its process writes to /dev/null.
+    # a time limit its process writes to /dev/null.
     lies = Component((1, 1), (Constraint((0, 1), 1), Constraint((0,), 1), Constraint((1,), 1)))
     narrow = Component((2, 2, 2), (Constraint((0, 1), 2), Constraint((1, 2), 2),
                                    Constraint((0, 1, 2), 2)))
     # With no mine in box 0, "2 mines, one of them in box 0" is unsatisfiable.
     loose = Component((2, 2, 2), (Constraint((0,), 0),))
-    for deadline in (None, time.monotonic() + 60):
+    for budget in (UNLIMITED, Budget.seconds(60)):
         engine = GanakBackend()
-        assert engine.count(lies, deadline=deadline).total == 0
+        assert engine.count(lies, budget=budget).total == 0
         for component in (narrow, loose):
-            assert engine.count(component, deadline=deadline) == count_component(component)
+            assert engine.count(component, budget=budget) == count_component(component)
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""
 
 
-def test_a_deadline_stops_the_counting_process():
+def test_the_end_of_the_budget_stops_the_counting_process():
     path = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
     (component,) = build_frontier(read_position(path)).components
     engine = GanakBackend()
     with pytest.raises(OutOfTime):
-        engine.count(component, deadline=0.0)
+        engine.count(component, budget=Budget(0.0))
     start = time.monotonic()
     with pytest.raises(OutOfTime, match="Ganak"):
-        engine.count(component, deadline=start + 0.5)
+        engine.count(component, budget=Budget(start + 0.5))
     assert time.monotonic() - start < 3
     # The verdict questions say what they could not prove instead of raising.
     assert not engine.deduce(component, frozenset(range(component.cells + 1)),
-                             deadline=time.monotonic() + 0.2).complete
+                             budget=Budget.seconds(0.2)).complete
 
 
 def test_the_counting_process_reports_errors(monkeypatch):
-    def fails(component, deadline=None):
+    def fails(component, budget=UNLIMITED):
         raise TooLarge("too large (test)")
 
     monkeypatch.setattr(ganak_engine, "count_component", fails)
     component = Component((1, 1), (Constraint((0, 1), 1),))
     with pytest.raises(TooLarge, match="test"):  # from the child process
-        GanakBackend().count(component, deadline=time.monotonic() + 30)
+        GanakBackend().count(component, budget=Budget.seconds(30))
     with pytest.raises(TooLarge, match="test"):  # in this process
         GanakBackend().count(component)
 
@@ -178,7 +179,7 @@ def test_missing_pyganak_is_reported(monkeypatch):
 class _NoEnumeration(SatBackend):
     """SAT that refuses to enumerate: whatever auto counts, Ganak counted."""
 
-    def count(self, component, *, deadline=None):
+    def count(self, component, *, budget=UNLIMITED):
         raise TooLarge("too many layouts to enumerate (test)")
 
 
@@ -206,7 +207,7 @@ def test_auto_counts_millions_of_layouts_with_ganak_where_dp_is_too_wide():
     without = AutoBackend(counter=capped, decider=_NoEnumeration(), model_counter=None)
     with pytest.raises(TooLarge):
         for component in build_frontier(instance.position).components:
-            without.count(component, deadline=time.monotonic() + 60)
+            without.count(component, budget=Budget.seconds(60))
 
 
 def test_auto_skips_ganak_when_it_is_not_installed(monkeypatch):

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactmines import analyze
+from exactmines.budget import Budget
 from exactmines.errors import InputError
 from exactmines.generate.hardness import (
     CNF,
@@ -266,7 +267,7 @@ def test_model_count_on_threshold_formulas_and_time_limit():
     for _ in range(3):
         cnf = random_ksat(14, 60, rng)
         assert count_models(cnf) == brute_models(cnf)
-    assert count_models(random_ksat(60, 240, random.Random(1)), time_limit=0.0) is None
+    assert count_models(random_ksat(60, 240, random.Random(1)), budget=Budget(0.0)) is None
 
 
 def test_random_ksat_is_seeded_and_well_formed():

@@ -35,6 +35,7 @@ from exactmines.analysis.backends.milp import (
     highs_outcome,
 )
 from exactmines.analysis.frontier import Component, Constraint
+from exactmines.budget import Budget
 from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 from exactmines.game import Game, deal
 from exactmines.io.files import write_position
@@ -397,13 +398,13 @@ def test_cbc_never_sees_an_all_zero_objective(monkeypatch):
 # ------------------------------------------------------------------ time limits
 
 @pytest.mark.parametrize("name", MILP)
-def test_count_honours_the_deadline(name):
+def test_count_honours_the_budget(name):
     log: list = []
     engine = _spied(name, log)
     started = time.monotonic()
     deadline = started + 0.3
     with pytest.raises(OutOfTime):
-        engine.count(strip(40), deadline=deadline)  # ~10^9 vectors
+        engine.count(strip(40), budget=Budget(deadline))  # ~10^9 vectors
     assert time.monotonic() - started < 0.3 + 2.0
     # Each solve is handed what is left of the time, never more and never "no limit".
     assert log and all(limit is not None and limit <= deadline - at + 1e-3
@@ -430,12 +431,12 @@ def test_analyze_degrades_to_exact_verdicts_when_out_of_time(milp):
 
 
 @pytest.mark.parametrize("name", MILP)
-def test_verdict_questions_honour_the_deadline(name):
+def test_verdict_questions_honour_the_budget(name):
     engine = get_backend(name)
-    past = time.monotonic() - 1.0
+    past = Budget(time.monotonic() - 1.0)
     with pytest.raises(OutOfTime):
-        engine.mine_numbers(strip(5), deadline=past)
-    facts = engine.deduce(strip(5), frozenset(range(20)), deadline=past)
+        engine.mine_numbers(strip(5), budget=past)
+    facts = engine.deduce(strip(5), frozenset(range(20)), budget=past)
     assert not facts.complete and all(facts.can_mine) and all(facts.can_clear)
 
 
@@ -463,7 +464,7 @@ def test_deduce_stopped_at_any_solve_claims_nothing_unproved(component, data):
     stop = data.draw(st.integers(0, 8))
     engine = MilpBackend()
     engine._driver = lambda: _Cutoff(stop)  # type: ignore[method-assign]
-    facts = engine.deduce(component, allowed, deadline=time.monotonic() + 60)
+    facts = engine.deduce(component, allowed, budget=Budget.seconds(60))
     truth_ = get_backend("brute").deduce(component, allowed)
     if facts.complete:
         assert facts == truth_

@@ -18,6 +18,7 @@ from strategies import boards, positions
 
 from exactmines import analyze
 from exactmines.analysis.backends.sat import SatBackend
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
 from exactmines.game import deal, random_board
 from exactmines.io.formats import board_from_text, position_from_text
@@ -289,31 +290,32 @@ def test_is_unique_on_big_positions(seed):
     assert is_unique(board.position(everything, count_known=False)).unique == (not hidden)
 
 
-class _Deadlines(SatBackend):
-    """SAT that records the deadline of every question it is asked."""
+class _Budgets(SatBackend):
+    """SAT that records the budget of every question it is asked."""
 
     def __init__(self) -> None:
-        self.deadlines: list[float | None] = []
+        self.budgets: list[Budget] = []
 
-    def layouts_up_to(self, component, limit, allowed=None, *, deadline=None):
-        self.deadlines.append(deadline)
-        return super().layouts_up_to(component, limit, allowed, deadline=deadline)
+    def layouts_up_to(self, component, limit, allowed=None, *, budget=UNLIMITED):
+        self.budgets.append(budget)
+        return super().layouts_up_to(component, limit, allowed, budget=budget)
 
-    def mine_numbers(self, component, *, deadline=None):
-        self.deadlines.append(deadline)
-        return super().mine_numbers(component, deadline=deadline)
+    def mine_numbers(self, component, *, budget=UNLIMITED):
+        self.budgets.append(budget)
+        return super().mine_numbers(component, budget=budget)
 
 
 @pytest.mark.parametrize("text", ["5x1x1\nH1H1H\n", "5x1x2\nH1H1H\n", "5x1\nH1H1H\n"])
 def test_is_unique_asks_every_question_under_its_time_limit(text):
     # Each of these asks for two layouts, then the mine numbers, then two layouts under the
-    # count (when known): every question carries the deadline, none runs unbounded.
-    engine = _Deadlines()
-    is_unique(position_from_text(text), backend=engine, time_limit=60.0)
-    assert engine.deadlines and None not in engine.deadlines
-    engine = _Deadlines()
+    # count (when known): every question carries the budget, none runs unbounded.
+    engine = _Budgets()
+    budget = Budget.seconds(60.0)
+    is_unique(position_from_text(text), backend=engine, budget=budget)
+    assert engine.budgets and all(b is budget for b in engine.budgets)
+    engine = _Budgets()
     is_unique(position_from_text(text), backend=engine)
-    assert set(engine.deadlines) == {None}
+    assert set(engine.budgets) == {UNLIMITED}
 
 
 def test_is_unique_stops_at_a_tiny_time_limit():
@@ -321,7 +323,7 @@ def test_is_unique_stops_at_a_tiny_time_limit():
     stuck = solvable(board, (3, 3)).stuck or board.position({(3, 3)})
     assert not is_unique(stuck).unique
     with pytest.raises(OutOfTime, match="time limit reached"):
-        is_unique(stuck, time_limit=0.0)
+        is_unique(stuck, budget=Budget(0.0))
 
 
 # -- the commands -------------------------------------------------------------------------

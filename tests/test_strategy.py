@@ -25,6 +25,7 @@ import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import local_deductions
 from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
 from exactmines.game import Game, random_board
@@ -865,58 +866,57 @@ class _NeverCounts:
 
     name = "never"
 
-    def count(self, component, *, deadline=None):
+    def count(self, component, *, budget=UNLIMITED):
         raise TooLarge("never counts (test)")
 
 
-def test_a_passed_deadline_stops_the_large_count():
+def test_a_spent_budget_stops_the_large_count():
     view = lattice_view()
     cache = Cache()
-    cache.deadline = time.monotonic() - 1
+    cache.budget = Budget(time.monotonic() - 1)
     with pytest.raises(OutOfTime, match="counting layouts"):
         estimate(view, cache)
-    cache.deadline = None  # nothing half-done was kept: the same cache then counts
+    cache.budget = UNLIMITED  # nothing half-done was kept: the same cache then counts
     assert estimate(view, cache) == estimate(view, Cache())
 
 
-def test_the_search_without_node_budget_stops_at_the_deadline():
+def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
     # The engine gives up, so the box search with no node budget counts: on this front it
-    # would run for ages, and only the deadline stops it.
+    # would run for ages, and only the time budget stops it.
     cache = Cache(engine=_NeverCounts())
-    cache.deadline = time.monotonic() + 0.2
+    cache.budget = Budget.seconds(0.2)
     with pytest.raises(OutOfTime, match="searching layouts"):
         estimate(lattice_view(), cache)
 
 
-def test_the_engine_and_the_deadline_reach_every_large_count(monkeypatch):
-    # Whatever counts a component past the box search's budget gets the cache's engine and
-    # deadline: nothing reaches for another engine or runs without the limit.
+def test_the_engine_and_the_budget_reach_every_large_count(monkeypatch):
+    # Whatever counts a component past the box search's node budget gets the cache's engine
+    # and time budget: nothing reaches for another engine or runs without the limit.
     seen = []
     real = lookahead_module._counted_large
 
-    def spy(sizes, rule_boxes, needs, engine, deadline):
-        seen.append((engine, deadline))
-        return real(sizes, rule_boxes, needs, engine, deadline)
+    def spy(sizes, rule_boxes, needs, engine, budget):
+        seen.append((engine, budget))
+        return real(sizes, rule_boxes, needs, engine, budget)
 
     monkeypatch.setattr(lookahead_module, "_counted_large", spy)
     cache = Cache()
-    cache.deadline = time.monotonic() + 600
+    cache.budget = Budget.seconds(600)
     estimate(lattice_view(), cache)
-    assert seen and all(e is cache.engine and d == cache.deadline for e, d in seen)
+    assert seen and all(e is cache.engine and b is cache.budget for e, b in seen)
 
 
-def test_a_player_with_a_time_limit_stops_or_plays_as_without(monkeypatch):
+def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
     # The local rules are switched off so that the move needs the exact analysis of the
-    # whole front. A tiny limit: no move, OutOfTime. A generous one: the move made without.
+    # whole front. A spent budget: no move, OutOfTime. A generous one: the move made without.
     monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
     view = lattice_view()
 
-    def player(time_limit):
-        made = Player(view.width, view.height, view.total, STRATEGIES["best"],
-                      time_limit=time_limit)
+    def player():
+        made = Player(view.width, view.height, view.total, STRATEGIES["best"])
         made.view = lattice_view()
         return made
 
     with pytest.raises(OutOfTime):
-        player(0.0).next_clicks()
-    assert player(600.0).next_clicks() == player(None).next_clicks()
+        player().next_clicks(budget=Budget(time.monotonic()))
+    assert player().next_clicks(budget=Budget.seconds(600)) == player().next_clicks()

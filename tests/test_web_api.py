@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
+from exactmines.budget import Budget
 from exactmines.io.formats import position_from_text
 from exactmines.io.replays import ms_toollib_version
 from exactmines.play.strategy import GUESS_KINDS
@@ -263,10 +264,10 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
     result = types.SimpleNamespace(consistent=True, probabilities_computed=True,
                                    cells=analyze(position).cells, safe=[])
     monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
-    move, note = recommend(position, result, time_limit=0.0)
+    move, note = recommend(position, result, budget=Budget(0.0))
     assert move is None and note == ("no recommendation: the player's search went past its "
                                      "time limit")
-    move, note = recommend(position, result, time_limit=600.0)
+    move, note = recommend(position, result, budget=Budget.seconds(600.0))
     assert move is not None and note is None
 
 

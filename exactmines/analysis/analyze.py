@@ -42,6 +42,7 @@ from exactmines.analysis.combine import (
     fraction_of,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 
@@ -262,7 +263,7 @@ class Cells(Sequence[CellAnalysis]):
 
 
 def analyze(position: Position, *, backend: str | Backend = "auto",
-            time_limit: float | None = None) -> Analysis:
+            budget: Budget | None = None, time_limit: float | None = None) -> Analysis:
     """Exact analysis of ``position``.
 
     Parameters
@@ -271,11 +272,13 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         The position; its ``mines`` (total, flags included) may be ``None``.
     backend:
         A name from :func:`exactmines.analysis.backends.backend_names` or a backend object.
+    budget:
+        The time allowed (:class:`~exactmines.budget.Budget`; none: no limit). Components
+        not counted in time still get exact verdicts, but no probabilities; past the budget
+        unproved cells are "unknown" and ``verdicts_complete`` is ``False``.
     time_limit:
-        Seconds allowed for counting layouts. Components not counted in time still get exact
-        verdicts, but no probabilities; proving those verdicts gets the same allowance again
-        (no limit when ``time_limit`` is 0: verdicts only), past which unproved cells are
-        "unknown" and ``verdicts_complete`` is ``False``.
+        The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (0:
+        counting stops at once, the verdicts have no limit). Give one or the other.
 
     Notes
     -----
@@ -289,10 +292,15 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     answered component by component as above.
     """
     started = time.perf_counter()
+    if budget is not None and time_limit is not None:
+        raise TypeError("analyze takes a budget or a time_limit, not both")
+    if time_limit is not None:
+        budget = Budget(time.monotonic() + time_limit) if time_limit == 0 else Budget.seconds(
+            time_limit)
+    count_budget = UNLIMITED if budget is None else budget
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     if engine.name in _SPLIT_ENGINES:
-        quick = _from_split(position, engine, deadline, started)
+        quick = _from_split(position, engine, count_budget, started)
         if quick is not None:
             return quick
     frontier = build_frontier(position)
@@ -315,13 +323,14 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
 
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
-    counts, reasons = _count(frontier, engine, deadline)
+    counts, reasons = _count(frontier, engine, count_budget)
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
-    verdict_deadline = time.monotonic() + time_limit if time_limit else None
-    return _deduce(frontier, engine, counts, reasons, verdict_deadline, finish)
+    verdict_budget = (Budget.seconds(time_limit or None) if time_limit is not None
+                      else count_budget)
+    return _deduce(frontier, engine, counts, reasons, verdict_budget, finish)
 
 
 #: Engines whose counts the analysis may take part by part (see
@@ -330,18 +339,18 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
 _SPLIT_ENGINES = frozenset({"auto", "dp"})
 
 
-def _from_split(position: Position, engine: Backend, deadline: float | None,
+def _from_split(position: Position, engine: Backend, budget: Budget,
                 started: float) -> Analysis | None:
     """The analysis counted part by part, or ``None`` when the general path must answer:
     the split does not apply, a part was not counted, the position is inconsistent, or the
-    deadline has passed."""
+    budget has run out."""
     split = split_forced(position)
     if split is None:
         return None
     counts = []
     for part in split.parts:
         try:
-            counts.append(engine.count(part, deadline=deadline))
+            counts.append(engine.count(part, budget=budget))
         except BudgetExceeded:
             return None
     sizes = [part.sizes for part in split.parts]
@@ -349,7 +358,7 @@ def _from_split(position: Position, engine: Backend, deadline: float | None,
         ratios = combine_ratios_without_count(counts, sizes)
     else:
         ratios = combine_ratios(counts, sizes, split.outside, split.mines_left)
-    if ratios.layouts == 0 or (deadline is not None and time.monotonic() > deadline):
+    if ratios.layouts == 0 or budget.expired():
         return None
     def settled() -> Values:
         return [(split.mines(), ((1, 1), "mine")), (split.safe(), ((0, 1), "safe"))]
@@ -387,13 +396,13 @@ def _cells(position: Position,
 
 
 def _count(frontier: Frontier, engine: Backend,
-           deadline: float | None) -> tuple[list[ComponentCounts | None], list[str]]:
+           budget: Budget) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
     counts: list[ComponentCounts | None] = []
     reasons: list[str] = []
     for component in frontier.components:
         try:
-            counts.append(engine.count(component, deadline=deadline))
+            counts.append(engine.count(component, budget=budget))
             reasons.append("")
         except BudgetExceeded as exc:
             counts.append(None)
@@ -418,10 +427,10 @@ def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # 
 
 
 def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
-            reasons: list[str], deadline: float | None, finish):  # type: ignore[no-untyped-def]
+            reasons: list[str], budget: Budget, finish):  # type: ignore[no-untyped-def]
     """Exact verdicts when some component could not be counted.
 
-    Past ``deadline`` nothing is guessed: a component whose possible mine numbers were not
+    Past the ``budget`` nothing is guessed: a component whose possible mine numbers were not
     all found takes every number (a superset: verdicts from it can only be weaker, and
     consistency is then undecided unless even the superset is impossible), and a cell the
     engine did not prove is "unknown"."""
@@ -437,7 +446,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             numbers.append(c.mine_numbers())
             continue
         try:
-            numbers.append(engine.mine_numbers(comp, deadline=deadline))
+            numbers.append(engine.mine_numbers(comp, budget=budget))
         except BudgetExceeded as exc:
             decided = False
             numbers.append(frozenset(range(comp.cells + 1)))
@@ -457,7 +466,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
     complete = decided
     for i, (comp, c, ok) in enumerate(zip(components, counts, allowed, strict=True)):
         facts: Deductions = (deductions_from_counts(comp, c, ok) if c is not None
-                             else engine.deduce(comp, ok, deadline=deadline))
+                             else engine.deduce(comp, ok, budget=budget))
         if not facts.complete:
             complete = False
             notes.append(f"component {i + 1}: verdicts not all proved within the time limit; "

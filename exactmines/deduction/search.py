@@ -1,4 +1,4 @@
-"""The one enumerator of a component's solutions, over its boxes, with one budget.
+"""The one enumerator of a component's solutions, over its boxes, with one node budget.
 
 A component's rules, grouped into boxes (:func:`~exactmines.deduction.rules.boxes`), have
 solutions that give each box a number of mines; each stands for the product of
@@ -11,13 +11,13 @@ too: the budget decides only which of two exact routes answers.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from math import comb
 
 from exactmines.analysis.frontier import Rule
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction.rules import boxes
-from exactmines.errors import OutOfTime, TooLarge
+from exactmines.errors import TooLarge
 
 __all__ = ["NODES", "box_search", "extremes"]
 
@@ -25,7 +25,7 @@ __all__ = ["NODES", "box_search", "extremes"]
 #: milliseconds, which covers the small components of ordinary play, where a counting
 #: backend's set-up costs more than the search.
 NODES = 3000
-#: Search nodes between two looks at the clock when a deadline is given (a few ms).
+#: Search nodes between two looks at the clock when the budget has a limit (a few ms).
 _CLOCK_NODES = 4096
 _NEVER = 1 << 62
 
@@ -33,7 +33,7 @@ _NEVER = 1 << 62
 def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
                needs: Sequence[int], limit: int | None,
                leaf: Callable[[list[int], int, int], None], *,
-               deadline: float | None = None) -> None:
+               budget: Budget = UNLIMITED) -> None:
     """Every mine number per box that satisfies the rules: ``leaf(chosen, weight, k)`` for
     each, with ``chosen[b]`` the mines of box ``b``, ``weight`` the cell layouts it stands
     for (a product of binomials) and ``k`` its mines.
@@ -42,10 +42,9 @@ def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
     rules: at most what the rule still needs, at least what the rule's cells after this box
     cannot hold; a rule's last box therefore meets it exactly, and every leaf satisfies every
     rule. Cost: the search nodes, at most ``limit`` (:data:`NODES` is the usual budget;
-    ``None``: no limit), past which :class:`~exactmines.errors.TooLarge` is raised; with a
-    ``deadline`` (a ``time.monotonic()`` value) the clock is read at the first node and
-    every few thousand after, and :class:`~exactmines.errors.OutOfTime` raised once it has
-    passed.
+    ``None``: no limit), past which :class:`~exactmines.errors.TooLarge` is raised; when the
+    ``budget`` has a limit the clock is read at the first node and every few thousand
+    after, and :class:`~exactmines.errors.OutOfTime` raised once it has run out.
     """
     n = len(sizes)
     rules_of: list[list[int]] = [[] for _ in range(n)]
@@ -60,16 +59,15 @@ def box_search(sizes: Sequence[int], rule_boxes: Sequence[Sequence[int]],
     chosen = [0] * n
     nodes = 0
     # The next node count at which a limit is looked at: one comparison per node.
-    budget = _NEVER if limit is None else limit
-    stop = budget if deadline is None else 0
+    most = _NEVER if limit is None else limit
+    stop = most if not budget.limited else 0
 
     def look() -> None:
         nonlocal stop
-        if nodes > budget:
+        if nodes > most:
             raise TooLarge(f"more than {limit} search nodes")
-        if deadline is not None and time.monotonic() > deadline:
-            raise OutOfTime("time limit reached while searching layouts")
-        stop = min(budget, nodes + _CLOCK_NODES)
+        budget.check("searching layouts")
+        stop = min(most, nodes + _CLOCK_NODES)
 
     def visit(b: int, weight: int, k: int) -> None:
         nonlocal nodes

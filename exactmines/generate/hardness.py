@@ -70,13 +70,13 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from typing import Any
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError
 from exactmines.io.formats import read_int
 from exactmines.position import Cell, Position
@@ -232,9 +232,9 @@ def random_ksat(variables: int, clauses: int, rng: random.Random, *, k: int = 3)
     return CNF(variables, tuple(out))
 
 
-def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
+def count_models(cnf: CNF, *, budget: Budget = UNLIMITED) -> int | None:
     """The exact number of models of ``cnf`` over its ``variables`` (free ones included),
-    or ``None`` when ``time_limit`` seconds run out.
+    or ``None`` when ``budget`` runs out.
 
     Notes
     -----
@@ -243,7 +243,6 @@ def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
     counted as free. Exponential in the worst case; formulas of 50 variables near the
     3-SAT threshold take well under a second.
     """
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     clauses = [tuple(sorted(set(c))) for c in cnf.clauses]
     clauses = [c for c in clauses if not any(-lit in c for lit in c)]  # tautologies
     if any(not c for c in clauses):
@@ -252,7 +251,7 @@ def count_models(cnf: CNF, *, time_limit: float | None = None) -> int | None:
         return 1 << cnf.variables
     occurring = {abs(lit) for c in clauses for lit in c}
     try:
-        inner = _count(clauses, deadline)
+        inner = _count(clauses, budget)
     except OutOfTime:
         return None
     return inner << (cnf.variables - len(occurring))
@@ -275,15 +274,14 @@ def _variables(clauses: list[tuple[int, ...]]) -> set[int]:
     return {abs(lit) for c in clauses for lit in c}
 
 
-def _count(clauses: list[tuple[int, ...]], deadline: float | None) -> int:
+def _count(clauses: list[tuple[int, ...]], budget: Budget) -> int:
     """Models over the variables occurring in ``clauses`` (non-empty, no empty clause)."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise OutOfTime("time limit reached while counting models")
+    budget.check("counting models")
     groups = _components(clauses)
     if len(groups) > 1:
         total = 1
         for group in groups:
-            total *= _count(group, deadline)
+            total *= _count(group, budget)
             if not total:
                 return 0
         return total
@@ -308,7 +306,7 @@ def _count(clauses: list[tuple[int, ...]], deadline: float | None) -> int:
             continue
         after = _variables(reduced)
         freed = len(before) - len(after) - fixed
-        total += (_count(reduced, deadline) if reduced else 1) << freed
+        total += (_count(reduced, budget) if reduced else 1) << freed
     return total
 
 

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from exactmines.budget import Budget
 from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
@@ -828,7 +829,7 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
     count (``null`` if not found within ``count_seconds``), the expected analysis answer
     (consistent = satisfiable, layouts = models) and the cell of each variable."""
     compiled = compile_cnf(cnf)
-    models = count_models(cnf, time_limit=count_seconds)
+    models = count_models(cnf, budget=Budget.seconds(count_seconds))
     size = compiled.summary()
     meta: dict[str, Any] = {
         "kind": "sat",

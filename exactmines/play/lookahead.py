@@ -10,7 +10,7 @@ under the same rules a box; each component is counted exactly by mine number
 past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the
 :class:`Cache`'s counting engine (:mod:`exactmines.analysis.backends`; the DP by default)
 and, should that give up too, by the search without a node budget. That last fallback and the
-engine stop at the cache's ``deadline`` when one is set (:class:`~exactmines.errors.OutOfTime`:
+engine stop when the cache's ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`:
 the move is not made, nothing is guessed). :func:`counted` combines the components under
 the mine count with the cells next to no number (:class:`Kept`, the formula of
 :mod:`exactmines.analysis.combine`).
@@ -36,7 +36,6 @@ in this module.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -47,6 +46,7 @@ from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.position import indices_of as _bits
@@ -93,21 +93,22 @@ class Part:
 
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...], engine: Backend,
-                   deadline: float | None) -> ComponentCounts:
-    """Exact counts by ``engine``, else by a box search with no node budget; both stop at
-    ``deadline`` (:class:`~exactmines.errors.OutOfTime`), the only bound on the search."""
+                   budget: Budget) -> ComponentCounts:
+    """Exact counts by ``engine``, else by a box search with no node budget; both stop when
+    ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`), the only bound on the
+    search."""
     component = Component(sizes, tuple(Constraint(b, n)
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
-        return engine.count(component, deadline=deadline)
+        return engine.count(component, budget=budget)
     except BudgetExceeded:
-        if deadline is not None and time.monotonic() > deadline:
+        if budget.expired():
             raise
         # Too wide for the engine: count by search after all, with no node budget.
-        return _count_boxes(sizes, rule_boxes, needs, None, deadline=deadline)
+        return _count_boxes(sizes, rule_boxes, needs, None, budget=budget)
 
 
-def _part(rules: tuple[Rule, ...], engine: Backend, deadline: float | None) -> Part:
+def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
     solutions when the box search finds them within its budget (else ``engine`` counts, see
     :func:`_counted_large`)."""
@@ -118,7 +119,7 @@ def _part(rules: tuple[Rule, ...], engine: Backend, deadline: float | None) -> P
     try:
         counts = _count_boxes(sizes, rule_boxes, needs, NODES, solutions)
     except TooLarge:
-        counts, solutions = _counted_large(sizes, rule_boxes, needs, engine, deadline), None
+        counts, solutions = _counted_large(sizes, rule_boxes, needs, engine, budget), None
     return Part(box_masks, sizes, rule_boxes, needs, counts,
                  None if solutions is None else tuple(solutions), _profile(sizes, counts))
 
@@ -152,7 +153,7 @@ def _profile(sizes: tuple[int, ...], counts: ComponentCounts) -> _Profile:
 
 
 def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
-            deadline: float | None) -> dict[int, Part]:
+            budget: Budget) -> dict[int, Part]:
     """Counts of the cells of ``rules`` and ``probe`` by the number of mines in ``probe``:
     ``{m: part}``, leaving out the ``m`` no layout has.
 
@@ -190,7 +191,7 @@ def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
         # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
             counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m), engine,
-                                    deadline)
+                                    budget)
             if counts.total:
                 out[m] = Part(box_masks, sizes, rule_boxes, needs, counts)
         return out
@@ -406,9 +407,9 @@ def _spread(shape: tuple[tuple[int, int], ...], cut_mines: tuple[int, ...]
 def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                  needs: tuple[int, ...], limit: int | None,
                  solutions: list[Solution] | None = None, *,
-                 deadline: float | None = None) -> ComponentCounts:
+                 budget: Budget = UNLIMITED) -> ComponentCounts:
     """Exact counts of a component by :func:`~exactmines.deduction.search.box_search` (at most
-    ``limit`` nodes, until ``deadline``); each box solution is appended to ``solutions``
+    ``limit`` nodes, until ``budget`` runs out); each box solution is appended to ``solutions``
     when given."""
     n = len(sizes)
     layouts: dict[int, int] = {}
@@ -425,7 +426,7 @@ def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...]
             if m:
                 row[box] += weight * m
 
-    box_search(sizes, rule_boxes, needs, limit, leaf, deadline=deadline)
+    box_search(sizes, rule_boxes, needs, limit, leaf, budget=budget)
     top = max(layouts, default=0)
     return ComponentCounts(tuple(layouts.get(k, 0) for k in range(top + 1)),
                            tuple(tuple(mines.get(k, [0] * n)) for k in range(top + 1)))
@@ -438,8 +439,8 @@ class Cache:
 
     Also what counting a component past the box search's budget may use: ``engine`` (a
     :class:`~exactmines.analysis.backends.Backend`; a new ``auto`` engine by default, DP
-    counts) and ``deadline`` (a ``time.monotonic()`` value, ``None``: no limit), which its
-    owner sets for the work it asks next (:class:`~exactmines.play.strategy.Player`: one
+    counts) and ``budget`` (:class:`~exactmines.budget.Budget`, no limit by default), which
+    its owner sets for the work it asks next (:class:`~exactmines.play.strategy.Player`: one
     move). Past it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
     """
 
@@ -449,14 +450,14 @@ class Cache:
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
         self.engine: Backend = AutoBackend() if engine is None else engine
-        self.deadline: float | None = None
+        self.budget: Budget = UNLIMITED
 
     def part(self, rules: tuple[Rule, ...]) -> Part:
         found = self.parts.get(rules)
         if found is None:
             if len(self.parts) >= self.limit:
                 self.parts.clear()
-            found = self.parts[rules] = _part(rules, self.engine, self.deadline)
+            found = self.parts[rules] = _part(rules, self.engine, self.budget)
         return found
 
     def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
@@ -465,7 +466,7 @@ class Cache:
         if found is None:
             if len(self.probes) >= self.limit:
                 self.probes.clear()
-            found = self.probes[key] = _probed(rules, probe, self.engine, self.deadline)
+            found = self.probes[key] = _probed(rules, probe, self.engine, self.budget)
         return found
 
     def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,

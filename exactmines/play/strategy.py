@@ -41,7 +41,6 @@ float anywhere in this module.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -51,6 +50,7 @@ from typing import Any
 from exactmines.analysis.backends import Backend
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, local_deductions
 from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
@@ -866,16 +866,11 @@ class Player:
     """
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy, *,
-                 engine: Backend | None = None, time_limit: float | None = None) -> None:
+                 engine: Backend | None = None) -> None:
         self.view = View(width, height, mines)
         self.strategy = strategy
         #: Counts components too big for the box search (a new ``auto`` engine by default).
         self.cache = Cache(engine=engine)
-        #: Seconds a move may spend counting components past the box search's node budget
-        #: (``None``: no limit). Everything else a move does is bounded by counts (nodes,
-        #: layouts), so the choice never depends on the clock: a move either is the one
-        #: made without a limit or raises :class:`~exactmines.errors.OutOfTime`.
-        self.time_limit = time_limit
         self.analyses = 0
         self.endgame_searches = 0
         #: Per kind of guess (:data:`GUESS_KINDS`), the sum of the mine probabilities of
@@ -889,19 +884,23 @@ class Player:
         """Cells newly revealed by the game, as ``(index, number)``."""
         self.view.show(shown)
 
-    def next_clicks(self) -> tuple[list[int], bool]:
+    def next_clicks(self, *, budget: Budget = UNLIMITED) -> tuple[list[int], bool]:
         """The cells to click next and whether that is a guess.
 
         Either every cell found certainly safe (a list, in row-major order) or one guess.
         Certain mines found on the way are recorded in the view (flagged).
 
+        ``budget`` bounds the counting of components past the box search's node budget.
+        Everything else a move does is bounded by counts (nodes, layouts), so the choice
+        never depends on the clock: a move either is the one made without a limit or
+        raises :class:`~exactmines.errors.OutOfTime`.
+
         Raises
         ------
         OutOfTime
-            Past ``time_limit`` seconds: no move is made, and asking again starts afresh.
+            When ``budget`` runs out: no move is made, and asking again starts afresh.
         """
-        if self.time_limit is not None:
-            self.cache.deadline = time.monotonic() + self.time_limit
+        self.cache.budget = budget
         view = self.view
         safe, mines = local_deductions(view)
         view.mark_mines(mines)

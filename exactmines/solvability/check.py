@@ -35,7 +35,6 @@ never need it.
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from typing import Any
 from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import allowed_mine_numbers, feasible_sums, fits
 from exactmines.analysis.frontier import Component, Rule, build_frontier
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, Grid, component, extremes, group, local_deductions
 from exactmines.errors import InputError, ParameterError, SolverError, TooLarge
 from exactmines.game import Game, board_from_indices
@@ -480,7 +480,7 @@ class Uniqueness:
 
 
 def is_unique(position: Position, *, backend: str | Backend = "sat",
-              time_limit: float | None = None) -> Uniqueness:
+              budget: Budget = UNLIMITED) -> Uniqueness:
     """Exactly one layout? Decided by stopping at the second layout, never counting.
 
     Each component is asked for up to two layouts (``backend.layouts_up_to``; with SAT, the
@@ -495,8 +495,8 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
     Raises
     ------
     OutOfTime
-        When ``time_limit`` seconds (``None``: no limit) pass before the answer: every
-        question to the engine is asked under that deadline.
+        When ``budget`` runs out before the answer: every question to the engine is asked
+        under it.
 
     Notes
     -----
@@ -504,12 +504,11 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
     components with several layouts.
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     frontier = build_frontier(position)
     if frontier.contradiction:
         return Uniqueness(False, False, frontier.contradiction)
     left, outside = frontier.mines_left, len(frontier.outside)
-    first = [engine.layouts_up_to(comp, 2, deadline=deadline) for comp in frontier.components]
+    first = [engine.layouts_up_to(comp, 2, budget=budget) for comp in frontier.components]
     if any(n == 0 for n, _ in first):
         return Uniqueness(False, False, "the numbers cannot all be satisfied")
     if left is None:
@@ -531,7 +530,7 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
             return Uniqueness(True, False, "a component has two layouts with the same number "
                                            "of mines")
     # Otherwise ask the several-layout components which numbers they can hold at all.
-    numbers = [engine.mine_numbers(comp, deadline=deadline) if n > 1 else seen
+    numbers = [engine.mine_numbers(comp, budget=budget) if n > 1 else seen
                for comp, (n, seen) in zip(frontier.components, first, strict=True)]
     allowed = allowed_mine_numbers(numbers, outside, left)
     if any(not a for a in allowed):
@@ -543,7 +542,7 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
         return Uniqueness(True, False, f"{rest} mines left for {outside} cells off the "
                                        "frontier")
     for comp, (n, _), a in zip(frontier.components, first, allowed, strict=True):
-        if n > 1 and engine.layouts_up_to(comp, 2, a, deadline=deadline)[0] > 1:
+        if n > 1 and engine.layouts_up_to(comp, 2, a, budget=budget)[0] > 1:
             return Uniqueness(True, False, "a component has two layouts with the same number "
                                            "of mines")
     return Uniqueness(True, True)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from exactmines.analysis.backends import backend_names, get_backend
+from exactmines.budget import Budget
 from exactmines.errors import (
     DEVICE_ERRNOS,
     INCONSISTENT_EXIT_CODE,
@@ -198,7 +199,7 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
     answers = []
     for name, position in positions:
         try:
-            found = is_unique(position, time_limit=time_limit).to_dict()
+            found = is_unique(position, budget=Budget.seconds(time_limit)).to_dict()
         except OutOfTime as exc:
             found = {"consistent": None, "unique": None,
                      "reason": f"not decided: {exc}"}

@@ -5,7 +5,7 @@ A backend answers four questions about one :class:`~exactmines.analysis.frontier
 ``count``
     exact layout counts by number of mines (may give up with a
     :class:`~exactmines.errors.BudgetExceeded`: :class:`~exactmines.errors.OutOfTime` past
-    its deadline, :class:`~exactmines.errors.TooLarge` when the component is beyond the
+    its budget, :class:`~exactmines.errors.TooLarge` when the component is beyond the
     method, such as a DP table too wide);
 ``mine_numbers``
     which numbers of mines the component can hold at all;
@@ -20,27 +20,26 @@ A backend answers four questions about one :class:`~exactmines.analysis.frontier
     counting engine reads off its counts.
 
 ``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
-counting is too expensive. Both take an optional ``deadline`` (a ``time.monotonic()`` value).
-An engine whose verdict questions are bounded (DP, brute force, counting engines) may ignore
-it; one that can run long (SAT, MILP) stops at it, and then says so: ``mine_numbers`` raises
-:class:`~exactmines.errors.OutOfTime` and ``deduce`` returns :class:`Deductions` with
+counting is too expensive. Every method takes a ``budget``
+(:class:`~exactmines.budget.Budget`, keyword, no limit by default) and stops when it runs
+out, and then says so: ``count``, ``mine_numbers`` and ``layouts_up_to`` raise
+:class:`~exactmines.errors.OutOfTime`, and ``deduce`` returns :class:`Deductions` with
 ``complete=False``, in which every fact not yet proved impossible is left possible -- an
-unproved cell is "unknown", never "safe" or "mine". ``layouts_up_to`` raises
-:class:`~exactmines.errors.OutOfTime` past its deadline, like ``count``.
+unproved cell is "unknown", never "safe" or "mine".
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
-from exactmines.errors import BackendUnavailable, OutOfTime, UnknownBackend
+from exactmines.budget import UNLIMITED, Budget
+from exactmines.errors import BackendUnavailable, UnknownBackend
 
 if TYPE_CHECKING:  # the command line reads the registry; the frontier is not needed there
     from exactmines.analysis.frontier import Component
@@ -50,7 +49,6 @@ __all__ = [
     "Deductions",
     "Backend",
     "CountingBackend",
-    "check_deadline",
     "mine_number_runs",
     "get_backend",
     "backend_names",
@@ -92,8 +90,8 @@ class Deductions:
     """Per box: ``can_mine[b]`` some allowed layout puts a mine in box ``b``;
     ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one.
 
-    ``complete`` is ``False`` when the engine stopped at its deadline: a ``False`` fact is
-    still proved, but a ``True`` one may only be unproved (reported as possible)."""
+    ``complete`` is ``False`` when the engine stopped at the end of its budget: a ``False``
+    fact is still proved, but a ``True`` one may only be unproved (reported as possible)."""
 
     can_mine: tuple[bool, ...]
     can_clear: tuple[bool, ...]
@@ -110,20 +108,20 @@ class Backend(Protocol):
 
     name: str
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         ...
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
         ...
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
+               budget: Budget = UNLIMITED) -> Deductions:
         ...
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
-                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         ...
 
 
@@ -154,13 +152,6 @@ class LayoutTally:
         zero = (0,) * len(self.sizes)
         return ComponentCounts(tuple(self.layouts), tuple(
             tuple(self.rows[k]) if k in self.rows else zero for k in range(len(self.layouts))))
-
-
-def check_deadline(deadline: float | None, doing: str = "counting layouts") -> None:
-    """Raise :class:`~exactmines.errors.OutOfTime` once ``time.monotonic()`` passes
-    ``deadline``."""
-    if deadline is not None and time.monotonic() > deadline:
-        raise OutOfTime(f"time limit reached while {doing}")
 
 
 def mine_number_runs(allowed: frozenset[int], top: int) -> list[tuple[int, int]]:
@@ -201,23 +192,23 @@ class CountingBackend(ABC):
     name = "counting"
 
     @abstractmethod
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         """Exact counts; subclasses define how."""
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
-        return self.count(component).mine_numbers()  # bounded work: the deadline is moot
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
+        return self.count(component, budget=budget).mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
-        return deductions_from_counts(component, self.count(component), allowed)
+               budget: Budget = UNLIMITED) -> Deductions:
+        return deductions_from_counts(component, self.count(component, budget=budget), allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
-                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """From the counts: the layouts with a mine number in ``allowed`` (capped at
         ``limit``) and every such mine number."""
-        return layouts_from_counts(self.count(component, deadline=deadline), limit, allowed)
+        return layouts_from_counts(self.count(component, budget=budget), limit, allowed)
 
 
 # name -> (module, class, what to install). Imported on first use, so a missing optional

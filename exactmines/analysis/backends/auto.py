@@ -3,15 +3,15 @@ infeasible.
 
 ``count`` is the DP engine's (exact, no enumeration). When a component is too wide for it
 (a table past its state cap: :class:`~exactmines.errors.TooLarge`), the Ganak engine counts
-it when ``pyganak`` is installed (until the deadline, or for :data:`COUNTING_BUDGET` seconds
+it when ``pyganak`` is installed (until the budget runs out, or for :data:`COUNTING_BUDGET` seconds
 when there is none): a compiled SAT formula's component with millions of layouts is counted
 exactly. Without Ganak, or when it fails, the SAT engine enumerates its layouts until the
-deadline (or for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component
+budget runs out (or for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component
 with few layouts is still counted exactly. When that runs out too, ``count`` raises
 :class:`~exactmines.errors.OutOfTime` and the analysis asks ``mine_numbers`` and ``deduce``
 instead: for such a component those go to the SAT engine, whose feasibility tests are fast,
 so safe/mine verdicts stay exact and only the probabilities go missing (and are said to);
-past the verdicts' own deadline, a cell not yet proved is reported unknown. Asked directly
+past the verdicts' own budget, a cell not yet proved is reported unknown. Asked directly
 (the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
 most :data:`DEDUCE_BUDGET` seconds.
 
@@ -22,7 +22,6 @@ of each other.
 from __future__ import annotations
 
 import importlib.util
-import time
 
 from exactmines.analysis.backends import (
     Backend,
@@ -32,15 +31,16 @@ from exactmines.analysis.backends import (
     get_backend,
 )
 from exactmines.analysis.frontier import Component
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, SolverError, TooLarge
 
 __all__ = ["AutoBackend", "COUNTING_BUDGET", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
 
 #: Seconds ``mine_numbers``/``deduce`` give the DP counts before asking SAT.
 DEDUCE_BUDGET = 1.0
-#: Seconds SAT enumeration gets on a component too wide for DP, when no deadline is given.
+#: Seconds SAT enumeration gets on a component too wide for DP, when no limit is given.
 ENUMERATION_BUDGET = 30.0
-#: Seconds Ganak gets on a component too wide for DP, when no deadline is given.
+#: Seconds Ganak gets on a component too wide for DP, when no limit is given.
 COUNTING_BUDGET = 300.0
 _MEMORY = 256
 _INSTALLED = "installed"
@@ -94,22 +94,22 @@ class AutoBackend:
             self._model_counter = get_backend(self._model_counter)
         return self._model_counter
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         try:
             try:
-                return self.counter.count(component, deadline=deadline)
+                return self.counter.count(component, budget=budget)
             except TooLarge:
-                if deadline is not None and time.monotonic() >= deadline:
+                if budget.expired():
                     raise
             if self.model_counter is not None:
                 try:
-                    return self.model_counter.count(component, deadline=(
-                        time.monotonic() + COUNTING_BUDGET if deadline is None else deadline))
+                    return self.model_counter.count(component, budget=(
+                        budget if budget.limited else budget.at_most(COUNTING_BUDGET)))
                 except SolverError:
                     pass  # counted no further: SAT enumeration may still
-            if deadline is None:
-                deadline = time.monotonic() + ENUMERATION_BUDGET
-            return self.decider.count(component, deadline=deadline)
+            if not budget.limited:
+                budget = budget.at_most(ENUMERATION_BUDGET)
+            return self.decider.count(component, budget=budget)
         except BudgetExceeded:
             if len(self._uncounted) >= _MEMORY:
                 self._uncounted.clear()
@@ -120,27 +120,27 @@ class AutoBackend:
         if component in self._uncounted:
             return None
         try:
-            return self.count(component, deadline=time.monotonic() + DEDUCE_BUDGET)
+            return self.count(component, budget=UNLIMITED.at_most(DEDUCE_BUDGET))
         except BudgetExceeded:
             return None
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
         counts = self._counts(component)
         if counts is None:
-            return self.decider.mine_numbers(component, deadline=deadline)
+            return self.decider.mine_numbers(component, budget=budget)
         return counts.mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
+               budget: Budget = UNLIMITED) -> Deductions:
         counts = self._counts(component)
         if counts is None:
-            return self.decider.deduce(component, allowed, deadline=deadline)
+            return self.decider.deduce(component, allowed, budget=budget)
         return deductions_from_counts(component, counts, allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
-                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """The decider's: enumeration stops at the limit, where counting goes on to the end
         (a component too wide to count may still have two layouts found at once)."""
-        return self.decider.layouts_up_to(component, limit, allowed, deadline=deadline)
+        return self.decider.layouts_up_to(component, limit, allowed, budget=budget)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from itertools import product
 
-from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
+from exactmines.analysis.backends import ComponentCounts, CountingBackend
 from exactmines.analysis.frontier import Component
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import ExactminesError
 
 __all__ = ["BruteForceBackend", "MAX_CELLS"]
@@ -23,7 +24,7 @@ class BruteForceBackend(CountingBackend):
 
     name = "brute"
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         cells = component.cells
         if cells > MAX_CELLS:
             raise ExactminesError(f"brute force takes components of up to {MAX_CELLS} cells, "
@@ -33,7 +34,7 @@ class BruteForceBackend(CountingBackend):
         box_mines = [[0] * len(component.sizes) for _ in range(cells + 1)]
         for step, bits in enumerate(product((0, 1), repeat=cells)):
             if step & 0xFFFF == 0:
-                check_deadline(deadline)
+                budget.check()
             in_box = [0] * len(component.sizes)
             for b, bit in zip(owner, bits, strict=True):
                 in_box[b] += bit

@@ -34,15 +34,14 @@ Representation, chosen for speed in CPython:
 Cost: O(sum over cuts of states x (box size + 1)) big-integer additions, where the states
 of a cut are at most the product of (need range + 1) over its open rules; linear in the
 length of a long thin front, exponential only in its width. A table past ``max_states``,
-more than ``max_kept`` states kept between sweeps, or a passed ``deadline`` raises
-:class:`~exactmines.errors.TooLarge` (the deadline: :class:`~exactmines.errors.OutOfTime`),
+more than ``max_kept`` states kept between sweeps raises
+:class:`~exactmines.errors.TooLarge`, and a spent budget :class:`~exactmines.errors.OutOfTime`,
 so a caller can fall back to deciding verdicts without counting.
 """
 
 from __future__ import annotations
 
 import heapq
-import time
 from collections import deque
 from collections.abc import Sized
 from dataclasses import dataclass
@@ -51,9 +50,10 @@ from itertools import compress, repeat
 from math import comb
 from operator import add, itemgetter, mul, not_
 
-from exactmines.analysis.backends import ComponentCounts, CountingBackend, check_deadline
+from exactmines.analysis.backends import ComponentCounts, CountingBackend
 from exactmines.analysis.frontier import Component, Constraint
-from exactmines.errors import OutOfTime, TooLarge
+from exactmines.budget import UNLIMITED, Budget
+from exactmines.errors import TooLarge
 
 __all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEPT",
            "forward_states"]
@@ -88,8 +88,8 @@ class DPBackend(CountingBackend):
         self.max_states = max_states
         self.max_kept = max_kept
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
-        return count_component(component, deadline=deadline, max_states=self.max_states,
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        return count_component(component, budget=budget, max_states=self.max_states,
                                max_kept=self.max_kept)
 
 
@@ -458,12 +458,12 @@ def _parts(component: Component, fixed: list[int],
 
 
 class _Watch:
-    """The limits of one count: states per table, states kept, the deadline."""
+    """The limits of one count: states per table, states kept, the budget."""
 
-    def __init__(self, component: Component, deadline: float | None, max_states: int,
+    def __init__(self, component: Component, budget: Budget, max_states: int,
                  max_kept: int) -> None:
         self.component = component
-        self.deadline = deadline
+        self.budget = budget
         self.max_states = max_states
         self.max_kept = max_kept
         self.kept = 0
@@ -474,8 +474,7 @@ class _Watch:
             self.kept += len(table)
         if len(table) > self.max_states or self.kept > self.max_kept:
             raise _too_wide(len(table), self.kept, self.component)
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfTime("time limit reached while counting layouts")
+        self.budget.check()
 
 
 class _Part:
@@ -722,7 +721,7 @@ def _carried(component: Component, shift: int,
     return (value, 0), by_box
 
 
-def count_component(component: Component, *, deadline: float | None = None,
+def count_component(component: Component, *, budget: Budget = UNLIMITED,
                     max_states: int = MAX_STATES,
                     max_kept: int = MAX_KEPT) -> ComponentCounts:
     """Exact :class:`ComponentCounts` of ``component``.
@@ -750,12 +749,12 @@ def count_component(component: Component, *, deadline: float | None = None,
     Raises
     ------
     OutOfTime
-        When ``time.monotonic()`` passes ``deadline``.
+        When ``budget`` runs out.
     TooLarge
         When the DP is infeasible: a table grows past ``max_states`` states, or the tables
         kept between sweeps past ``max_kept`` states in all.
     """
-    check_deadline(deadline)
+    budget.check()
     sizes = component.sizes
     cells = sum(sizes)
     zero_row = (0,) * len(sizes)
@@ -784,7 +783,7 @@ def count_component(component: Component, *, deadline: float | None = None,
         return ComponentCounts((0,) * forced + (1,) + (0,) * (cells - forced),
                                (zero_row,) * forced + (tuple(fixed),)
                                + (zero_row,) * (cells - forced))
-    watch = _Watch(component, deadline, max_states, max_kept)
+    watch = _Watch(component, budget, max_states, max_kept)
     if nothing_forced:  # the component is its own (connected) part
         parts = [(list(range(len(sizes))), component)]
     else:

@@ -66,11 +66,11 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     CountingBackend,
     Deductions,
-    check_deadline,
     deductions_from_counts,
 )
 from exactmines.analysis.backends.sat import sorting_network
 from exactmines.analysis.frontier import Component
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, OutOfTime, SolverError
 
 __all__ = ["GanakBackend", "encode_cells"]
@@ -146,7 +146,7 @@ class _Sweep:
         self.top += 1
         return self.top
 
-    def run(self, deadline: float | None) -> None:
+    def run(self, budget: Budget) -> None:
         solver = self.solver
         self._add_model()
         rng = random.Random(self.cells)
@@ -161,7 +161,7 @@ class _Sweep:
         if not self.cells:
             todo = []
         while todo:
-            check_deadline(deadline, "sorting cells into classes")
+            budget.check("sorting cells into classes")
             group = todo.pop()
             parts = self._split(group)
             if len(parts) > 1:
@@ -322,7 +322,7 @@ def _ganak(clauses: Iterable[Sequence[int]], sampling: list[int], units: list[in
     return int(counter.count())
 
 
-def count_component(component: Component, deadline: float | None = None) -> ComponentCounts:
+def count_component(component: Component, budget: Budget = UNLIMITED) -> ComponentCounts:
     """Exact counts of one component (see the module notes for the steps)."""
     sizes = component.sizes
     cells = component.cells
@@ -332,12 +332,12 @@ def count_component(component: Component, deadline: float | None = None) -> Comp
     box_vars, clauses, top = encode_cells(component)
     if any(not clause for clause in clauses):
         return nothing
-    check_deadline(deadline)
+    budget.check()
     with Solver(name=_SOLVER, bootstrap_with=clauses) as solver:
         if not solver.solve():
             return nothing
         sweep = _Sweep(solver, cells, top)
-        sweep.run(deadline)
+        sweep.run(budget)
         value, rep = sweep.value, sweep.rep
         top = sweep.top
 
@@ -399,7 +399,7 @@ def count_component(component: Component, deadline: float | None = None) -> Comp
             low, high = todo.pop()
             if low > high:
                 continue
-            check_deadline(deadline, "finding the possible numbers of mines")
+            budget.check("finding the possible numbers of mines")
             if not solver.solve(assumptions=bounds(low, high)):
                 continue
             model = solver.get_model()
@@ -462,11 +462,11 @@ def count_component(component: Component, deadline: float | None = None) -> Comp
             formula = [list(c) for c in reduced]
             if len(numbers) > 1:
                 formula += _exactly(inputs, j, top)
-            check_deadline(deadline)
+            budget.check()
             total = _ganak(formula, classes, [])
             known: dict[int, int] = {}
             for r in free:
-                check_deadline(deadline)
+                budget.check()
                 known[r] = (_ganak(formula, classes, [r])
                             if solver.solve(assumptions=[*units, r]) else 0)
             known.update(elimination.solve(known, total, k))
@@ -489,12 +489,13 @@ def count_component(component: Component, deadline: float | None = None) -> Comp
 # Time limits: a child process
 
 
-def _run_until(work: Callable[[], T], deadline: float | None) -> T:
-    """``work()`` in a forked child killed at ``deadline`` (in this process when there is
-    no deadline or no ``fork``). Its result (or exception) comes back pickled."""
+def _run_until(work: Callable[[], T], budget: Budget) -> T:
+    """``work()`` in a forked child killed when ``budget`` runs out (in this process when
+    there is no limit or no ``fork``). Its result (or exception) comes back pickled."""
+    deadline = budget.deadline
     if deadline is None or not hasattr(os, "fork"):
         return work()
-    check_deadline(deadline)
+    budget.check()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
@@ -556,26 +557,26 @@ class GanakBackend(CountingBackend):
     def __init__(self) -> None:
         self._kept: OrderedDict[Component, ComponentCounts] = OrderedDict()
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         kept = self._kept.get(component)
         if kept is not None:
             self._kept.move_to_end(component)
             return kept
-        check_deadline(deadline)
-        counts = _run_until(lambda: count_component(component, deadline), deadline)
+        budget.check()
+        counts = _run_until(lambda: count_component(component, budget), budget)
         self._kept[component] = counts
         if len(self._kept) > _KEPT:
             self._kept.popitem(last=False)
         return counts
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
-        return self.count(component, deadline=deadline).mine_numbers()
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
+        return self.count(component, budget=budget).mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
+               budget: Budget = UNLIMITED) -> Deductions:
         try:
-            counts = self.count(component, deadline=deadline)
+            counts = self.count(component, budget=budget)
         except BudgetExceeded:
             return Deductions.unsettled(len(component.sizes))
         return deductions_from_counts(component, counts, allowed)

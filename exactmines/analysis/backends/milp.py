@@ -24,7 +24,7 @@ Questions, and the solves they take:
     repeatedly maximise the number of still-open facts ("box ``b`` can hold a mine", "box
     ``b`` can have a clear cell") a single layout settles, until the optimum is 0: that
     optimum is the proof the remaining facts are impossible (typically 3-7 solves). Stopped
-    at a deadline before that proof, it proves nothing impossible: every cell is reported
+    at the end of its budget before that proof, it proves nothing impossible: every cell is reported
     unknown (``complete=False``);
 ``layouts_up_to``
     the vectors of ``count`` under the allowed totals, stopping once the limit is reached:
@@ -64,10 +64,10 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     Deductions,
     LayoutTally,
-    check_deadline,
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 
 __all__ = [
@@ -369,12 +369,12 @@ class _Model:
                           None, 0))
         return True
 
-    def solve(self, objective: dict[int, int], deadline: float | None = None) -> list[int] | None:
+    def solve(self, objective: dict[int, int], budget: Budget = UNLIMITED) -> list[int] | None:
         """A proven-optimal point (minimising ``objective``; any feasible point when it is
         empty), or ``None`` when there is none."""
         time_limit = None
-        if deadline is not None:
-            time_limit = deadline - time.monotonic()
+        if budget.limited:
+            time_limit = budget.remaining()
             if time_limit <= 0:
                 raise OutOfTime("time limit reached before a solve")
         self.solves += 1
@@ -417,12 +417,12 @@ class MilpBackend:
     def _model(self, component: Component) -> _Model:
         return _Model(component, self._driver())
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
-        check_deadline(deadline)
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        budget.check()
         tally = LayoutTally(component)
         with self._model(component) as model:
             try:
-                for counts in _vectors(model, deadline):
+                for counts in _vectors(model, budget):
                     tally.add(counts)
             finally:
                 self.solves += model.solves
@@ -430,17 +430,17 @@ class MilpBackend:
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
-                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """The vectors of ``count`` (the total held in ``allowed``), enumerated only until
         ``limit`` layouts are found: "exactly one layout?" is two solves."""
-        check_deadline(deadline, "looking for layouts")  # before the build
+        budget.check("looking for layouts")  # before the build
         found = 0
         numbers: set[int] = set()
         with self._model(component) as model:
             try:
                 if allowed is not None and not model.hold_total(allowed):
                     return 0, frozenset()
-                vectors = _vectors(model, deadline)
+                vectors = _vectors(model, budget)
                 while found < limit and (counts := next(vectors, None)) is not None:
                     numbers.add(sum(counts))
                     found += prod(comb(size, j)
@@ -450,14 +450,14 @@ class MilpBackend:
         return min(found, limit), frozenset(numbers)
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
-        check_deadline(deadline, "finding the possible numbers of mines")  # before the build
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
+        budget.check("finding the possible numbers of mines")  # before the build
         found: set[int] = set()
         with self._model(component) as model:
             try:
                 objective = model.total()
                 ones = (1,) * len(model.cells)
-                while (point := model.solve(objective, deadline)) is not None:
+                while (point := model.solve(objective, budget)) is not None:
                     k = sum(point[c] for c in model.cells)
                     found.add(k)
                     if k == len(model.cells):
@@ -468,18 +468,18 @@ class MilpBackend:
         return frozenset(found)
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
-        """Past ``deadline`` the facts not settled yet are reported possible
+               budget: Budget = UNLIMITED) -> Deductions:
+        """Past the budget the facts not settled yet are reported possible
         (``complete=False``): only the final optimum of 0 proves a fact impossible."""
         sizes = component.sizes
-        if deadline is not None and time.monotonic() > deadline:  # not worth building
+        if budget.expired():  # not worth building
             return Deductions.unsettled(len(sizes))
         can_mine = [False] * len(sizes)
         can_clear = [False] * len(sizes)
         with self._model(component) as model:
             try:
                 if model.hold_total(allowed):
-                    _settle(model, can_mine, can_clear, deadline)
+                    _settle(model, can_mine, can_clear, budget)
             except OutOfTime:
                 return Deductions.unsettled(len(sizes))
             finally:
@@ -487,12 +487,12 @@ class MilpBackend:
         return Deductions(tuple(can_mine), tuple(can_clear))
 
 
-def _vectors(model: _Model, deadline: float | None) -> Iterator[tuple[int, ...]]:
+def _vectors(model: _Model, budget: Budget) -> Iterator[tuple[int, ...]]:
     """Every box-count vector of ``model``'s layouts, each cut off by its no-good row once
     found. Any point not cut off yet will do: a feasibility problem per vector, so the
     solver stops at its first solution instead of proving an optimum."""
     seen: set[tuple[int, ...]] = set()
-    while (point := model.solve({}, deadline)) is not None:
+    while (point := model.solve({}, budget)) is not None:
         counts = tuple(model.box_counts(point))
         if counts in seen:
             raise SolverError(f"the solver returned the cut vector {counts} again")
@@ -519,7 +519,7 @@ def _no_good(box_columns: list[list[int]], counts: Sequence[int]) -> _Row:
 
 
 def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool],
-            deadline: float | None) -> None:
+            budget: Budget) -> None:
     """Fill ``can_mine``/``can_clear`` by maximising the open facts one layout settles.
 
     The number a layout settles is ``sum over open "can mine" facts of y[b][0]`` plus ``sum
@@ -528,7 +528,7 @@ def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool],
     layout settles a fact of every box, as a count ``j`` has ``j > 0`` or ``j < n``; so after
     the first solve no one-cell box is open both ways, the one case whose terms cancel.)
     """
-    point = model.solve({}, deadline)  # any layout will do while every fact is open
+    point = model.solve({}, budget)  # any layout will do while every fact is open
     if point is None:
         return
     while True:
@@ -550,7 +550,7 @@ def _settle(model: _Model, can_mine: list[bool], can_clear: list[bool],
                 objective[chain[0]] = objective.get(chain[0], 0) - 1
             if not can_clear[b]:
                 objective[chain[-1]] = objective.get(chain[-1], 0) + 1
-        point = model.solve({c: a for c, a in objective.items() if a}, deadline)
+        point = model.solve({c: a for c, a in objective.items() if a}, budget)
         if point is None:
             raise SolverError("the solver called a model infeasible that it had solved")
 

@@ -26,10 +26,10 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     Deductions,
     LayoutTally,
-    check_deadline,
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime
 
 __all__ = ["SatBackend", "encode"]
@@ -138,8 +138,8 @@ class SatBackend:
 
     name = "sat"
 
-    def count(self, component: Component, *, deadline: float | None = None) -> ComponentCounts:
-        check_deadline(deadline)
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        budget.check()
         tally = LayoutTally(component)
         with _Session(component) as session:
             solver = session.solver
@@ -153,13 +153,13 @@ class SatBackend:
                 solver.add_clause(block)
                 step += 1
                 if step & 0xFF == 0:
-                    check_deadline(deadline)
+                    budget.check()
         return tally.result()
 
     def mine_numbers(self, component: Component, *,
-                     deadline: float | None = None) -> frozenset[int]:
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
         """Every feasible number, with two solves per number found plus one: a model in
-        ``[low, high]`` with ``k`` mines splits the interval at ``k``. The deadline is
+        ``[low, high]`` with ``k`` mines splits the interval at ``k``. The budget is
         checked before each solve."""
         found: set[int] = set()
         with _Session(component) as session:
@@ -168,7 +168,7 @@ class SatBackend:
                 low, high = todo.pop()
                 if low > high:
                     continue
-                check_deadline(deadline, "finding the possible numbers of mines")
+                budget.check("finding the possible numbers of mines")
                 if not session.solver.solve(assumptions=session.between(low, high)):
                     continue
                 k = sum(session.box_counts())
@@ -177,14 +177,14 @@ class SatBackend:
         return frozenset(found)
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
-               deadline: float | None = None) -> Deductions:
+               budget: Budget = UNLIMITED) -> Deductions:
         """Two passes. Without a bound on the total first (no counter: fast), recording
         every model and, when its mine number is allowed, what it shows about the allowed
         layouts; then, under the bound, only the boxes the first pass left open. A box no
         layout can mine is safe under any bound, so the slow bounded solves are few, often
         none.
 
-        The deadline is checked before each solve. Past it, what is proved stands: a fact
+        The budget is checked before each solve. Past it, what is proved stands: a fact
         the first pass found impossible in every layout, or one the finished second pass
         did not find; every other open fact is reported possible (``complete=False``)."""
         sizes = component.sizes
@@ -197,7 +197,7 @@ class SatBackend:
             solver = session.solver
 
             def solve(assumptions: list[int]) -> bool:
-                check_deadline(deadline, "proving safe cells and mines")
+                budget.check("proving safe cells and mines")
                 return bool(solver.solve(assumptions=assumptions))
 
             def record() -> None:
@@ -252,14 +252,14 @@ class SatBackend:
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
-                      deadline: float | None = None) -> tuple[int, frozenset[int]]:
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """Layouts (with a mine number in ``allowed``), counted only up to ``limit``, and
-        the mine numbers of the layouts seen. The deadline is checked before each solve.
+        the mine numbers of the layouts seen. The budget is checked before each solve.
 
         ``layouts_up_to(c, 2)[0] == 1`` answers "exactly one layout?" with two solves: a
         model, then a blocking clause over its box counts.
         """
-        check_deadline(deadline, "looking for layouts")  # before the encoding
+        budget.check("looking for layouts")  # before the encoding
         found = 0
         seen: set[int] = set()
         runs = ([(0, component.cells)] if allowed is None
@@ -270,7 +270,7 @@ class SatBackend:
                 unbounded = low == 0 and high == component.cells
                 bounds = [] if unbounded else session.between(low, high)
                 while found < limit:
-                    check_deadline(deadline, "looking for layouts")
+                    budget.check("looking for layouts")
                     if not session.solver.solve(assumptions=bounds):
                         break
                     counts = session.box_counts()

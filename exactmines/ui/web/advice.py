@@ -15,6 +15,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.analysis.serialize import fraction_text
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import COVERED, FLAG, Position
@@ -61,7 +62,7 @@ def first_click(width: int, height: int, rule: str) -> Recommendation:
     return Recommendation((cell,), "first", Fraction(0))
 
 
-def recommend(position: Position, analysis: Analysis, *, time_limit: float | None = None
+def recommend(position: Position, analysis: Analysis, *, budget: Budget = UNLIMITED
               ) -> tuple[Recommendation | None, str | None]:
     """The next click on ``position`` (flags trusted as mines), or ``None`` and why: every
     cell the analysis proves safe when there is one, else the player's guess and how it was
@@ -70,8 +71,7 @@ def recommend(position: Position, analysis: Analysis, *, time_limit: float | Non
     Needs a consistent position with a known total and computed probabilities (the player
     reasons on exact counts). Cost: one move of the player, from scratch (no history): an
     exact analysis plus, when it guesses, its look-ahead or endgame search, whose counting
-    of big components stops after ``time_limit`` seconds (``None``: no limit) with no
-    recommendation.
+    of big components stops when ``budget`` runs out, with no recommendation.
     """
     if analysis.consistent is None:
         return None, "no recommendation: consistency not decided within the time limit"
@@ -86,8 +86,7 @@ def recommend(position: Position, analysis: Analysis, *, time_limit: float | Non
     if analysis.safe:  # the analysis proved them all: no need to ask the player
         return Recommendation(tuple(analysis.safe), "certain", Fraction(0)), None
     width = position.width
-    player = Player(width, position.height, position.mines, STRATEGIES["best"],
-                    time_limit=time_limit)
+    player = Player(width, position.height, position.mines, STRATEGIES["best"])
     shown = [(r * width + c, int(ch)) for r, row in enumerate(position.rows)
              for c, ch in enumerate(row) if ch.isdigit()]
     if not shown:
@@ -97,7 +96,7 @@ def recommend(position: Position, analysis: Analysis, *, time_limit: float | Non
     if flags:
         player.view.mark_mines(flags)
     try:
-        cells, guess = player.next_clicks()
+        cells, guess = player.next_clicks(budget=budget)
     except BudgetExceeded:
         return None, "no recommendation: the player's search went past its time limit"
     if not cells:
@@ -128,16 +127,16 @@ def _clue_words(position: Position, cells: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"the {position.char(c)} at row {c[0]}, col {c[1]}" for c in cells)
 
 
-def find_fault(position: Position, engine: Backend,
-               deadline: float | None = None) -> Fault | None:
+def find_fault(position: Position, engine: Backend, *,
+               budget: Budget = UNLIMITED) -> Fault | None:
     """The clues (or the mine count) that make ``position`` inconsistent; ``None`` if it is
     consistent.
 
     A number that cannot hold on its face (more flags than it says, or too few covered
     cells) is named alone. Otherwise the component whose numbers have no layout is shrunk to
     a minimal set of clues that still have none (drop a clue, count again, keep it dropped
-    if no layout appears): every clue named is needed for the contradiction. Past
-    ``deadline`` the shrinking stops and the clues kept so far are named. When every
+    if no layout appears): every clue named is needed for the contradiction. When
+    ``budget`` runs out the shrinking stops and the clues kept so far are named. When every
     component has layouts but none fits the total, the count is at fault, with the range
     of totals the numbers allow. Cost: one count per clue of the failing component.
     """
@@ -150,11 +149,11 @@ def find_fault(position: Position, engine: Backend,
     counts: list[ComponentCounts] = []
     for i, component in enumerate(frontier.components):
         try:
-            found = engine.count(component, deadline=deadline)
+            found = engine.count(component, budget=budget)
         except BudgetExceeded:
             return None  # undecided in time: not known to be inconsistent
         if found.total == 0:
-            clues = _minimal_conflict(component, engine, deadline)
+            clues = _minimal_conflict(component, engine, budget)
             cells = tuple(frontier.clue_cells[i][j] for j in clues)
             return Fault(f"inconsistent: no layout satisfies {_clue_words(position, cells)} "
                          "together", cells)
@@ -195,7 +194,7 @@ def _clues_over_their_room(position: Position) -> tuple[int, int] | None:
 
 
 def _minimal_conflict(component: Component, engine: Backend,
-                      deadline: float | None) -> list[int]:
+                      budget: Budget) -> list[int]:
     """Indices of a minimal set of the component's constraints with no layout together
     (deletion: each constraint in turn is left out for good if the rest still fail)."""
     keep = list(range(len(component.constraints)))
@@ -206,7 +205,7 @@ def _minimal_conflict(component: Component, engine: Backend,
         try:
             counts = engine.count(Component(component.sizes,
                                             tuple(component.constraints[k] for k in trial)),
-                                  deadline=deadline)
+                                  budget=budget)
         except BudgetExceeded:
             break
         if counts.total == 0:

@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, get_backend
 from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.ui.web.advice import find_fault, recommend, recommendation_to_dict
@@ -305,9 +306,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             out: dict[str, Any] = {"analysis": analysis_to_dict(result), "recommendation": None,
                                    "note": None, "fault": None}
             if result.consistent is False:
-                fault = find_fault(position, engine, started + 2 * limit)
+                fault = find_fault(position, engine, budget=Budget(started + 2 * limit))
                 out["fault"] = None if fault is None else fault.to_dict()
-            move, note = recommend(position, result, time_limit=limit)
+            move, note = recommend(position, result, budget=Budget.seconds(limit))
             out["recommendation"] = None if move is None else recommendation_to_dict(move)
             out["note"] = note
             return out

@@ -22,6 +22,7 @@ from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.serialize import fraction_text
+from exactmines.budget import Budget
 from exactmines.errors import InputError
 from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells
 from exactmines.play.strategy import STRATEGIES, Player
@@ -152,8 +153,7 @@ class WebGame:
         risk = self._risk(cell)
         if self.game is None:
             self.game = Game(self._deal(cell))
-            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"],
-                                 time_limit=self.time_limit)
+            self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"])
         game, player = self.game, self.player
         assert player is not None
         opened = game.reveal(cell)
@@ -182,7 +182,7 @@ class WebGame:
             return None
         if self._pending is None:
             assert self.player is not None
-            cells, guess = self.player.next_clicks()
+            cells, guess = self.player.next_clicks(budget=Budget.seconds(self.time_limit))
             width = self.width
             if guess:
                 chosen = self.player.guesses[-1]
