@@ -1,6 +1,6 @@
 """Work in a child process that may die: a library that aborts the whole process on bad
 input (ms_toollib's readers are built with ``panic = "abort"``), or a call that cannot be
-interrupted and must stop at a deadline.
+interrupted and must stop when its time budget runs out.
 
 :func:`run_in_child` forks, runs the work in the child and brings its result (or the
 exception it raised) back pickled through a pipe; a child that dies without an answer is a
@@ -17,10 +17,10 @@ import pickle
 import select
 import signal
 import sys
-import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import ChildDied, OutOfTime
 
 __all__ = ["run_in_child", "FORKS"]
@@ -32,7 +32,7 @@ T = TypeVar("T")
 FORKS = hasattr(os, "fork")
 
 
-def run_in_child(work: Callable[[], T], *, what: str, deadline: float | None = None) -> T:
+def run_in_child(work: Callable[[], T], *, what: str, budget: Budget = UNLIMITED) -> T:
     """``work()`` in a forked child; its value, or the exception it raised, comes back here.
 
     Parameters
@@ -41,9 +41,9 @@ def run_in_child(work: Callable[[], T], *, what: str, deadline: float | None = N
         What to run; its result and exceptions must pickle.
     what:
         A few words for the messages (``"reading the replay"``).
-    deadline:
-        ``time.monotonic()`` value at which the child is killed and :class:`OutOfTime`
-        raised; ``None``: no limit.
+    budget:
+        When it runs out the child is killed and :class:`OutOfTime` raised (the default:
+        no limit).
 
     Raises
     ------
@@ -60,7 +60,7 @@ def run_in_child(work: Callable[[], T], *, what: str, deadline: float | None = N
     """
     if not FORKS:
         return work()
-    if deadline is not None and time.monotonic() >= deadline:
+    if budget.expired():
         raise OutOfTime(f"time limit reached before {what}")
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -95,10 +95,10 @@ def run_in_child(work: Callable[[], T], *, what: str, deadline: float | None = N
     finished = False
     try:
         while True:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and (left <= 0 or not select.select([read_end], [], [],
-                                                                    left)[0]):
-                raise OutOfTime(f"time limit reached while {what}")
+            if budget.limited:
+                left = budget.remaining()
+                if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                    raise OutOfTime(f"time limit reached while {what}")
             chunk = os.read(read_end, 1 << 20)
             if not chunk:
                 break

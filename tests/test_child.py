@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from exactmines.budget import Budget
 from exactmines.child import run_in_child
 from exactmines.errors import ChildDied, InputError, OutOfTime
 
@@ -31,10 +32,10 @@ def test_a_child_that_dies_is_an_error_naming_the_work_and_the_signal():
         run_in_child(lambda: os._exit(3), what="testing")
 
 
-def test_a_child_past_its_deadline_is_killed():
+def test_a_child_past_its_budget_is_killed():
     started = time.monotonic()
     with pytest.raises(OutOfTime, match="time limit reached while sleeping"):
-        run_in_child(lambda: time.sleep(30), what="sleeping", deadline=started + 0.3)
+        run_in_child(lambda: time.sleep(30), what="sleeping", budget=Budget.seconds(0.3))
     assert time.monotonic() - started < 5
     with pytest.raises(OutOfTime, match="before sleeping"):
-        run_in_child(lambda: time.sleep(30), what="sleeping", deadline=started)
+        run_in_child(lambda: time.sleep(30), what="sleeping", budget=Budget(started))

@@ -124,7 +124,7 @@ def test_the_picture(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--time-limit", "0"], "--time-limit 0.0: must be positive"),
+    (["--time-limit", "0"], "--time-limit 0.0: must be more than 0 s; inf for no limit"),
     (["--resume"], "--resume needs --out FILE"),
     (["--image", "x.png", CHORD_LOST], "--image draws one replay"),
     (["--image", "x.gif"], "the file name must end in .png"),
@@ -143,3 +143,10 @@ def test_without_ms_toollib_the_command_says_what_to_install(capsys, monkeypatch
     code, out, err = run(capsys, EXPERT)
     ms_toollib_version.cache_clear()
     assert code == 2 and "pip install 'exactmines[replay]'" in err
+
+
+def test_no_time_limit(capsys, tmp_path):
+    out = tmp_path / "r.jsonl"
+    code, _, _ = run(capsys, CHORD_LOST, "--time-limit", "inf", "--out", str(out), "-q")
+    meta, rows = read_rows(out)
+    assert code == 0 and meta["time_limit"] is None and rows[0]["classes"]["not judged"] == 0

@@ -10,6 +10,7 @@ import ms_toollib
 import pytest
 from oracle import chance_any, truth
 
+from exactmines.budget import Budget
 from exactmines.errors import InputError
 from exactmines.io.files import read_replay
 from exactmines.io.replays import Figures, Replay, ReplayEvent
@@ -204,7 +205,7 @@ def test_notes_on_the_mode_and_on_a_disagreement_with_the_file():
 
 def test_past_the_time_limit_clicks_are_not_judged():
     path = DATA / "public" / "arbiter-expert-wang-jianing.avf"
-    judged = judge_replay(read_replay(path), time_limit=1e-9)
+    judged = judge_replay(read_replay(path), budget=Budget.seconds(1e-9))
     later = judged.opening[1:]
     # Only what the local rules prove safe is still judged: no engine runs.
     assert {c.judged for c in later} == {UNJUDGED, SAFE}

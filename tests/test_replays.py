@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from exactmines.budget import Budget
 from exactmines.errors import BackendUnavailable, InputError
 from exactmines.io.files import read_replay
 from exactmines.io.replays import EVF_VERSIONS, Recorder, ReplayEvent, parse_replay
@@ -148,3 +149,8 @@ def test_without_ms_toollib_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ms_toollib", None)
     with pytest.raises(BackendUnavailable, match=r"pip install 'exactmines\[replay\]'"):
         Recorder(BOARD)
+
+
+def test_the_reading_keeps_to_its_budget():
+    with pytest.raises(InputError, match="did not finish reading it within the time limit"):
+        read_replay(PUBLIC / "arbiter-expert-wang-jianing.avf", budget=Budget.seconds(1e-9))

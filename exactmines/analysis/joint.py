@@ -13,13 +13,13 @@ mine count as :mod:`~exactmines.analysis.combine` does.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from fractions import Fraction
 
 from exactmines.analysis.backends import Backend, ComponentCounts, get_backend
 from exactmines.analysis.combine import combine_ratios, combine_ratios_without_count
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError
 from exactmines.position import COVERED, Cell, Position
 
@@ -55,7 +55,7 @@ def clear_component(component: Component, box_cells: tuple[tuple[Cell, ...], ...
 
 
 def any_mine(position: Position, cells: Iterable[Cell], *, backend: str | Backend = "auto",
-             time_limit: float | None = None) -> Fraction | None:
+             budget: Budget = UNLIMITED) -> Fraction | None:
     """The exact probability that at least one of ``cells`` holds a mine.
 
     Parameters
@@ -65,9 +65,9 @@ def any_mine(position: Position, cells: Iterable[Cell], *, backend: str | Backen
         :func:`~exactmines.analysis.analyze.analyze`).
     cells:
         Covered, unflagged cells of the position.
-    backend, time_limit:
-        The engine that counts and the seconds it may take (:class:`~exactmines.errors.
-        OutOfTime` past them).
+    backend, budget:
+        The engine that counts and the time it may take (:class:`~exactmines.errors.
+        OutOfTime` past it).
 
     Returns
     -------
@@ -86,7 +86,6 @@ def any_mine(position: Position, cells: Iterable[Cell], *, backend: str | Backen
             raise InputError(f"row {r}, col {c} is not a covered, unflagged cell",
                              source="cells")
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     frontier = build_frontier(position)
     if frontier.contradiction:
         return None
@@ -94,12 +93,12 @@ def any_mine(position: Position, cells: Iterable[Cell], *, backend: str | Backen
     held: list[ComponentCounts] = []
     sizes, held_sizes = [], []
     for component, boxes in zip(frontier.components, frontier.box_cells, strict=True):
-        counts = engine.count(component, deadline=deadline)
+        counts = engine.count(component, budget=budget)
         every.append(counts)
         sizes.append(component.sizes)
         if any(cell in clear for box in boxes for cell in box):
             split, split_sizes = clear_component(component, boxes, clear)
-            held.append(engine.count(split, deadline=deadline))
+            held.append(engine.count(split, budget=budget))
             held_sizes.append(split_sizes)
         else:
             held.append(counts)

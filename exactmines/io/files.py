@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError
 from exactmines.io import registry
 from exactmines.io.formats import decode_text, position_to_mine
@@ -187,7 +188,7 @@ def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
     return list(found)
 
 
-def read_replay(path: str | os.PathLike[str], *, deadline: float | None = None) -> Replay:
+def read_replay(path: str | os.PathLike[str], *, budget: Budget = UNLIMITED) -> Replay:
     """Read a recorded game (``.avf``, ``.rmv``, ``.evf``, ``.mvf``: the name's ending says
     which) through ms_toollib (:func:`~exactmines.io.replays.parse_replay`); an
     :class:`InputError` naming the file if it is not one or cannot be read."""
@@ -195,7 +196,7 @@ def read_replay(path: str | os.PathLike[str], *, deadline: float | None = None) 
     if kind is None:
         raise InputError("not a replay: the name must end in "
                          f"{', '.join(REPLAY_SUFFIXES)}", source=_source(path))
-    return parse_replay(_read_bytes(path), _source(path), kind, deadline=deadline)
+    return parse_replay(_read_bytes(path), _source(path), kind, budget=budget)
 
 
 def _umask() -> int:

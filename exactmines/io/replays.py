@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.child import run_in_child
 from exactmines.errors import BackendUnavailable, ChildDied, InputError, OutOfTime
 from exactmines.position import Board, Cell
@@ -175,12 +176,12 @@ def ms_toollib_version() -> str:
 
 
 def parse_replay(data: bytes, source: str, kind: str, *,
-                 deadline: float | None = None) -> Replay:
+                 budget: Budget = UNLIMITED) -> Replay:
     """The replay in ``data``, a file of format ``kind`` (``avf``, ``rmv``, ``evf``,
     ``mvf``) read from ``source``.
 
     ms_toollib parses it in a child process (it stops its process on a damaged file), killed
-    at ``deadline`` (``time.monotonic()``) if one is given.
+    when ``budget`` runs out.
 
     Raises
     ------
@@ -206,7 +207,7 @@ def parse_replay(data: bytes, source: str, kind: str, *,
     with tempfile.TemporaryDirectory(prefix="exactmines-replay-") as folder:
         try:
             raw = run_in_child(lambda: _read(folder, data, kind), what=f"reading {source}",
-                               deadline=deadline)
+                               budget=budget)
         except ChildDied:
             why = _panic_message(Path(folder) / "crash.log")
             raise InputError(f"{reader} cannot read it as {kind.upper()}{why}: a damaged "

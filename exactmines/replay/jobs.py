@@ -4,9 +4,9 @@ dicts, as in :mod:`exactmines.analysis.jobs`."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from exactmines.budget import Budget
 from exactmines.errors import ExactminesError
 from exactmines.io.files import files_named, read_replay
 from exactmines.io.replays import REPLAY_SUFFIXES
@@ -25,7 +25,8 @@ def replay_files(sources: list[str]) -> list[str]:
 
 def replay_tasks(files: list[str], *, trust_flags: bool, backend: str,
                  time_limit: float | None) -> list[Task]:
-    """One task per file; its id is the path as given (resume matches on it)."""
+    """One task per file; its id is the path as given (resume matches on it).
+    ``time_limit``: seconds per replay, ``None`` for no limit."""
     return [{"id": name, "file": name, "trust_flags": trust_flags, "backend": backend,
              "time_limit": time_limit} for name in files]
 
@@ -40,14 +41,11 @@ def judge_files(chunk: list[Task]) -> list[Row]:
     rows: list[Row] = []
     for task in chunk:
         row: dict[str, Any]
-        limit = task["time_limit"]
-        deadline = None if limit is None else time.monotonic() + limit
+        budget = Budget.seconds(task["time_limit"])  # the replay's, its reading included
         try:
-            replay = read_replay(task["file"], deadline=deadline)
+            replay = read_replay(task["file"], budget=budget)
             judged = judge_replay(replay, trust_flags=task["trust_flags"],
-                                  backend=task["backend"],
-                                  time_limit=None if deadline is None
-                                  else max(deadline - time.monotonic(), 0.0))
+                                  backend=task["backend"], budget=budget)
         except ExactminesError as exc:
             row = {"file": task["file"], "error": str(exc)}
         else:

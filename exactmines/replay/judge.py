@@ -40,6 +40,7 @@ from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import fraction_of
 from exactmines.analysis.joint import any_mine
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import Grid, local_deductions
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import Game
@@ -204,8 +205,7 @@ def _log10(n: int) -> float:
 
 
 def judge_replay(replay: Replay, *, trust_flags: bool = False,
-                 backend: str | Backend = "auto", time_limit: float | None = None
-                 ) -> Judgement:
+                 backend: str | Backend = "auto", budget: Budget = UNLIMITED) -> Judgement:
     """Play ``replay`` again on its board and judge every click (see the module notes).
 
     Parameters
@@ -214,10 +214,10 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
         Take the player's flags as mines (by default they are analysed as covered cells).
     backend:
         The counting engine.
-    time_limit:
-        Seconds for the whole replay; each position's analysis gets what is left. Clicks
-        reached after it are ``not judged`` (with a note), never guessed, unless the local
-        rules prove them safe.
+    budget:
+        The time for the whole replay; each position's analysis gets what is left of it.
+        Clicks reached after it are ``not judged`` (with a note), never guessed, unless the
+        local rules prove them safe.
 
     Raises
     ------
@@ -234,7 +234,6 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
     """
     started = time.process_time()
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     board = replay.board
     game = Game(board)
     width, height = board.width, board.height
@@ -264,7 +263,7 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
                           Fraction(0), Fraction(0))
         else:
             click = _judged(Click(index, event.time, event.kind, cell, before, opens),
-                            trust_flags, engine, deadline)
+                            trust_flags, engine, budget)
         numbers = game.numbers
         for target in opens:
             # The flood of a chord's first cells may open the others, and win the game.
@@ -375,26 +374,25 @@ def analysed_position(click: Click, trust_flags: bool) -> Position:
 
 
 def analysis_before(judged: Judgement, click: Click, *, backend: str | Backend = "auto",
-                    time_limit: float | None = None) -> Analysis:
+                    budget: Budget = UNLIMITED) -> Analysis:
     """The exact analysis of the position before ``click`` (the overlay as it was then)."""
     return analyze(analysed_position(click, judged.trust_flags), backend=backend,
-                   time_limit=time_limit)
+                   budget=budget)
 
 
 def _judged(click: Click, trust_flags: bool, engine: Backend,
-            deadline: float | None) -> Click:
+            budget: Budget) -> Click:
     """``click`` with its probability, class, safest cell and excess risk."""
     position = analysed_position(click, trust_flags)
-    left = None if deadline is None else deadline - time.monotonic()
-    if left is not None and left <= 0:
+    if budget.expired():
         return _with(click, judged=UNJUDGED, note="the time limit was reached before it")
-    result = analyze(position, backend=engine, time_limit=left)
+    result = analyze(position, backend=engine, budget=budget)
     if result.consistent is False:
         return _with(click, judged=UNJUDGED,
                      note="the flags contradict the numbers: no layout fits them")
     safe_cells = len(result.safe)
     try:
-        probability = _probability(result, click.opens, engine, deadline)
+        probability = _probability(result, click.opens, engine, budget)
     except BudgetExceeded:
         probability = None
     safest = _safest(result, safe_cells)
@@ -407,7 +405,7 @@ def _judged(click: Click, trust_flags: bool, engine: Backend,
 
 
 def _probability(result: Analysis, opens: tuple[Cell, ...], engine: Backend,
-                 deadline: float | None) -> Fraction | None:
+                 budget: Budget) -> Fraction | None:
     """The chance that one of ``opens`` is a mine: a cell's probability, or for several
     cells 0 when all are certainly safe, 1 when one is certainly a mine, else counted."""
     cells = [result.cell(*cell) for cell in opens]
@@ -418,10 +416,9 @@ def _probability(result: Analysis, opens: tuple[Cell, ...], engine: Backend,
         return Fraction(0)
     if any(c.verdict == "mine" for c in cells):
         return Fraction(1)
-    left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-    if left == 0.0:
+    if budget.expired():
         return None
-    return any_mine(result.position, opens, backend=engine, time_limit=left)
+    return any_mine(result.position, opens, backend=engine, budget=budget)
 
 
 def _safest(result: Analysis, safe_cells: int) -> Fraction | None:

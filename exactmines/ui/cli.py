@@ -12,6 +12,7 @@ are quoted.
 """
 
 import json
+import math
 import os
 import signal
 import sys
@@ -571,8 +572,8 @@ def replay_command(
     = None,
     backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds per replay, its reading included; clicks reached "
-                             "past it are reported as not judged.")] = 60.0,
+        "--time-limit", help="Seconds per replay, its reading included (inf: no limit); "
+                             "clicks reached past it are reported as not judged.")] = 60.0,
     workers: Annotated[Optional[int], typer.Option(
         help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
     scheduler: Annotated[Optional[str], typer.Option(
@@ -601,18 +602,17 @@ def replay_command(
     get_backend(backend)  # an unknown or uninstalled engine fails before any work
     ms_toollib_version()  # so does a missing ms_toollib
     _check_long_job(out, resume, workers, image)
-    if time_limit <= 0:
-        raise InputError(f"--time-limit {time_limit}: must be positive", source="command line")
+    Budget.seconds(time_limit)  # 0, negatives and NaN are refused before any work
+    limit = None if time_limit == math.inf else time_limit  # per replay; None: no limit
     files = replay_files(sources)
     if image is not None and (len(files) != 1 or out is not None or scheduler is not None):
         raise InputError("--image draws one replay: give one file, and no --out or "
                          "--scheduler", source="command line")
     processes = workers if workers is not None else (os.cpu_count() or 1)
     chunk_size = max(1, min(16, len(files) // (4 * (processes if scheduler is None else 8))))
-    tasks = replay_tasks(files, trust_flags=trust_flags, backend=backend,
-                         time_limit=time_limit)
+    tasks = replay_tasks(files, trust_flags=trust_flags, backend=backend, time_limit=limit)
     meta = {"command": "replay", "trust_flags": trust_flags, "backend": backend,
-            "time_limit": time_limit}
+            "time_limit": limit}
     console = _console()
     printed = 0
 
@@ -636,8 +636,9 @@ def replay_command(
         from exactmines.replay.serialize import judgement_to_dict
         from exactmines.ui.pictures import draw_replay
 
-        judged = judge_replay(read_replay(files[0]), trust_flags=trust_flags,
-                              backend=backend, time_limit=time_limit)
+        budget = Budget.seconds(limit)
+        judged = judge_replay(read_replay(files[0], budget=budget), trust_flags=trust_flags,
+                              backend=backend, budget=budget)
         show([judgement_to_dict(judged, files[0])])
         draw_replay(judged, image, file=files[0])
         if output is TextOrJson.text:

@@ -355,11 +355,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if kind is None:
                 raise InputError("not a replay: the name must end in .avf, .rmv, .evf or "
                                  ".mvf", source=body.name or "name")
-            deadline = time.monotonic() + limit
+            budget = Budget.seconds(limit)
             replay = parse_replay(decode_base64(body.data, body.name), body.name, kind,
-                                  deadline=deadline)
-            judged = judge_replay(replay, trust_flags=body.trust_flags,
-                                  time_limit=max(deadline - time.monotonic(), 0.0))
+                                  budget=budget)
+            judged = judge_replay(replay, trust_flags=body.trust_flags, budget=budget)
             return judgement_for_page(judged)
 
         return await run(job, limit)
