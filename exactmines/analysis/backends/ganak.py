@@ -42,14 +42,7 @@ last few components, so analysing a component asks Ganak once).
 
 from __future__ import annotations
 
-import contextlib
-import os
-import pickle
 import random
-import select
-import signal
-import sys
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -71,7 +64,8 @@ from exactmines.analysis.backends import (
 from exactmines.analysis.backends.sat import sorting_network
 from exactmines.analysis.frontier import Component
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.errors import BudgetExceeded, OutOfTime, SolverError
+from exactmines.child import FORKS, run_in_child
+from exactmines.errors import BudgetExceeded, ChildDied, SolverError
 
 __all__ = ["GanakBackend", "encode_cells"]
 
@@ -491,62 +485,14 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
 
 def _run_until(work: Callable[[], T], budget: Budget) -> T:
     """``work()`` in a forked child killed when ``budget`` runs out (in this process when
-    there is no limit or no ``fork``). Its result (or exception) comes back pickled."""
-    deadline = budget.deadline
-    if deadline is None or not hasattr(os, "fork"):
+    there is no limit or no ``fork``): :func:`~exactmines.child.run_in_child`."""
+    if not budget.limited or not FORKS:
         return work()
-    budget.check()
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child (coverage does not follow it)
-        status = 1
-        try:
-            os.close(read_end)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            if sys.platform.startswith("linux"):
-                import ctypes
-
-                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-            quiet = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(quiet, 1)
-            os.dup2(quiet, 2)
-            try:
-                result: tuple[bool, object] = (True, work())
-            except Exception as exc:  # noqa: BLE001 - sent to the parent and raised there
-                result = (False, exc)
-            data = memoryview(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
-            while data:
-                data = data[os.write(write_end, data):]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    chunks: list[bytes] = []
-    finished = False
     try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([read_end], [], [], left)[0]:
-                raise OutOfTime("time limit reached while counting layouts with Ganak")
-            chunk = os.read(read_end, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        finished = True
-    finally:
-        os.close(read_end)
-        if not finished:
-            with contextlib.suppress(ProcessLookupError):  # already gone
-                os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-    if not chunks:
-        raise SolverError(f"the Ganak counting process ended without an answer "
-                          f"(wait status {status})")
-    ok, payload = pickle.loads(b"".join(chunks))
-    if not ok:
-        raise payload  # type: ignore[misc]
-    return payload  # type: ignore[no-any-return]
+        return run_in_child(work, what="counting layouts with Ganak", budget=budget)
+    except ChildDied as exc:
+        raise SolverError(str(exc).replace("the process counting layouts with Ganak",
+                                           "the Ganak counting process")) from None
 
 
 class GanakBackend(CountingBackend):
