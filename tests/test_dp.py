@@ -279,3 +279,12 @@ def test_a_component_without_boxes_has_one_empty_layout():
     empty = Component(sizes=(), constraints=())
     counts = count_component(empty)
     assert counts.layouts == (1,) and counts.box_mines == ((),)
+
+
+@pytest.mark.parametrize("rules", [(), ((0,), 1), ((0,), 2), ((0,), 5), ((0,), 1, (0,), 1),
+                                   ((0,), 1, (0,), 2)])
+def test_a_single_box_equals_brute_force(rules):
+    # One box (the commonest part of a split position): counted in closed form.
+    pairs = [(rules[i], rules[i + 1]) for i in range(0, len(rules), 2)]
+    component = Component((4,), tuple(Constraint(b, n) for b, n in pairs))
+    assert count_component(component) == BruteForceBackend().count(component)

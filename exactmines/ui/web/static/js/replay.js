@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { buildBoard, fitZoom } from "./board.js";
 import { $, clearError, readBase64, showError } from "./dom.js";
 import { refreshOverlay } from "./overlay.js";
+import { renderPanel } from "./panels.js";
 import { state } from "./state.js";
 
 /** The classes of a click that count as guesses. */
@@ -13,7 +14,7 @@ export const GUESSES = ["needless guess", "forced guess"];
 async function judged(name, data) {
   return api("/api/replay", {
     name, data, trust_flags: $("trust-flags").checked,
-    time_limit: Number($("time-limit").value) || undefined,
+    time_limit: state.timeLimit || undefined,  // none chosen here: the server's own
   });
 }
 
@@ -25,15 +26,23 @@ export async function openReplay(file) {
     const answer = await judged(file.name, data);
     clearError();
     state.replay = { name: file.name, data, answer, step: 0 };
-    state.width = answer.width; state.height = answer.height;
-    buildBoard(answer.width, answer.height);
-    fitZoom();
+    layOut();
     await showStep(0);
   } catch (error) {
     showError(error.message);
   } finally {
     $("busy").textContent = "";
   }
+}
+
+/** The replay's board and panel, and the zoom that fits them side by side (the panel first:
+ * its risk log, there at every step, may widen it). */
+export function layOut() {
+  const answer = state.replay.answer;
+  state.width = answer.width; state.height = answer.height;
+  buildBoard(answer.width, answer.height);
+  renderPanel();
+  fitZoom();
 }
 
 /** Judge the replay shown again (the flags trusted or not), at the same step. */
