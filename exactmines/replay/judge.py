@@ -38,6 +38,7 @@ from fractions import Fraction
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import Backend, get_backend
+from exactmines.analysis.cache import CountCache
 from exactmines.analysis.combine import fraction_of
 from exactmines.analysis.joint import any_mine
 from exactmines.budget import UNLIMITED, Budget
@@ -230,7 +231,10 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
     Cost: the local rules near each change; one analysis (about 0.3 ms on an expert
     mid-game position) per click they do not prove safe, and a second count for a chord not
     settled by the verdicts of its cells; right clicks cost nothing. An expert game of 200
-    clicks takes about 10 ms.
+    clicks takes about 10 ms. The analyses share one
+    :class:`~exactmines.analysis.cache.CountCache`: a component met before is not counted
+    again (with ``trust_flags``, where every click is analysed, an expert game's median
+    73 -> 64 ms; beside the local proofs, which leave a dozen counts a game, no difference).
     """
     started = time.process_time()
     engine = get_backend(backend) if isinstance(backend, str) else backend
@@ -240,6 +244,8 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
     shown = bytearray(COVERED.encode()) * (width * height)
     clicks: list[Click] = []
     local = None if trust_flags else _LocalProofs(width, height, board.mines)
+    # The positions of a game share most of their components: counted once each.
+    cache = CountCache()
     first = True
     for index, event in enumerate(replay.events):
         if game.over:
@@ -263,7 +269,7 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
                           Fraction(0), Fraction(0))
         else:
             click = _judged(Click(index, event.time, event.kind, cell, before, opens),
-                            trust_flags, engine, budget)
+                            trust_flags, engine, budget, cache)
         numbers = game.numbers
         for target in opens:
             # The flood of a chord's first cells may open the others, and win the game.
@@ -380,13 +386,13 @@ def analysis_before(judged: Judgement, click: Click, *, backend: str | Backend =
                    budget=budget)
 
 
-def _judged(click: Click, trust_flags: bool, engine: Backend,
-            budget: Budget) -> Click:
+def _judged(click: Click, trust_flags: bool, engine: Backend, budget: Budget,
+            cache: CountCache) -> Click:
     """``click`` with its probability, class, safest cell and excess risk."""
     position = analysed_position(click, trust_flags)
     if budget.expired():
         return _with(click, judged=UNJUDGED, note="the time limit was reached before it")
-    result = analyze(position, backend=engine, budget=budget)
+    result = analyze(position, backend=engine, budget=budget, cache=cache)
     if result.consistent is False:
         return _with(click, judged=UNJUDGED,
                      note="the flags contradict the numbers: no layout fits them")
