@@ -39,7 +39,7 @@ from math import comb
 from typing import TYPE_CHECKING, Protocol
 
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.errors import BackendUnavailable, UnknownBackend
+from exactmines.errors import BackendUnavailable, BudgetExceeded, TooLarge, UnknownBackend
 
 if TYPE_CHECKING:  # the command line reads the registry; the frontier is not needed there
     from exactmines.analysis.frontier import Component
@@ -187,28 +187,53 @@ def layouts_from_counts(counts: ComponentCounts, limit: int,
 
 
 class CountingBackend(ABC):
-    """Base for engines whose counting is the cheapest way to answer everything."""
+    """Base for engines whose counting is the cheapest way to answer everything.
+
+    The other questions are read off ``count``. A component the engine found too large
+    (:class:`~exactmines.errors.TooLarge`, which does not depend on the time left) is
+    remembered, the last one only: the analysis asks ``count``, then ``mine_numbers``, then
+    ``deduce`` of the same component, and a second and third failed count would cost as
+    much as the first. ``deduce`` past the budget, or on such a component, proves nothing
+    (``complete=False``)."""
 
     name = "counting"
+
+    def __init__(self) -> None:
+        self._too_large: tuple[Component, TooLarge] | None = None
 
     @abstractmethod
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         """Exact counts; subclasses define how."""
 
+    def _counts(self, component: Component, budget: Budget) -> ComponentCounts:
+        """``count``, raising at once for the component last found too large."""
+        failed = self._too_large
+        if failed is not None and (failed[0] is component or failed[0] == component):
+            raise failed[1]
+        try:
+            return self.count(component, budget=budget)
+        except TooLarge as exc:
+            self._too_large = (component, exc)
+            raise
+
     def mine_numbers(self, component: Component, *,
                      budget: Budget = UNLIMITED) -> frozenset[int]:
-        return self.count(component, budget=budget).mine_numbers()
+        return self._counts(component, budget).mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        return deductions_from_counts(component, self.count(component, budget=budget), allowed)
+        try:
+            counts = self._counts(component, budget)
+        except BudgetExceeded:
+            return Deductions.unsettled(len(component.sizes))
+        return deductions_from_counts(component, counts, allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
                       budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """From the counts: the layouts with a mine number in ``allowed`` (capped at
         ``limit``) and every such mine number."""
-        return layouts_from_counts(self.count(component, budget=budget), limit, allowed)
+        return layouts_from_counts(self._counts(component, budget), limit, allowed)
 
 
 # name -> (module, class, what to install). Imported on first use, so a missing optional

@@ -85,6 +85,7 @@ class DPBackend(CountingBackend):
     name = "dp"
 
     def __init__(self, max_states: int = MAX_STATES, max_kept: int = MAX_KEPT) -> None:
+        super().__init__()
         self.max_states = max_states
         self.max_kept = max_kept
 
