@@ -397,7 +397,7 @@ def test_analyze_unique(tmp_path, capsys):
 
 def test_analyze_unique_past_its_time_limit_is_undecided(tmp_path, capsys):
     # A limit too short for any question: no answer is made up, each says why, and an
-    # undecided position is not an inconsistent one (exit 0, not 3). With 0: no limit.
+    # undecided position is not an inconsistent one (exit 0, not 3). With inf: no limit.
     two = tmp_path / "two.mine"
     two.write_text("2x2x1\nHH\nH1\n")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "1e-9",
@@ -407,7 +407,7 @@ def test_analyze_unique_past_its_time_limit_is_undecided(tmp_path, capsys):
     assert answer["reason"].startswith("not decided: time limit reached")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "1e-9")
     assert code == 0 and out.startswith(f"{two}: undecided (not decided: time limit")
-    code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "0",
+    code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "inf",
                        "--format", "json")
     assert code == 0 and json.loads(out)["unique"] is False
 

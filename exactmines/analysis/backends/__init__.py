@@ -49,6 +49,7 @@ __all__ = [
     "Deductions",
     "Backend",
     "CountingBackend",
+    "VerdictsOnly",
     "mine_number_runs",
     "get_backend",
     "backend_names",
@@ -234,6 +235,33 @@ class CountingBackend(ABC):
         """From the counts: the layouts with a mine number in ``allowed`` (capped at
         ``limit``) and every such mine number."""
         return layouts_from_counts(self._counts(component, budget), limit, allowed)
+
+
+class VerdictsOnly:
+    """``engine`` with its counting switched off: ``count`` gives up at once
+    (:class:`~exactmines.errors.TooLarge`), every other question is the engine's own. An
+    analysis with it gives exact safe cells and mines and no probabilities, for the cost of
+    the verdict questions alone: how the tests and benchmarks time that route."""
+
+    def __init__(self, engine: Backend) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        raise TooLarge("counting switched off (verdicts only)")
+
+    def mine_numbers(self, component: Component, *,
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
+        return self.engine.mine_numbers(component, budget=budget)
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               budget: Budget = UNLIMITED) -> Deductions:
+        return self.engine.deduce(component, allowed, budget=budget)
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
+        return self.engine.layouts_up_to(component, limit, allowed, budget=budget)
 
 
 # name -> (module, class, what to install). Imported on first use, so a missing optional

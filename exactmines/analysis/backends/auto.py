@@ -13,7 +13,7 @@ instead: for such a component those go to the SAT engine, whose feasibility test
 so safe/mine verdicts stay exact and only the probabilities go missing (and are said to);
 past the verdicts' own budget, a cell not yet proved is reported unknown. Asked directly
 (the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
-most :data:`DEDUCE_BUDGET` seconds.
+most :data:`DEDUCE_BUDGET` seconds and half their budget.
 
 The engines are reached through the registry, never imported: backends stay independent
 of each other.
@@ -116,24 +116,25 @@ class AutoBackend:
             self._uncounted.add(component)
             raise
 
-    def _counts(self, component: Component) -> ComponentCounts | None:
+    def _counts(self, component: Component, budget: Budget) -> ComponentCounts | None:
+        """The counts, if they come within half the budget and :data:`DEDUCE_BUDGET`."""
         if component in self._uncounted:
             return None
         try:
-            return self.count(component, budget=UNLIMITED.at_most(DEDUCE_BUDGET))
+            return self.count(component, budget=budget.share(0.5).at_most(DEDUCE_BUDGET))
         except BudgetExceeded:
             return None
 
     def mine_numbers(self, component: Component, *,
                      budget: Budget = UNLIMITED) -> frozenset[int]:
-        counts = self._counts(component)
+        counts = self._counts(component, budget)
         if counts is None:
             return self.decider.mine_numbers(component, budget=budget)
         return counts.mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        counts = self._counts(component)
+        counts = self._counts(component, budget)
         if counts is None:
             return self.decider.deduce(component, allowed, budget=budget)
         return deductions_from_counts(component, counts, allowed)
