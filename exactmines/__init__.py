@@ -40,6 +40,8 @@ _WHERE = {
     "read_position": "exactmines.io.files",
     "write_board": "exactmines.io.files",
     "write_position": "exactmines.io.files",
+    "instance_names": "exactmines.io.shipped",
+    "instance_path": "exactmines.io.shipped",
     "Board": "exactmines.position",
     "Position": "exactmines.position",
     "Game": "exactmines.game",
@@ -79,6 +81,8 @@ __all__ = [
     "read_position",
     "write_board",
     "write_position",
+    "instance_names",
+    "instance_path",
     "Board",
     "Position",
     "Game",
@@ -131,6 +135,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         sat_instance,
     )
     from exactmines.io.files import read_board, read_position, write_board, write_position
+    from exactmines.io.shipped import instance_names, instance_path
     from exactmines.play.games import PlaySettings, play_game, play_one, run_play
     from exactmines.play.strategy import Player, Strategy, strategy_named
     from exactmines.position import Board, Position

@@ -26,7 +26,7 @@ there and counts with :class:`~exactmines.play.endgame.Endgame` the layouts each
 wins: the expected wins of both (the realised ones differ by luck alone).
 
 Measured against JSMinesweeper's JavaScript engine (run under Node.js on these boards):
-see the README, "Against JSMinesweeper on the same boards".
+see docs/playing-strength.md, "Against JSMinesweeper on the same boards".
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", ["exactmines", "exactmines.analysis.frontier", "exactmines.game",
+                                  "exactmines.io.shipped",
                                   "exactmines.play.strategy"])
 def test_docstring_examples(name):
     module = importlib.import_module(name)

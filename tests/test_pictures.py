@@ -12,15 +12,19 @@ from matplotlib.colors import to_rgba
 from matplotlib.image import imread
 
 from exactmines.analysis.analyze import analyze
+from exactmines.analysis.frontier import build_frontier
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.files import read_position
-from exactmines.position import Board
+from exactmines.io.shipped import instance_path
+from exactmines.position import Board, Position
 from exactmines.ui.pictures import (
     CMAP,
     COLOURS,
+    STAGES,
     Rate,
     board_layout,
     draw_analysis,
+    draw_stages,
     plot_rates,
 )
 
@@ -156,3 +160,57 @@ def test_rates_plot_needs_rows_and_a_picture_name(tmp_path):
         plot_rates([], tmp_path / "r.png")
     with pytest.raises(InputError, match="--plot r.txt"):
         plot_rates([Rate("a", 1, 2)], "r.txt")
+
+
+# ------------------------------------------------------------------ the analysis's stages
+
+def cell_colours(png, position):
+    """The colour of a corner inside each cell (away from the grid lines and the text)."""
+    pixels = imread(png)
+    layout = board_layout(position.width, position.height)
+    colours = {}
+    for r in range(position.height):
+        for c in range(position.width):
+            x, y = layout.pixel(r, c, 0.15, 0.15)
+            colours[(r, c)] = tuple(round(float(v), 2) for v in pixels[y, x][:3])
+    return colours
+
+
+def test_the_stages_colour_frontier_boxes_and_components_apart(tmp_path):
+    position = read_position(instance_path("stages-8x6"))
+    frontier = build_frontier(position)
+    paths = draw_stages(position, tmp_path)
+    assert [p.name for p in paths] == [f"stage-{i}-{name}.png"
+                                       for i, name in enumerate(STAGES, 1)]
+    assert all(p.stat().st_size > 0 for p in paths)
+    boxes = [box for component in frontier.box_cells for box in component]
+    frontier_cells = [cell for box in boxes for cell in box]
+
+    colours = cell_colours(paths[0], position)
+    on = {colours[c] for c in frontier_cells}
+    off = {colours[c] for c in frontier.outside}
+    assert len(on) == 1 and len(off) == 1 and on != off
+
+    colours = cell_colours(paths[1], position)
+    by_box = [{colours[c] for c in box} for box in boxes]
+    assert all(len(shades) == 1 for shades in by_box)  # a box is one colour
+    assert len(set().union(*by_box)) == len(boxes)  # and every box another
+    assert not set().union(*by_box) & {colours[c] for c in frontier.outside}
+
+    colours = cell_colours(paths[2], position)
+    by_component = [{colours[c] for box in component for c in box}
+                    for component in frontier.box_cells]
+    assert [len(shades) for shades in by_component] == [1, 1]
+    assert by_component[0] != by_component[1]
+
+    result = analyze(position)
+    assert_cells_painted(paths[5], result, board_layout(position.width, position.height))
+
+
+def test_the_stages_need_a_total_count_and_a_frontier(tmp_path):
+    with pytest.raises(InputError, match="total mine count"):
+        draw_stages(Position(3, 2, None, ("1HH", "HHH")), tmp_path)
+    with pytest.raises(InputError, match="total mine count"):
+        draw_stages(Position(2, 1, 1, ("HH",)), tmp_path)
+    with pytest.raises(InputError, match="file name must end"):
+        draw_stages(Position(3, 2, 1, ("1HH", "HHH")), tmp_path, suffix=".gif")

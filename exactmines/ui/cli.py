@@ -624,6 +624,39 @@ def convert_command(
     typer.echo(f"JSMinesweeper: {link}")
 
 
+@app.command("instances")
+def instances_command(
+    name: Annotated[Optional[str], typer.Argument(
+        metavar="NAME", help="One instance (reference-9x9 or reference-9x9.mine): print its "
+                             "path. Without it, list them all.", show_default=False)] = None,
+    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
+    = TextOrJson.text,
+) -> None:
+    """The positions and boards shipped inside the package, and where they are.
+
+    Example: exactmines instances
+
+    Example: exactmines analyze "$(exactmines instances reference-9x9)" --backend sat
+    """
+    from exactmines.io.shipped import FOLDER, instance_names, instance_path
+
+    if name is not None:
+        path = instance_path(name)
+        if output is TextOrJson.json:
+            _emit_json({"name": path.name, "path": str(path)})
+        else:
+            typer.echo(str(path))
+        return
+    names = instance_names()
+    if output is TextOrJson.json:
+        _emit_json({"folder": str(FOLDER), "instances": names})
+        return
+    typer.echo(f"{plural(len(names), 'instance')} in {FOLDER} (its README.md says what "
+               f"each is for):")
+    for shipped in names:
+        typer.echo(f"  {shipped}")
+
+
 class GenerateKind(StrEnum):
     sat = "sat"
     position = "position"

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from exactmines.analysis.analyze import Analysis
+from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.errors import ExactminesError, InputError
+from exactmines.position import Position
 from exactmines.stats import wilson_interval
 from exactmines.ui.report import plural
 
@@ -29,6 +30,8 @@ __all__ = [
     "board_layout",
     "check_image_path",
     "draw_analysis",
+    "STAGES",
+    "draw_stages",
     "Rate",
     "plot_rates",
 ]
@@ -225,28 +228,9 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     fw, fh = layout.figure_width, layout.figure_height
     board_w, board_h = width * layout.cell, height * layout.cell
-    axes = figure.add_axes((layout.left / fw, layout.bottom / fh, board_w / fw, board_h / fh))
-    axes.imshow(image, extent=(0, width, height, 0), interpolation="nearest", aspect="auto")
-    axes.set_xlim(0, width)
-    axes.set_ylim(height, 0)
-    cell_pixels = layout.cell * dpi
-    if cell_pixels >= 6:
-        lines = dict(colors="white", linewidths=0.6 if cell_pixels >= 20 else 0.3)
-        axes.vlines(range(1, width), 0, height, **lines)
-        axes.hlines(range(1, height), 0, width, **lines)
-    font = layout.cell * 72 * 0.5
-    for r, c, text, ink in labels:
-        # Board marks (numbers, F, S, M) bold; percentages lighter, so the board reads first.
-        percent = text.isdigit() and (r, c) in by_cell
-        axes.text(c + 0.5, r + 0.5, text, ha="center", va="center", color=ink,
-                  fontsize=font * (0.75 if percent else 1.0),
-                  fontweight="normal" if percent else "bold")
-    axes.set_xticks([t + 0.5 for t in _ticks(width)], [str(t) for t in _ticks(width)])
-    axes.set_yticks([t + 0.5 for t in _ticks(height)], [str(t) for t in _ticks(height)])
-    axes.tick_params(length=0, labelsize=7)
-    axes.xaxis.tick_top()
-    for spine in axes.spines.values():
-        spine.set_visible(False)
+    # Board marks (numbers, F, S, M) bold; percentages lighter, so the board reads first.
+    _board_axes(figure, layout, image, [(r, c, text, ink, text.isdigit() and (r, c) in by_cell)
+                                        for r, c, text, ink in labels])
 
     bar = figure.add_axes(((layout.left + board_w + 0.25) / fw, _BOTTOM / fh,
                            0.18 / fw, max(board_h, 1.5) / fh))
@@ -269,6 +253,37 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     return layout
 
 
+def _board_axes(figure: Any, layout: BoardLayout, image: Any,
+                labels: Iterable[tuple[int, int, str, str, bool]]) -> Any:
+    """The board's axes in ``figure`` where ``layout`` puts them: ``image`` (height x width
+    RGBA) one square per cell, white lines between cells, and ``labels`` (row, col, text,
+    ink, light) centred in their cells, bold unless ``light``."""
+    width, height = layout.width, layout.height
+    fw, fh = layout.figure_width, layout.figure_height
+    axes = figure.add_axes((layout.left / fw, layout.bottom / fh,
+                            width * layout.cell / fw, height * layout.cell / fh))
+    axes.imshow(image, extent=(0, width, height, 0), interpolation="nearest", aspect="auto")
+    axes.set_xlim(0, width)
+    axes.set_ylim(height, 0)
+    cell_pixels = layout.cell * layout.dpi
+    if cell_pixels >= 6:
+        lines = dict(colors="white", linewidths=0.6 if cell_pixels >= 20 else 0.3)
+        axes.vlines(range(1, width), 0, height, **lines)
+        axes.hlines(range(1, height), 0, width, **lines)
+    font = layout.cell * 72 * 0.5
+    for r, c, text, ink, light in labels:
+        axes.text(c + 0.5, r + 0.5, text, ha="center", va="center", color=ink,
+                  fontsize=font * (0.75 if light else 1.0),
+                  fontweight="normal" if light else "bold")
+    axes.set_xticks([t + 0.5 for t in _ticks(width)], [str(t) for t in _ticks(width)])
+    axes.set_yticks([t + 0.5 for t in _ticks(height)], [str(t) for t in _ticks(height)])
+    axes.tick_params(length=0, labelsize=7)
+    axes.xaxis.tick_top()
+    for spine in axes.spines.values():
+        spine.set_visible(False)
+    return axes
+
+
 def _title(result: Analysis, file: str | None) -> str:
     position = result.position
     mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
@@ -279,6 +294,178 @@ def _title(result: Analysis, file: str | None) -> str:
     return (f"{head}, layouts {layouts}{', unique' if result.unique else ''}\n"
             f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
             f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown")
+
+
+# ------------------------------------------------------------------ the analysis's stages
+
+#: The pictures :func:`draw_stages` writes, in the order the analysis goes.
+STAGES = ("frontier", "boxes", "components", "counts", "combination", "probabilities")
+
+#: Fills of the stage pictures: covered cells next to a number, and away from every number.
+_FRONTIER, _OUTSIDE = "#fd8d3c", "#c6dbef"
+#: One colour per box or component, in turn: matplotlib's tab10 without its grey and red,
+#: then light ones unlike the cells off the frontier.
+_GROUPS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
+           "#17becf", "#ffbb78", "#98df8a", "#c5b0d5", "#f7b6d2")
+
+
+def _letters(index: int) -> str:
+    """``a`` ... ``z``, then ``aa``, ``ab`` ...: a box's name."""
+    name = ""
+    index += 1
+    while index:
+        index, digit = divmod(index - 1, 26)
+        name = chr(ord("a") + digit) + name
+    return name
+
+
+def _stage_board(position: Position, path: Path, title: str,
+                 fills: Mapping[tuple[int, int], str], marks: Mapping[tuple[int, int], str],
+                 legend: Iterable[tuple[str, str]], dpi: int) -> None:
+    """The position with ``fills`` on covered cells (the rest plain) and ``marks`` in them."""
+    import numpy as np
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Patch
+
+    layout = board_layout(position.width, position.height, dpi)
+    image = np.empty((position.height, position.width, 4))
+    labels = []
+    for r, row in enumerate(position.rows):
+        for c, ch in enumerate(row):
+            colour = fills.get((r, c), COLOURS["zero"] if ch == "0" else COLOURS["revealed"])
+            image[r, c] = to_rgba(colour)
+            if (r, c) in marks:
+                ink = "white" if _luminance(tuple(image[r, c])) < 0.5 else "black"
+                labels.append((r, c, marks[(r, c)], ink, False))
+            elif ch not in "0H":
+                labels.append((r, c, ch, _NUMBER_COLOURS.get(ch, "black"), False))
+    figure = _figure_class()(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
+    _board_axes(figure, layout, image, labels)
+    fw, fh = layout.figure_width, layout.figure_height
+    handles = [Patch(facecolor=colour, edgecolor="#555555", label=label)
+               for label, colour in legend]
+    figure.legend(handles=handles, loc="lower left", ncol=min(len(handles), 3), fontsize=7,
+                  frameon=False, bbox_to_anchor=(layout.left / fw, 0.04 / fh))
+    figure.text(layout.left / fw, 1 - 0.12 / fh, title, fontsize=9, va="top", ha="left")
+    figure.savefig(path, dpi=dpi, format=path.suffix[1:].lower())
+
+
+def _bars(path: Path, title: str, panels: list[tuple[str, str, dict[int, str], list[int]]],
+          xlabel: str, dpi: int) -> None:
+    """One bar chart per panel (name, colour, bar labels by x, heights from x = 0), side by
+    side; each bar carries its label."""
+    width = max(1.2 + 2.6 * len(panels), 0.7 + 0.075 * len(title))  # room for the title
+    figure = _figure_class()(figsize=(width, 2.7), dpi=dpi)
+    panel = (width - 0.5 * (len(panels) + 1)) / len(panels)
+    for i, (name, colour, texts, heights) in enumerate(panels):
+        axes = figure.add_axes(((0.5 + (panel + 0.5) * i) / width, 0.45 / 2.7, panel / width,
+                                1.6 / 2.7))
+        xs = sorted(texts)
+        axes.bar(xs, [heights[x] for x in xs], color=colour, width=0.6)
+        for x in xs:
+            axes.annotate(texts[x], (x, heights[x]), xytext=(0, 2), textcoords="offset points",
+                          ha="center", va="bottom", fontsize=7)
+        axes.set_xticks(xs, [str(x) for x in xs])
+        axes.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+        axes.set_ylim(0, max(heights) * 1.3)
+        axes.set_yticks([])
+        axes.tick_params(labelsize=7)
+        axes.set_xlabel(xlabel, fontsize=8)
+        axes.set_title(name, fontsize=8)
+        for side in ("top", "right", "left"):
+            axes.spines[side].set_visible(False)
+    figure.text(0.5 / width, 1 - 0.1 / 2.7, title, fontsize=9, va="top", ha="left")
+    figure.savefig(path, dpi=dpi, format=path.suffix[1:].lower())
+
+
+def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: str = "dp",
+                suffix: str = ".png", dpi: int = DPI) -> list[Path]:
+    """A picture of each stage of the analysis of ``position``, for people learning how it
+    works: ``stage-N-NAME.png`` in ``folder`` for each name of :data:`STAGES`, in order.
+
+    1. the frontier: the covered cells next to a number, and those away from every number;
+    2. the boxes: frontier cells under the same numbers, one colour and letter per box;
+    3. the components: boxes linked by shared numbers, one colour per component, with the
+       numbers that link them;
+    4. the counts: each component's layouts by number of mines, as ``backend`` counts them;
+    5. the combination: for each number of mines ``s`` on the frontier, the product of the
+       components' counts times the ways to put the other mines off the frontier,
+       ``C(U, L - s)``: their sum is the number of layouts (needs the total mine count);
+    6. the answer: :func:`draw_analysis` of the same position.
+
+    Returns the paths written. Meant for small positions (a few components and boxes):
+    every count is written out. Cost: one analysis and six pictures.
+    """
+    from exactmines.analysis.backends import get_backend
+    from exactmines.analysis.combine import binomial, poly_mul
+    from exactmines.analysis.frontier import build_frontier
+
+    check_image_path(Path("stage" + suffix), "suffix")
+    frontier = build_frontier(position)
+    if frontier.contradiction or frontier.mines_left is None or not frontier.components:
+        raise InputError("the stages are drawn for a consistent position with a total mine "
+                         "count and a frontier", source="position")
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    paths = [target / f"stage-{i}-{name}{suffix}" for i, name in enumerate(STAGES, 1)]
+    outside = dict.fromkeys(frontier.outside, _OUTSIDE)
+    cells = [c for boxes in frontier.box_cells for box in boxes for c in box]
+    covered = f"{len(cells)} covered cells next to a number, {len(outside)} away from them"
+    _stage_board(position, paths[0], f"1. frontier: {covered}",
+                 {**outside, **dict.fromkeys(cells, _FRONTIER)}, {},
+                 [("frontier", _FRONTIER), ("off the frontier", _OUTSIDE)], dpi)
+
+    fills, marks, number = dict(outside), {}, 0
+    for boxes in frontier.box_cells:
+        for box in boxes:
+            for cell in box:
+                fills[cell] = _GROUPS[number % len(_GROUPS)]
+                marks[cell] = _letters(number)
+            number += 1
+    _stage_board(position, paths[1], f"2. boxes: {plural(number, 'box', 'boxes')}, each a "
+                 "set of cells under the same numbers", fills, marks,
+                 [("off the frontier", _OUTSIDE)], dpi)
+
+    fills, marks = dict(outside), {}
+    legend = []
+    for i, (boxes, clues) in enumerate(zip(frontier.box_cells, frontier.clue_cells,
+                                           strict=True)):
+        colour = _GROUPS[i % len(_GROUPS)]
+        for clue in clues:
+            fills[clue] = colour + "66"  # the numbers that link the boxes, lighter
+        for cell in (c for box in boxes for c in box):
+            fills[cell], marks[cell] = colour, str(i + 1)
+        legend.append((f"component {i + 1}", colour))
+    _stage_board(position, paths[2], f"3. components: "
+                 f"{plural(len(frontier.components), 'component')}, independent but for the "
+                 "total count", fills, marks, legend + [("off the frontier", _OUTSIDE)], dpi)
+
+    engine = get_backend(backend)
+    counts = [engine.count(component).layouts for component in frontier.components]
+    panels = [(f"component {i + 1}: {plural(c.cells, 'cell')}, "
+               f"{plural(len(c.sizes), 'box', 'boxes')}", _GROUPS[i % len(_GROUPS)],
+               {k: f"{n:,}" for k, n in enumerate(layouts) if n}, list(layouts))
+              for i, (c, layouts) in enumerate(zip(frontier.components, counts, strict=True))]
+    _bars(paths[3], f"4. counts: layouts of each component by its number of mines "
+                    f"({engine.name})", panels, "mines in the component", dpi)
+
+    product = [1]
+    for layouts in counts:
+        product = poly_mul(product, layouts)
+    left, off = frontier.mines_left, len(frontier.outside)
+    weights = [n * binomial(off, left - s) for s, n in enumerate(product)]
+    texts = {s: f"{n:,} x C({off},{left - s})\n= {w:,}"
+             for s, (n, w) in enumerate(zip(product, weights, strict=True)) if w}
+    if not texts:
+        raise InputError("no layout meets the total mine count", source="position")
+    _bars(paths[4], f"5. combination: {left} mines left, {off} cells off the frontier; "
+                    f"{sum(weights):,} layouts in all",
+          [("layouts by mines on the frontier", _FRONTIER, texts, weights)],
+          "mines on the frontier", dpi)
+    draw_analysis(analyze(position, backend=backend), paths[5],
+                  title="6. probabilities: each cell's share of the layouts with a mine on "
+                        "it", dpi=dpi)
+    return paths
 
 
 @dataclass(frozen=True, slots=True)
