@@ -18,6 +18,7 @@ killed, and the next request starts another.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
@@ -55,7 +56,9 @@ class _Child:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "exactmines.child", str(memory), str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, start_new_session=True)  # Ctrl-C at a terminal reaches the parent alone
+            # A group of its own: Ctrl-C at a terminal reaches the parent alone, and ending
+            # the group ends whatever the child started.
+            env=env, start_new_session=True)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests: IO[bytes] = self.process.stdin
         self.answers: IO[bytes] = self.process.stdout
@@ -90,16 +93,23 @@ class _Child:
                 return
 
     def end(self) -> None:
+        """End the child and every process it started (its process group: a solver it
+        runs, such as CBC): SIGTERM, then SIGKILL."""
         process = self.process
         if process.poll() is None:
-            process.terminate()
+            _signal_group(process.pid, signal.SIGTERM)
             try:
                 process.wait(_GRACE)
             except subprocess.TimeoutExpired:
-                process.kill()
+                _signal_group(process.pid, signal.SIGKILL)
                 process.wait()
         self.requests.close()
         self.answers.close()
+
+
+def _signal_group(leader: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group has ended
+        os.killpg(leader, signum)
 
 
 _idle: list[_Child] = []

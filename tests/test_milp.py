@@ -13,6 +13,7 @@ from math import comb
 from pathlib import Path
 
 import highspy
+import psutil
 import pulp
 import pytest
 from hypothesis import given
@@ -34,11 +35,11 @@ from exactmines.analysis.backends.milp import (
     cbc_outcome,
     highs_outcome,
 )
-from exactmines.analysis.frontier import Component, Constraint
+from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.budget import Budget
 from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 from exactmines.game import Game, deal
-from exactmines.io.files import write_position
+from exactmines.io.files import read_position, write_position
 from exactmines.position import Board, neighbours
 from exactmines.ui.cli import main
 
@@ -272,7 +273,7 @@ def test_cbc_failure_is_an_error(monkeypatch):
 
     monkeypatch.setattr(pulp.LpProblem, "solve", broken)
     with pytest.raises(SolverError, match="cbc crashed"):
-        get_backend("milp-cbc").deduce(strip(3), frozenset(range(10)))
+        _cbc_here().deduce(strip(3), frozenset(range(10)))
 
 
 @pytest.mark.parametrize("time_limit", [None, 0.01, 60.0])
@@ -363,8 +364,15 @@ class _Spy:
 
 
 def _spied(name: str, log: list) -> MilpBackend:
-    engine = HighsMilpBackend() if name == "milp-highs" else CbcMilpBackend()
+    engine = HighsMilpBackend() if name == "milp-highs" else _cbc_here()
     engine._driver = lambda: _Spy(DRIVERS[name](), log)  # type: ignore[method-assign]
+    return engine
+
+
+def _cbc_here() -> CbcMilpBackend:
+    """The CBC engine asked in this process (not in a child), where a test can patch it."""
+    engine = CbcMilpBackend()
+    engine.in_child = False
     return engine
 
 
@@ -380,7 +388,7 @@ def test_cbc_never_sees_an_all_zero_objective(monkeypatch):
         return solve(self, solver, **kwargs)
 
     monkeypatch.setattr(pulp.LpProblem, "solve", checked)
-    engine = get_backend("milp-cbc")
+    engine = _cbc_here()
     component = Component((1,) * 6, tuple(Constraint((i, i + 1), 1) for i in range(5)))
     assert engine.deduce(component, frozenset(range(7))) == \
         get_backend("sat").deduce(component, frozenset(range(7)))
@@ -503,3 +511,42 @@ def test_missing_cbc_is_reported(monkeypatch):
     monkeypatch.setattr(cbc, "available", lambda self: False)
     with pytest.raises(BackendUnavailable, match="milp-cbc"):
         CbcMilpBackend()
+
+
+def test_cbc_not_solved_before_its_time_limit_is_a_solver_error(monkeypatch):
+    # "Not Solved" long before the limit is not a time-out, and never an answer.
+    def not_solved(self, solver=None, **kwargs):
+        self.status, self.sol_status = pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
+        return self.status
+
+    monkeypatch.setattr(pulp.LpProblem, "solve", not_solved)
+    driver = _CbcDriver()
+    driver.add_columns(2)
+    with pytest.raises(SolverError, match="without a proven answer"):
+        driver.solve({0: 1}, 60.0)
+    with pytest.raises(SolverError, match="without a proven answer"):
+        driver.solve({0: 1}, None)
+
+
+def test_cbc_questions_stop_on_time_with_the_solver_they_started():
+    # Each question runs in a child process, ended with the CBC runs it started when the
+    # budget runs out: the model's file alone takes seconds of Python here.
+    path = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
+    (component,) = build_frontier(read_position(path)).components
+    engine = get_backend("milp-cbc")
+    started = time.monotonic()
+    with pytest.raises(OutOfTime):
+        engine.count(component, budget=Budget.seconds(1.0))
+    facts = engine.deduce(component, frozenset(range(component.cells + 1)),
+                          budget=Budget.seconds(1.0))
+    assert time.monotonic() - started < 2.0 + 15.0
+    assert not facts.complete and all(facts.can_mine) and all(facts.can_clear)
+
+    def solvers() -> list[psutil.Process]:
+        return [p for p in psutil.Process().children(recursive=True)
+                if "cbc" in p.name().lower() and p.status() != psutil.STATUS_ZOMBIE]
+
+    deadline = time.monotonic() + 10
+    while solvers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not solvers()
