@@ -4,8 +4,11 @@ fall-back of ``auto`` when counting is infeasible."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from math import comb, prod
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -23,6 +26,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
+from exactmines.ui.cli import main
 
 
 @st.composite
@@ -278,3 +282,18 @@ def test_a_component_without_boxes_has_one_empty_layout():
     empty = Component(sizes=(), constraints=())
     counts = count_component(empty)
     assert counts.layouts == (1,) and counts.box_mines == ((),)
+
+
+def test_a_component_too_wide_is_not_computed_on_time(capsys):
+    # The DP cannot count a compiled formula: the analysis says "not computed" (exit 0), on
+    # time, where it took 5.8 s on a 1 s limit and ended with an error as if the input were
+    # bad.
+    path = Path(__file__).resolve().parents[1] / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
+    started = time.monotonic()
+    code = main(["analyze", str(path), "--backend", "dp", "--time-limit", "1",
+                 "--format", "json"])
+    assert time.monotonic() - started < 1.0 + 15.0
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0 and document["layouts"] is None and document["consistent"] is None
+    assert not document["probabilities_computed"] and not document["verdicts_complete"]
+    assert any("not counted" in note for note in document["notes"])

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -190,31 +191,38 @@ def layouts_from_counts(counts: ComponentCounts, limit: int,
 class CountingBackend(ABC):
     """Base for engines whose counting is the cheapest way to answer everything.
 
-    The other questions are read off ``count``. A component the engine found too large
-    (:class:`~exactmines.errors.TooLarge`, which does not depend on the time left) is
-    remembered, the last one only: the analysis asks ``count``, then ``mine_numbers``, then
-    ``deduce`` of the same component, and a second and third failed count would cost as
-    much as the first. ``deduce`` past the budget, or on such a component, proves nothing
+    The other questions are read off ``count``. The last component the engine could not
+    count is remembered with the time it had: the analysis asks ``count``, then
+    ``mine_numbers``, then ``deduce`` of the same component, each with less time, and a
+    second and third failed count would cost as much as the first. So they fail at once,
+    as they would have (too large: whatever the time; out of time: with no more time than
+    before). ``deduce`` past the budget, or on such a component, proves nothing
     (``complete=False``)."""
 
     name = "counting"
 
     def __init__(self) -> None:
-        self._too_large: tuple[Component, TooLarge] | None = None
+        #: The component last not counted, why, and the seconds it had (inf: too large).
+        self._failed: tuple[Component, BudgetExceeded, float] | None = None
 
     @abstractmethod
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         """Exact counts; subclasses define how."""
 
     def _counts(self, component: Component, budget: Budget) -> ComponentCounts:
-        """``count``, raising at once for the component last found too large."""
-        failed = self._too_large
-        if failed is not None and (failed[0] is component or failed[0] == component):
+        """``count``, failing at once where the last failed count says it would."""
+        had = budget.remaining()
+        failed = self._failed
+        if (failed is not None and had <= failed[2]
+                and (failed[0] is component or failed[0] == component)):
             raise failed[1]
         try:
             return self.count(component, budget=budget)
         except TooLarge as exc:
-            self._too_large = (component, exc)
+            self._failed = (component, exc, math.inf)
+            raise
+        except BudgetExceeded as exc:
+            self._failed = (component, exc, had)
             raise
 
     def mine_numbers(self, component: Component, *,
