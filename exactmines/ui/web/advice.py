@@ -11,17 +11,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactmines.analysis.analyze import Analysis
+from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.frontier import Component, build_frontier
-from exactmines.analysis.serialize import fraction_text
+from exactmines.analysis.serialize import analysis_to_dict, fraction_text
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import COVERED, FLAG, Position
 
 __all__ = ["REASONS", "Recommendation", "recommend", "recommendation_to_dict",
-           "first_click", "Fault", "find_fault"]
+           "first_click", "Fault", "find_fault", "overlay", "ANALYSIS_SHARE"]
+
+#: The share of the page's budget the analysis gets; the search for the clue at fault (an
+#: inconsistent position) or for the recommended click (a consistent one) has the rest.
+ANALYSIS_SHARE = 0.6
 
 #: Why a cell is recommended, in words for the page (keys: ``certain`` and the player's
 #: guess kinds).
@@ -211,3 +215,21 @@ def _minimal_conflict(component: Component, engine: Backend,
         if counts.total == 0:
             keep = trial
     return keep
+
+
+def overlay(position: Position, engine: Backend, budget: Budget) -> dict[str, Any]:
+    """What the page draws over a position, within one ``budget``: the analysis
+    (:data:`ANALYSIS_SHARE` of it), then with the rest the clues at fault when the position
+    is inconsistent, else the player's recommended click. The JSON of ``POST
+    /api/overlay``: ``analysis`` (``analyze --format json``'s), ``fault`` (``null`` unless
+    inconsistent and found), ``recommendation`` and ``note`` (why there is none).
+
+    Each stage stops when its part runs out and says so (a note, an unfinished analysis, no
+    recommendation), so the whole returns within the budget plus what a stage cannot
+    interrupt."""
+    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
+    fault = find_fault(position, engine, budget=budget) if result.consistent is False else None
+    move, note = recommend(position, result, budget=budget)
+    return {"analysis": analysis_to_dict(result),
+            "recommendation": None if move is None else recommendation_to_dict(move),
+            "note": note, "fault": None if fault is None else fault.to_dict()}

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -38,7 +37,7 @@ from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.budget import Budget
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.formats import board_from_text
-from exactmines.ui.web.advice import find_fault, recommend, recommendation_to_dict
+from exactmines.ui.web.advice import overlay, recommendation_to_dict
 from exactmines.ui.web.games import MAX_SIDE, GameStore, UnknownGame, WebGame
 from exactmines.ui.web.inputs import (
     EXPORT_KINDS,
@@ -289,19 +288,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body, limit = await analyze_request(request)
 
         def job() -> dict[str, Any]:
-            started = time.monotonic()
+            budget = Budget.seconds(limit)
             position = position_from_input(body.text, body.grid, body.mines)
-            engine = get_backend(body.backend)
-            result = analyze(position, backend=engine, time_limit=limit)
-            out: dict[str, Any] = {"analysis": analysis_to_dict(result), "recommendation": None,
-                                   "note": None, "fault": None}
-            if result.consistent is False:
-                fault = find_fault(position, engine, budget=Budget(started + 2 * limit))
-                out["fault"] = None if fault is None else fault.to_dict()
-            move, note = recommend(position, result, budget=Budget.seconds(limit))
-            out["recommendation"] = None if move is None else recommendation_to_dict(move)
-            out["note"] = note
-            return out
+            return overlay(position, get_backend(body.backend), budget)
 
         return JSONResponse(await run(job, limit))
 
