@@ -17,6 +17,7 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
+from exactmines.analysis.backends import Deductions
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
@@ -538,3 +539,22 @@ def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monke
     monkeypatch.setattr(check, "_ByBackend", Counted)
     assert solvable(board, (0, 0), enumeration_limit=0) == first  # not from the store
     assert routed and len(calls) == seen
+
+
+class _Unfinished(SatBackend):
+    """SAT whose verdicts always run out of time (nothing proved, complete=False)."""
+
+    def deduce(self, component, allowed, *, budget=UNLIMITED):
+        return Deductions.unsettled(len(component.sizes))
+
+
+def test_a_solvability_check_out_of_time_is_not_stuck():
+    # Every component goes to the engine (enumeration_limit 0); an engine that ran out of
+    # time proved nothing, which must not read as "a guess is needed".
+    board = deal(9, 9, 10, random.Random(13), rule="opening", at=(4, 4))
+    answer = solvable(board, (4, 4), enumeration_limit=0)
+    assert answer.solvable and answer.exact_steps  # the engine is asked
+    with pytest.raises(OutOfTime):
+        solvable(board, (4, 4), enumeration_limit=0, backend=_Unfinished())
+    with pytest.raises(OutOfTime, match="time limit reached"):
+        solvable(board, (4, 4), enumeration_limit=0, budget=Budget(0.0))
