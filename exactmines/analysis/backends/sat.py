@@ -94,8 +94,16 @@ class _Session:
         self.budget = budget
         self.box_vars, clauses = encode(component, budget)
         self.cells = [v for chain in self.box_vars for v in chain]
-        self.solver = Solver(name=_SOLVER, bootstrap_with=clauses)
+        self.solver = Solver(name=_SOLVER)
         self._sorted: list[int] | None = None
+        try:
+            # PySAT adds a clause at a time from Python: 0.6 s for a 92,616-cell component.
+            for start in range(0, len(clauses), _CHUNK):
+                budget.check("encoding the component")
+                self.solver.append_formula(clauses[start:start + _CHUNK])
+        except OutOfTime:
+            self.solver.delete()
+            raise
         self._conflicts = _SLICE_CONFLICTS
 
     def __enter__(self) -> _Session:
