@@ -34,7 +34,7 @@ from typing import IO, Any, TypeVar
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime, SolverError, TooLarge
 
-__all__ = ["run_in_child", "MEMORY"]
+__all__ = ["run_in_child", "worker_start", "MEMORY"]
 
 #: Bytes of address space a child may map (``RLIMIT_AS``): past it its allocations fail
 #: and the work ends with an error, instead of the machine swapping.
@@ -192,8 +192,11 @@ def _read(stream: IO[bytes]) -> object:
     return pickle.loads(data)  # noqa: S301 - our own child's answer
 
 
-def _serve(memory: int, parent: int) -> None:  # pragma: no cover - runs in the child
-    """The child's loop: bounded, silent, ended by its parent alone."""
+def worker_start(parent: int) -> None:  # pragma: no cover - runs in a worker
+    """The start of a worker process whose parent is the process ``parent``: the parent
+    alone handles Ctrl-C and SIGTERM (it ends its workers itself; a worker that raised
+    KeyboardInterrupt would only report it), and on Linux the worker dies with its parent,
+    even a parent killed outright."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
@@ -202,7 +205,12 @@ def _serve(memory: int, parent: int) -> None:  # pragma: no cover - runs in the 
         pr_set_pdeathsig = 1
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above
-        return
+        os._exit(1)
+
+
+def _serve(memory: int, parent: int) -> None:  # pragma: no cover - runs in the child
+    """The child's loop: bounded, silent, ended by its parent alone."""
+    worker_start(parent)
     try:
         import resource
 
