@@ -19,6 +19,7 @@ BudgetExceeded           4   500   a limit stopped the work and no caller turned
                                    it into "not computed" (OutOfTime, TooLarge)
 SolverError              4   500   an engine or solver failed without an answer
 ChildDied                4   500   a child process running external code died
+                                   (a SolverError)
 =====================  ====  ====  ===============================================
 
 An inconsistent position is an answer, not an error: exit code
@@ -191,11 +192,9 @@ class SolverError(ExactminesError):
     http_status = 500
 
 
-class ChildDied(ExactminesError):
-    """A child process running external code ended without an answer: killed by a signal, or
-    an abort inside a library (ms_toollib stops the whole process on some damaged files).
-    Callers that know what the child was reading turn it into an :class:`InputError`; one
-    that reaches a boundary is an engine's failure, like :class:`SolverError`."""
-
-    exit_code = 4
-    http_status = 500
+class ChildDied(SolverError):
+    """A child process running external code (:mod:`exactmines.child`) ended without an
+    answer: killed by a signal, or an abort inside a library (ms_toollib stops the whole
+    process on some damaged files, a solver may crash). Callers that know what the child
+    was reading turn it into an :class:`InputError`; one that reaches a boundary is an
+    engine's failure, a :class:`SolverError`."""

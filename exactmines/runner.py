@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
+from exactmines.child import worker_start
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError, ParameterError, WorkerLost
 
 __all__ = ["run_batch", "read_rows", "chunked", "Rows", "Interrupted", "Task", "Row"]
@@ -273,18 +274,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
 
 
 def _worker_start(parent: int) -> None:
-    """Initializer of a local worker process: the parent alone handles Ctrl-C and SIGTERM
-    (it stops the workers itself; a worker that raised KeyboardInterrupt would only report
-    it), and on Linux the worker dies with its parent, even a parent killed outright."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
+    """Initializer of a local worker process (:func:`~exactmines.child.worker_start`)."""
+    worker_start(parent)
 
 
 def _stop(processes: list[multiprocessing.process.BaseProcess]) -> None:

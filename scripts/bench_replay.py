@@ -13,13 +13,15 @@ core, each several times, and prints the median of the per-replay minima (CPU ti
 process and of the child that reads the file); ``cluster`` starts a local Dask cluster and
 runs ``exactmines replay DIR --out FILE --scheduler ...`` on the folder (1,000 replays with
 ``corpus --games 167``), with its progress bar; ``compare`` runs ms_toollib's analysis of
-each file (``analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])``) in a
-child process and prints the table of where the two classifications differ, and why.
+each file (``analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])``,
+:func:`~exactmines.io.replays.ms_toollib_judgement`) in a child process and prints the table
+of where the two classifications differ, and why.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import resource
 import statistics
@@ -27,24 +29,31 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from functools import partial
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from exactmines.analysis.analyze import analyze
-from exactmines.child import run_in_child
 from exactmines.errors import ExactminesError
 from exactmines.io.files import read_replay
-from exactmines.io.replays import REPLAY_SUFFIXES, ms_toollib_version
+from exactmines.io.replays import ms_toollib_judgement, ms_toollib_version
 from exactmines.replay.jobs import replay_files
 from exactmines.replay.judge import FORCED, NEEDLESS, SAFE, Click, analysis_before, judge_replay
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and its finished children."""
+def _cpu(*, living: bool = False) -> float:
+    """CPU seconds of this process and its finished children (``RUSAGE_CHILDREN``), and
+    with ``living`` of its children still running too (the child that reads replays is
+    kept from one file to the next)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    running = 0.0
+    for child in psutil.Process().children(recursive=True) if living else ():
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = child.cpu_times()
+            running += times.user + times.system
+    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime + running
 
 
 def corpus(args: argparse.Namespace) -> None:
@@ -66,9 +75,9 @@ def timing(args: argparse.Namespace) -> None:
             continue
         runs = []
         for _ in range(args.repeat):
-            started = _cpu()
+            started = _cpu(living=True)
             judge_replay(read_replay(name))
-            runs.append(_cpu() - started)
+            runs.append(_cpu(living=True) - started)
         per_replay.append((min(runs), len(replay.events), name))
     if not per_replay:
         raise SystemExit("no expert replay of 150 to 300 clicks in the folder")
@@ -109,22 +118,6 @@ def cluster(args: argparse.Namespace) -> None:
 
 # ---------------------------------------------------------------------------------------
 # Side by side with ms_toollib
-
-
-def _ms_toollib_judgement(path: str) -> dict[str, Any]:
-    """ms_toollib's analysis of a replay: per event that changed the board, its comments;
-    and its luck measure (``pluck``, -log10 of the chance of surviving). Runs in a child
-    process (ms_toollib stops its process on some files)."""
-    import ms_toollib
-
-    kind = REPLAY_SUFFIXES[Path(path).suffix.lower()]
-    video = getattr(ms_toollib, kind)(path)
-    video.parse()
-    video.analyse()
-    video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
-    video.current_time = 1e9
-    comments = [e.comments for e in video.events if e.event.is_mouse() and e.useful_level >= 1]
-    return {"comments": comments, "pluck": video.pluck}
 
 
 #: Rows of the comparison table, in order.
@@ -178,7 +171,8 @@ def compare(args: argparse.Namespace) -> None:
             failed_ours += 1
             continue
         try:
-            theirs = run_in_child(partial(_ms_toollib_judgement, name), what="analysing")
+            theirs = ms_toollib_judgement(Path(name).read_bytes(), name,
+                                          Path(name).suffix[1:].lower())
         except ExactminesError:
             failed_theirs += 1
             continue

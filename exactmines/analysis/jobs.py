@@ -11,6 +11,7 @@ from typing import Any
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
 from exactmines.errors import ExactminesError
 from exactmines.io.files import files_named, read_position
 from exactmines.runner import Row, Task
@@ -24,7 +25,9 @@ def position_files(sources: list[str]) -> list[str]:
 
 
 def analysis_tasks(files: list[str], backend: str, time_limit: float | None) -> list[Task]:
-    """One task per file; its id is the path as given (resume matches on it)."""
+    """One task per file; its id is the path as given (resume matches on it).
+    ``time_limit``: seconds per file (``None``: no limit), each file's budget made when
+    its analysis starts."""
     return [{"id": name, "file": name, "backend": backend, "time_limit": time_limit}
             for name in files]
 
@@ -44,7 +47,8 @@ def analyze_files(chunk: list[Task]) -> list[Row]:
         except ExactminesError as exc:
             row = {"file": task["file"], "error": str(exc)}
         else:
-            result = analyze(position, backend=task["backend"], time_limit=task["time_limit"])
+            result = analyze(position, backend=task["backend"],
+                             budget=Budget.seconds(task["time_limit"]))
             row = analysis_to_dict(result, task["file"])
         rows.append({"id": task["id"], **row})
     return rows

@@ -38,7 +38,8 @@ from exactmines.errors import BackendUnavailable, ChildDied, InputError, OutOfTi
 from exactmines.position import Board, Cell
 
 __all__ = ["REPLAY_SUFFIXES", "EVF_VERSIONS", "MODES", "MAX_SIDE", "EventKind", "ReplayEvent",
-           "Figures", "Replay", "replay_kind", "parse_replay", "Recorder", "ms_toollib_version"]
+           "Figures", "Replay", "replay_kind", "parse_replay", "ms_toollib_judgement",
+           "Recorder", "ms_toollib_version"]
 
 #: File name endings of the replay formats, and ms_toollib's class for each.
 REPLAY_SUFFIXES = {".avf": "AvfVideo", ".rmv": "RmvVideo", ".evf": "EvfVideo",
@@ -193,21 +194,42 @@ def parse_replay(data: bytes, source: str, kind: str, *,
 
     Notes
     -----
-    Cost: a fork plus ms_toollib's parse and replay of the mouse events, a few
-    milliseconds for an expert game of 10,000 mouse events.
+    Cost: ms_toollib's parse and replay of the mouse events, a few milliseconds for an
+    expert game of 10,000 mouse events, plus sending the file to the child and the events
+    back; the first reading (and the one after a damaged file) also starts the child, about
+    0.3 s of imports.
     """
+    raw = _in_child("replay", data, source, kind, budget)
+    return _replay(raw, source, kind, ms_toollib_version())
+
+
+def ms_toollib_judgement(data: bytes, source: str, kind: str, *,
+                         budget: Budget = UNLIMITED) -> dict[str, Any]:
+    """ms_toollib's own analysis of a replay, to compare with exactmines' judging (in
+    floating point, read as it is): ``comments``, per click that changed the board (the
+    clicks of :attr:`Replay.events`, in order), the words of ms_toollib's
+    ``needless_guess`` and ``high_risk_guess`` findings; and ``pluck``, its luck measure
+    (-log10 of the chance of surviving the game's guesses; a lost game gets the largest
+    float).
+    Read like :func:`parse_replay`, with its errors; costs about as much."""
+    return _in_child("judgement", data, source, kind, budget)
+
+
+def _in_child(work: str, data: bytes, source: str, kind: str,
+              budget: Budget) -> dict[str, Any]:
+    """ms_toollib's ``work`` (a key of :data:`_WORK`) on a file, in a child process."""
     if f".{kind}" not in REPLAY_SUFFIXES:
         raise InputError(f"unknown replay format {kind!r}: expected one of "
                          f"{', '.join(s[1:] for s in REPLAY_SUFFIXES)}", source=source)
     reader = ms_toollib_version()
     if not data:
         raise InputError("empty file, expected a replay", source=source)
-    # On a panic ms_toollib writes crash.log in the working folder: the child works in a
+    # On a panic ms_toollib writes crash.log in the working folder: the child reads in a
     # folder of its own, and the log's message says why the file could not be read.
     with tempfile.TemporaryDirectory(prefix="exactmines-replay-") as folder:
         try:
-            raw = run_in_child(lambda: _read(folder, data, kind), what=f"reading {source}",
-                               budget=budget)
+            return run_in_child(_in_folder, (folder, work, data, kind), budget,
+                                doing=f"reading {source}")
         except ChildDied:
             why = _panic_message(Path(folder) / "crash.log")
             raise InputError(f"{reader} cannot read it as {kind.upper()}{why}: a damaged "
@@ -215,7 +237,6 @@ def parse_replay(data: bytes, source: str, kind: str, *,
         except OutOfTime:
             raise InputError(f"{reader} did not finish reading it within the time limit",
                              source=source) from None
-    return _replay(raw, source, kind, reader)
 
 
 def _panic_message(log: Path) -> str:
@@ -230,21 +251,41 @@ def _panic_message(log: Path) -> str:
     return ""
 
 
-def _read(folder: str, data: bytes, kind: str) -> dict[str, Any]:
-    """ms_toollib's reading of a file, as plain values (runs in the child process, in
-    ``folder``)."""
+def _in_folder(folder: str, work: str, data: bytes, kind: str,
+               budget: Budget) -> dict[str, Any]:
+    """``_WORK[work](data, kind)`` in the child process: in ``folder`` while ms_toollib
+    works (where a panic writes its crash.log), then back where it was, for the child is
+    kept for later work. (``budget``: the child's, which its parent enforces.)"""
+    home = os.getcwd()
     os.chdir(folder)
+    try:
+        return _WORK[work](data, kind)
+    finally:
+        os.chdir(home)
+
+
+def _video(data: bytes, kind: str) -> Any:
+    """ms_toollib's video of a file, parsed and analysed, at the game's end."""
     ms = _ms_toollib()
     video = getattr(ms, REPLAY_SUFFIXES[f".{kind}"])(raw_data=data)
     video.parse()
     video.analyse()
+    return video
+
+
+def _board_changes(video: Any) -> list[Any]:
+    """The video's mouse events that changed the board."""
+    return [e for e in video.events if e.event.is_mouse() and e.useful_level >= _FLAG]
+
+
+def _read_replay(data: bytes, kind: str) -> dict[str, Any]:
+    """What :func:`parse_replay` needs of ms_toollib's reading, as plain values."""
+    video = _video(data, kind)
     video.current_time = 1e9  # the figures below are read "at the end" of the game
     pixels = video.pix_size
     events = []
-    for event in video.events:
+    for event in _board_changes(video):
         level = event.useful_level
-        if not event.event.is_mouse() or level < _FLAG:
-            continue
         mouse = event.event.unwrap_mouse()
         row, col = mouse.y // pixels, mouse.x // pixels
         if level == _BOOM:
@@ -259,6 +300,17 @@ def _read(folder: str, data: bytes, kind: str) -> dict[str, Any]:
         "double": video.double,
     }
 
+
+def _read_judgement(data: bytes, kind: str) -> dict[str, Any]:
+    """What :func:`ms_toollib_judgement` returns."""
+    video = _video(data, kind)
+    video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
+    video.current_time = 1e9
+    return {"comments": [e.comments for e in _board_changes(video)], "pluck": video.pluck}
+
+
+#: What :func:`_in_folder` runs, by name.
+_WORK = {"replay": _read_replay, "judgement": _read_judgement}
 
 _KINDS: dict[int, EventKind] = {_FLAG: "right", _LEFT: "left", _CHORD: "chord"}
 

@@ -113,17 +113,16 @@ def analyze_command(
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting layouts per position; past it, "
-                             "probabilities are reported as not computed and the safe/mine "
-                             "verdicts get as long again (no limit with 0: verdicts only); "
-                             "a cell not proved by then is unknown, and the output says "
-                             "so.")] = 30.0,
+        "--time-limit", help="Seconds per position, more than 0 (inf: no limit), shared "
+                             "by counting and then the safe/mine verdicts: past it "
+                             "probabilities are reported as not computed, and a cell not "
+                             "proved safe or a mine is unknown; the output says so.")] = 30.0,
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
         "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
                          "layout, never counts): fast on big positions. Undecided past "
-                         "--time-limit (0: no limit).")] = False,
+                         "--time-limit.")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
@@ -137,8 +136,7 @@ def analyze_command(
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
-    if time_limit < 0:  # 0 is allowed: verdicts only, no counting
-        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -159,7 +157,7 @@ def analyze_command(
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
     if unique:
-        _unique_report(positions, output, time_limit or None)
+        _unique_report(positions, output, time_limit)
         return
 
     from exactmines.analysis.serialize import analysis_to_dict
@@ -168,7 +166,7 @@ def analyze_command(
     results = []
     console = _console()
     for name, position in positions:
-        result = analyze(position, backend=engine, time_limit=time_limit)
+        result = analyze(position, backend=engine, budget=Budget.seconds(time_limit))
         results.append(result)
         if output is OutputFormat.jsonl:
             _emit_json(analysis_to_dict(result, name))
@@ -191,7 +189,7 @@ def analyze_command(
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
-                   time_limit: float | None) -> None:
+                   time_limit: float) -> None:
     """``analyze --unique``: one answer per position, ``null`` answers when not decided
     within ``time_limit`` seconds; exit 3 if any is inconsistent."""
     from exactmines.errors import OutOfTime
@@ -481,8 +479,7 @@ def batch_command(
              "\"id\" = the path), written as each chunk finishes.", show_default=False)],
     backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting layouts per position (as in analyze).")]
-    = 30.0,
+        "--time-limit", help="Seconds per position, as in analyze.")] = 30.0,
     workers: Annotated[Optional[int], typer.Option(
         help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
     scheduler: Annotated[Optional[str], typer.Option(
@@ -520,16 +517,16 @@ def batch_command(
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size {chunk_size}: must be at least 1",
                          source="command line")
-    if time_limit <= 0:
-        raise InputError(f"--time-limit {time_limit}: must be positive", source="command line")
+    # Refused when not more than 0; no limit is null in the tasks and meta (JSON has no inf).
+    limit = time_limit if Budget.seconds(time_limit).limited else None
     files = position_files(sources)
     processes = workers if workers is not None else (os.cpu_count() or 1)
     if chunk_size is None:
         # About four chunks per worker keeps everyone busy to the end; 32 amortises the
         # ~2 ms a Dask task costs.
         chunk_size = max(1, min(32, len(files) // (4 * (processes if scheduler is None else 8))))
-    tasks = analysis_tasks(files, backend, time_limit)
-    meta = {"command": "batch", "backend": backend, "time_limit": time_limit}
+    tasks = analysis_tasks(files, backend, limit)
+    meta = {"command": "batch", "backend": backend, "time_limit": limit}
     with _interrupted("files", out):
         rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
@@ -676,7 +673,7 @@ def export_command(
     backend: Annotated[str, typer.Option(
         help=f"Engine of the ground truth: {', '.join(backend_names())}.")] = "auto",
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting the ground truth's layouts, as in "
+        "--time-limit", help="Seconds for the ground truth's analysis, as in "
                              "analyze.")] = 30.0,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
@@ -688,11 +685,10 @@ def export_command(
     from exactmines.analysis.export import write_export
 
     engine = get_backend(backend)
-    if time_limit < 0:
-        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
     position = read_position(position_file)
     exported = write_export(out, position, to, count=not no_count, backend=engine,
-                            time_limit=time_limit, source=str(position_file))
+                            budget=Budget.seconds(time_limit), source=str(position_file))
     models = None if exported.models is None else str(exported.models)
     summary = {"in": str(position_file), "out": str(out), "json": f"{out}.json",
                "format": exported.format, "variables": len(exported.cells),

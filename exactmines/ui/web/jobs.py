@@ -27,7 +27,7 @@ from exactmines.io.replays import Replay, parse_replay, replay_kind
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
-from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
+from exactmines.ui.web.advice import Advice, analysis_json, overlay, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
@@ -66,38 +66,14 @@ def analysis_body(request: Request) -> bytes:
 
 
 def overlay_body(request: Request) -> bytes:
-    """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
-    its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
-    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
-    clues at fault in an inconsistent position.
-
-    The stages share the request's time: the analysis first, then the search for the
-    faulty clues and the advice with what is left of it.
-    """
+    """``POST /api/overlay``: :func:`~exactmines.ui.web.advice.overlay` of the request's
+    position, within its time limit: the analysis, the player's advice (the recommended
+    click with its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's
+    odds, never on a cell the player flagged), and the clues at fault in an inconsistent
+    position."""
     text, grid, mines, backend, limit, flagged, grouped = request
-    budget = Budget.seconds(limit)
-    position = read_position(text, grid, mines)
-    engine = get_backend(backend)
-    # The analysis may spend its share twice (counting, then the verdicts): half of the
-    # budget keeps it within the whole.
-    result = analyze(position, backend=engine, budget=budget.share(0.5))
-    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
-    if result.consistent is False:
-        fault = find_fault(position, engine, budget=budget)
-        out["fault"] = None if fault is None else fault.to_dict()
-    # Whatever is left, however little: a position without probabilities is said so
-    # before any search starts.
-    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
-    return json_bytes(out)
-
-
-def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
-    """The analysis's JSON, its cells one object each or, ``grouped``, by value
-    (``"cell_groups"``)."""
-    out = analysis_to_dict(result, cells=not grouped)
-    if grouped:
-        out["cell_groups"] = cell_groups(result)
-    return out
+    return json_bytes(overlay(read_position(text, grid, mines), get_backend(backend),
+                              Budget.seconds(limit), flagged=flagged, grouped=grouped))
 
 
 def unanswered(position: Position, backend: str, note: str) -> Analysis:
@@ -122,7 +98,7 @@ def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     if not overlay:
         return json_bytes(analysis_to_dict(result))
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
-    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
+    return json_bytes({"analysis": analysis_json(result, grouped), "fault": None,
                        **advice.to_dict()})
 
 
