@@ -137,6 +137,41 @@ def test_workers_are_replaced_after_their_jobs_or_past_their_memory(limits):
     assert all(_gone(pid) for pid in pids)
 
 
+def test_a_worker_reaped_by_two_threads_closes_its_pipe_once():
+    """The pool's close can reap a worker that its replacement is reaping: the two must
+    not close the pipe at the same time (the second close of a descriptor may close
+    another file's)."""
+    import threading
+
+    from exactmines.ui.web.workers import _Worker
+
+    class Pipe:
+        def __init__(self):
+            self.inside = 0
+            self.overlapped = False
+            self.closed = 0
+
+        def close(self):
+            self.inside += 1
+            self.overlapped |= self.inside > 1
+            time.sleep(0.05)
+            self.closed += 1
+            self.inside -= 1
+
+    class Ended:
+        def join(self, timeout):
+            return None
+
+    pipe = Pipe()
+    worker = _Worker(Ended(), pipe)
+    threads = [threading.Thread(target=worker.reap) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not pipe.overlapped and pipe.closed == 4
+
+
 def test_idle_workers_beyond_the_warm_ones_end():
     async def scenario(pool):
         await asyncio.gather(*(pool.run(time.sleep, (0.3,), seconds=5) for _ in range(4)))

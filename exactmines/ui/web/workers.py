@@ -200,7 +200,7 @@ def _context() -> Any:
 class _Worker:
     """One worker process, seen from the server."""
 
-    __slots__ = ("process", "conn", "jobs", "idle_since", "ends_at", "alive")
+    __slots__ = ("process", "conn", "jobs", "idle_since", "ends_at", "alive", "_reaping")
 
     def __init__(self, process: Any, conn: Connection) -> None:
         self.process = process
@@ -209,6 +209,7 @@ class _Worker:
         self.idle_since = time.monotonic()
         self.ends_at = 0.0  # monotonic time its running job must have ended by
         self.alive = True
+        self._reaping = threading.Lock()
 
     def end(self) -> None:
         """Kill the process now (SIGKILL: a solver in C cannot be asked); does not wait."""
@@ -217,10 +218,14 @@ class _Worker:
             self.process.kill()
 
     def reap(self) -> None:
-        """Wait for the ended process and close its pipe (blocking: call from a thread)."""
-        with contextlib.suppress(OSError, ValueError, AssertionError):
-            self.process.join(5)
-        self.conn.close()
+        """Wait for the ended process and close its pipe (blocking: call from a thread).
+        Once: the pool's close may reap a worker that a replacement is reaping too, and
+        two threads closing one pipe close its descriptor twice (the second may by then
+        be another file's)."""
+        with self._reaping:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                self.process.join(5)
+            self.conn.close()
 
 
 def _exchange(conn: Connection, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
