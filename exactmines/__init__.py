@@ -33,6 +33,7 @@ _WHERE = {
     "Analysis": "exactmines.analysis.analyze",
     "CellAnalysis": "exactmines.analysis.analyze",
     "analyze": "exactmines.analysis.analyze",
+    "CountCache": "exactmines.analysis.cache",
     "get_backend": "exactmines.analysis.backends",
     "backend_names": "exactmines.analysis.backends",
     # files and values
@@ -75,6 +76,7 @@ __all__ = [
     "Analysis",
     "CellAnalysis",
     "analyze",
+    "CountCache",
     "get_backend",
     "backend_names",
     "read_board",
@@ -125,6 +127,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eagerly
     from exactmines.analysis.analyze import Analysis, CellAnalysis, analyze
     from exactmines.analysis.backends import backend_names, get_backend
+    from exactmines.analysis.cache import CountCache
     from exactmines.errors import ExactminesError, InputError
     from exactmines.game import Game
     from exactmines.generate.hardness import compile_cnf, parse_dimacs

@@ -17,8 +17,9 @@ Randomness is always an explicit ``random.Random``: the same seed deals the same
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from exactmines.errors import InputError
 from exactmines.position import Board, Cell, Position, Topology, indices_of
@@ -34,6 +35,7 @@ __all__ = [
     "free_indices",
     "protected_cells",
     "board_from_indices",
+    "three_bv",
 ]
 
 StartRule = Literal["safe", "opening", "unprotected"]
@@ -146,6 +148,11 @@ class Game:
         self.exploded: Cell | None = None
         self.clicks = 0
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
+        return (_rebuilt, (self.board, bytes(self._open), self._opened, self.exploded,
+                           self.clicks))
+
     @property
     def revealed(self) -> int:
         """The revealed cells as a bitmask (bit ``r * width + c``); one pass over the board."""
@@ -205,40 +212,51 @@ class Game:
         if self.over:
             raise GameOver("the game is over")
         _check_cell(self.width, self.height, cell, "click")
-        self.clicks += 1
+        width = self.width
+        return [divmod(i, width) for i in self.reveal_indices([cell[0] * width + cell[1]])]
+
+    def reveal_indices(self, indices: Iterable[int]) -> list[int]:
+        """Click each cell of ``indices`` (flat indices on the board, in order) until the
+        game is over: the cells newly revealed, as flat indices, ascending. What
+        :meth:`reveal` does for one cell, for callers that click many at once and work in
+        flat indices (the no-guess check, the player): no cell tuple is made."""
+        new: list[int] = []
+        opened, numbers, mine = self._open, self.numbers, self._mine
         width, height = self.width, self.height
-        index = cell[0] * width + cell[1]
-        if self._mine[index]:
-            self.exploded = cell
-            return []
-        opened, numbers = self._open, self.numbers
-        if opened[index]:
-            return []
-        opened[index] = 1
-        new = [index]
-        zeros = [index] if numbers[index] == 0 else []
-        if not self.topology.is_square:
-            table = self.topology.neighbour_table
-            while zeros:
-                for i in table[zeros.pop()]:
-                    if not opened[i]:
-                        opened[i] = 1
-                        new.append(i)
-                        if numbers[i] == 0:
-                            zeros.append(i)
-        while zeros:  # a zero is safe, and so are its neighbours: no mine is ever opened
-            r, c = divmod(zeros.pop(), width)
-            low, high = max(c - 1, 0), min(c + 2, width)
-            for row in range(max(r - 1, 0), min(r + 2, height)):
-                for i in range(row * width + low, row * width + high):
-                    if not opened[i]:
-                        opened[i] = 1
-                        new.append(i)
-                        if numbers[i] == 0:
-                            zeros.append(i)
+        table = None if self.topology.is_square else self.topology.neighbour_table
+        for index in indices:
+            if self.exploded is not None or self._opened + len(new) == self._safe:
+                break
+            self.clicks += 1
+            if mine[index]:
+                self.exploded = divmod(index, width)
+                break
+            if opened[index]:
+                continue
+            opened[index] = 1
+            new.append(index)
+            zeros = [index] if numbers[index] == 0 else []
+            if table is not None:
+                while zeros:
+                    for i in table[zeros.pop()]:
+                        if not opened[i]:
+                            opened[i] = 1
+                            new.append(i)
+                            if numbers[i] == 0:
+                                zeros.append(i)
+            while zeros:  # a zero is safe, and so are its neighbours: no mine is ever opened
+                r, c = divmod(zeros.pop(), width)
+                low, high = max(c - 1, 0), min(c + 2, width)
+                for row in range(max(r - 1, 0), min(r + 2, height)):
+                    for i in range(row * width + low, row * width + high):
+                        if not opened[i]:
+                            opened[i] = 1
+                            new.append(i)
+                            if numbers[i] == 0:
+                                zeros.append(i)
         self._opened += len(new)
         new.sort()
-        return [divmod(i, width) for i in new]
+        return new
 
     def cells_of(self, mask: int) -> list[Cell]:
         """The cells of a bitmask, row-major."""
@@ -251,8 +269,44 @@ class Game:
                                    count_known=count_known)
 
 
+def three_bv(board: Board) -> int:
+    """The board's 3BV (Bechtel's Board Benchmark Value): the fewest clicks that clear it
+    without flags or chords -- one per opening (a connected area of zeros, which a click
+    opens with its border) and one per safe cell no opening reveals. Players measure a
+    game's efficiency as 3BV over the clicks they made. Any topology (the board's
+    neighbours). Cost: a pass over the board and its neighbour table."""
+    cells = board.width * board.height
+    numbers = board.numbers()
+    table = board.topology.neighbour_table
+    mines = {r * board.width + c for r, c in board.mine_cells}
+    covered = bytearray(cells)  # revealed by some opening
+    value = 0
+    for start in range(cells):
+        if numbers[start] or start in mines or covered[start]:
+            continue
+        value += 1  # a new opening: flood it as a click would
+        covered[start] = 1
+        zeros = [start]
+        while zeros:
+            for i in table[zeros.pop()]:
+                if not covered[i]:
+                    covered[i] = 1
+                    if numbers[i] == 0:
+                        zeros.append(i)
+    return value + sum(1 for i in range(cells) if not covered[i] and i not in mines)
+
+
 #: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.
 _DIGITS01 = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _rebuilt(board: Board, opened: bytes, count: int, exploded: Cell | None,
+             clicks: int) -> Game:
+    """A pickled :class:`Game` made again."""
+    game = Game(board)
+    game._open[:] = opened
+    game._opened, game.exploded, game.clicks = count, exploded, clicks
+    return game
 
 
 def _bitmask(flags: bytearray) -> int:

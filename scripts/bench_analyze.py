@@ -6,7 +6,8 @@ Usage::
     python scripts/bench_analyze.py --quick          # a subset, under ~30 s
     python scripts/bench_analyze.py --backend sat --time-limit 5   # another engine
     python scripts/bench_analyze.py --profile lattice  # cProfile of one family
-    python scripts/bench_analyze.py --versus         # against ms_toollib (pip install ms_toollib)
+    python scripts/bench_analyze.py --versus --jsm ../JSMinesweeper   # against other engines
+    python scripts/bench_analyze.py --versus --jsm ../JSMinesweeper --families
     python scripts/bench_analyze.py --area           # only the curves against the area
 
 Every figure is the whole pipeline in one process: frontier (boxes and components),
@@ -16,6 +17,15 @@ machine. Positions of the small families are timed 3 times each and the fastest 
 (a time slice lost to another process or a garbage collection is not the analysis's cost);
 the big boards run once each, in a fresh child process, so ``peak MB`` (maximum resident
 set size) is that board's own: position making plus analysis.
+
+``--versus`` times exactmines (every covered cell's probability read as an exact
+``Fraction``) against the other exact engines on the same positions in one run (see
+:func:`compare`): JSMinesweeper's probability engine (D. N. Hill, MIT licence) under node
+when ``--jsm`` names a checkout of https://github.com/DavidNHill/JSMinesweeper (``git clone``
+it beside this repository; ``scripts/jsm_harness.js`` loads it from there: nothing of it is
+copied here), and ms_toollib (``pip install ms_toollib``, for this benchmark only) when
+installed. Each peer's probabilities are checked against the exact ones, cell by cell; the
+script exits 1 when they do not match.
 
 Families (issue 4, targets in brackets; midgame, lattice and sparse are ``exactmines
 generate dense|lattice|sparse``, from :mod:`exactmines.generate.families`):
@@ -50,22 +60,31 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib.metadata
+import json
 import multiprocessing
+import os
 import pstats
 import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names
+from exactmines.analysis.cache import CountCache
 from exactmines.generate.families import (
     dense_games,
     lattice_position,
     opened_region_position,
     sparse_position,
 )
+from exactmines.io.formats import position_to_mine
 from exactmines.play.games import PlaySettings, deal_game, play_game
 from exactmines.position import Board, Position
 
@@ -214,84 +233,308 @@ def summary(label: str, rows: list[dict[str, object]], target_ms: float | None =
 
 
 # ---------------------------------------------------------------------------------------
-# Against ms_toollib (issue 25)
+# Against other exact engines (issues 25 and 33)
 
 MS_TOOLLIB_CODES = {"H": 10, "F": 11, **{str(d): d for d in range(9)}}
+HARNESS = Path(__file__).resolve().parent / "jsm_harness.js"
+JSM_HOW = ("JSMinesweeper's engine: not measured (give --jsm PATH, a checkout of "
+           "https://github.com/DavidNHill/JSMinesweeper, MIT: git clone "
+           "https://github.com/DavidNHill/JSMinesweeper; needs node)")
 
 
-def versus_ms_toollib(positions: list[tuple[str, Position]], backend: str,
-                      runs: int = 5) -> None:
-    """exactmines ``analyze`` against ms_toollib's ``cal_probability_onboard`` (Rust) on the
-    same positions, in this process: warm (one untimed pass each first), CPU time
-    (``time.process_time``) of each call. Each of ``runs`` runs times one tool over the
-    whole suite, then the other (which goes first alternates), so each runs warm in its own
-    steady state, as in a process of its own, and a loaded machine slows both alike.
-    (Alternating position by position instead slows both, each evicting the other's
-    caches: exactmines by about 30 %, ms_toollib by 10 %.) Total: the median over the
-    runs of the CPU summed over the suite; per position: the median over positions of each
-    one's median over the runs. The boards are converted to ms_toollib's lists of numbers
-    (10 covered, 11 flag) before timing. The answers are compared too: every covered cell's
-    exact probability against ms_toollib's float, within 1e-9.
+class Tool:
+    """One engine in the comparison: ``run()`` times one pass over the suite (CPU seconds
+    per position), ``answers()`` gives every covered, unflagged cell's mine probability,
+    row-major, per position (``None`` where the tool gave no answer)."""
 
-    ms_toollib is for this benchmark only (``pip install ms_toollib``), not a dependency.
-    """
-    try:
+    name = ""
+    tolerance = 0.0  # how far its floats may be from the exact answer
+
+    def run(self) -> list[float]:
+        raise NotImplementedError
+
+    def answers(self) -> list[list[float] | None]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the tool holds (a child process)."""
+
+
+class Exactmines(Tool):
+    """``analyze`` with every covered cell's probability read out as an exact
+    :class:`~fractions.Fraction`, in bulk (``Analysis.cells.probabilities()``: the
+    fractions are made when read, so reading them is part of the cost)."""
+
+    def __init__(self, positions: list[Position], backend: str) -> None:
+        self.name = f"exactmines analyze ({backend})"
+        self.positions, self.backend = positions, backend
+        self.exact = [list(self.read(p)) for p in positions]  # warm, and the reference
+
+    def read(self, position: Position) -> Sequence[Fraction | None]:
+        return analyze(position, backend=self.backend).cells.probabilities()
+
+    def run(self) -> list[float]:
+        clock, read = time.process_time, self.read
+        seconds = []
+        for position in self.positions:
+            started = clock()
+            read(position)
+            seconds.append(clock() - started)
+        return seconds
+
+
+class ExactminesCells(Exactmines):
+    """The same, each probability read from its cell object (``[c.probability for c in
+    Analysis.cells]``): the cost of the objects, for the record."""
+
+    def __init__(self, positions: list[Position], backend: str) -> None:
+        super().__init__(positions, backend)
+        self.name = "  the same, through the cell objects"
+
+    def read(self, position: Position) -> Sequence[Fraction | None]:
+        return [cell.probability for cell in analyze(position, backend=self.backend).cells]
+
+
+class ExactminesReplay(Exactmines):
+    """The same, the positions analysed in game order with one
+    :class:`~exactmines.analysis.cache.CountCache` per game, made anew at each game's first
+    position of every run (what a replay of the games does): the components a position
+    shares with the earlier positions of its game are not counted again."""
+
+    def __init__(self, positions: list[Position], games: list[int], backend: str) -> None:
+        self.cache = CountCache()  # the warming pass shares one: run() starts each game anew
+        super().__init__(positions, backend)
+        self.name = "  the same, one CountCache per game"
+        self.games = games
+
+    def read(self, position: Position) -> Sequence[Fraction | None]:
+        return analyze(position, backend=self.backend, cache=self.cache).cells.probabilities()
+
+    def run(self) -> list[float]:
+        clock, read = time.process_time, self.read
+        seconds = []
+        game = None
+        for position, this in zip(self.positions, self.games, strict=True):
+            started = clock()
+            if this != game:
+                game, self.cache = this, CountCache()
+            read(position)
+            seconds.append(clock() - started)
+        return seconds
+
+
+class MsToollib(Tool):
+    """ms_toollib's ``cal_probability_onboard`` (Rust); the boards are converted to its
+    lists of numbers (10 covered, 11 flag) before timing."""
+
+    tolerance = 1e-9
+
+    def __init__(self, positions: list[Position]) -> None:
         import ms_toollib
+
+        self.name = "ms_toollib cal_probability_onboard"
+        self.version = importlib.metadata.version("ms_toollib")
+        self.call = ms_toollib.cal_probability_onboard
+        self.jobs = [([[MS_TOOLLIB_CODES[ch] for ch in row] for row in p.rows], p.mines)
+                     for p in positions]
+        self.positions = positions
+        for board, mines in self.jobs:  # warm
+            self.call(board, mines)
+
+    def run(self) -> list[float]:
+        clock, call = time.process_time, self.call
+        seconds = []
+        for board, mines in self.jobs:
+            started = clock()
+            call(board, mines)
+            seconds.append(clock() - started)
+        return seconds
+
+    def answers(self) -> list[list[float] | None]:
+        out: list[list[float] | None] = []
+        for position, (board, mines) in zip(self.positions, self.jobs, strict=True):
+            grid, _ = self.call(board, mines)
+            out.append([grid[r][c] for r, row in enumerate(position.rows)
+                        for c, ch in enumerate(row) if ch == "H"])
+        return out
+
+
+class JSMinesweeper(Tool):
+    """JSMinesweeper's probability engine under node, through ``scripts/jsm_harness.js``
+    (which loads it from the checkout at ``root``; see the harness for what it runs). The
+    child process is started once, warms every position, and times a pass when asked."""
+
+    tolerance = 1e-6  # it divides to 8 decimals
+
+    def __init__(self, positions: list[Position], root: Path) -> None:
+        self.name = "JSMinesweeper ProbabilityEngine (node)"
+        self.commit = _git_commit(root)
+        self.folder = tempfile.TemporaryDirectory()
+        listing = Path(self.folder.name) / "positions.json"
+        listing.write_text(json.dumps([position_to_mine(p) for p in positions]))
+        self.child = subprocess.Popen(["node", str(HARNESS), str(root), str(listing)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True)
+        if self._read() != "ready":
+            raise SystemExit(f"the JSMinesweeper harness did not start on {root}")
+
+    def _read(self) -> str:
+        assert self.child.stdout is not None
+        line = self.child.stdout.readline().strip()
+        if not line:
+            raise SystemExit(f"the JSMinesweeper harness stopped (exit code "
+                             f"{self.child.wait()})")
+        return line
+
+    def _ask(self, command: str) -> object:
+        assert self.child.stdin is not None
+        self.child.stdin.write(command + "\n")
+        self.child.stdin.flush()
+        return json.loads(self._read())
+
+    def run(self) -> list[float]:
+        return list(self._ask("run"))  # type: ignore[call-overload]
+
+    def answers(self) -> list[list[float] | None]:
+        return list(self._ask("answers"))  # type: ignore[call-overload]
+
+    def close(self) -> None:
+        self.child.communicate("quit\n", timeout=60)
+        self.folder.cleanup()
+
+
+def _git_commit(root: Path) -> str:
+    """The commit checked out at ``root`` (for the record), or ``"unknown"``."""
+    try:
+        return subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def peers(positions: list[Position], jsm: Path | None) -> list[Tool]:
+    """The peers that can run here, each warmed on ``positions``; a line for each one
+    that cannot."""
+    tools: list[Tool] = []
+    if jsm is None:
+        print(JSM_HOW)
+    elif shutil.which("node") is None:
+        print("JSMinesweeper's engine: not measured (node is not on the PATH)")
+    else:
+        tools.append(JSMinesweeper(positions, jsm))
+    try:
+        tools.append(MsToollib(positions))
     except ImportError:
-        print("\nversus ms_toollib: not installed, skipped (pip install ms_toollib; it is "
-              "needed by this benchmark only)")
-        return
-    boards = [[[MS_TOOLLIB_CODES[ch] for ch in row] for row in p.rows] for _, p in positions]
-    theirs_of = ms_toollib.cal_probability_onboard
-    for (_, position), board in zip(positions, boards, strict=True):  # warm both
-        analyze(position, backend=backend)
-        theirs_of(board, position.mines)
-    ours = [[0.0] * runs for _ in positions]
-    theirs = [[0.0] * runs for _ in positions]
-    clock = time.process_time
+        print("ms_toollib: not installed, not measured (pip install ms_toollib; it is needed "
+              "by this benchmark only)")
+    return tools
 
-    def time_ours(run: int) -> None:
-        for i, (_, position) in enumerate(positions):
-            started = clock()
-            analyze(position, backend=backend)
-            ours[i][run] = clock() - started
 
-    def time_theirs(run: int) -> None:
-        for i, ((_, position), board) in enumerate(zip(positions, boards, strict=True)):
-            started = clock()
-            theirs_of(board, position.mines)
-            theirs[i][run] = clock() - started
+def compare(label: str, positions: list[Position], backend: str, jsm: Path | None,
+            runs: int, games: list[int] | None = None) -> bool:
+    """exactmines against every peer that can run, on the same positions, in this run:
+    warm (each tool has done the suite once, untimed), CPU time of each position
+    (``time.process_time``; node's ``process.cpuUsage``). Each of ``runs`` runs times one
+    tool over the whole suite, then the next (the order rotates from run to run), so each
+    runs warm in its own steady state, as in a process of its own, and a loaded machine
+    slows all alike. (Alternating position by position instead slows every tool, each
+    evicting the others' caches.) Total: the least over the runs of the CPU summed over the
+    suite; per position: each position's least time over the runs, then the median and the
+    largest of those. Every peer's answers are then checked against the exact ones, cell by
+    cell, within its tolerance: ``False`` when one is off (a broken harness cannot pass)."""
+    ours = Exactmines(positions, backend)
+    tools: list[Tool] = [ours, ExactminesCells(positions, backend)]
+    if games is not None:
+        tools.append(ExactminesReplay(positions, games, backend))
+    tools.extend(peers(positions, jsm))
+    times: dict[str, list[list[float]]] = {tool.name: [] for tool in tools}
+    try:
+        for run in range(runs):
+            for tool in tools[run % len(tools):] + tools[:run % len(tools)]:
+                times[tool.name].append(tool.run())
+        checks = [(tool, _gap(ours.exact, tool.answers(), tool.tolerance))
+                  for tool in tools if not isinstance(tool, Exactmines)]
+    finally:
+        for tool in tools:
+            tool.close()
 
-    for run in range(runs):
-        for timed in ((time_ours, time_theirs) if run % 2 == 0 else (time_theirs, time_ours)):
-            timed(run)
-    worst, differ = 0.0, 0
-    for (_, position), board in zip(positions, boards, strict=True):
-        probabilities, _ = theirs_of(board, position.mines)
-        for cell in analyze(position, backend=backend).cells:
-            gap = abs(float(cell.probability) - probabilities[cell.row][cell.col])
+    def figures(name: str) -> tuple[float, float, float]:
+        passes = times[name]
+        each = [min(column) for column in zip(*passes, strict=True)]
+        return (1000 * min(map(sum, passes)), 1000 * statistics.median(each),
+                1000 * max(each))
+
+    print(f"\n{label}, {len(positions)} positions: warm, CPU ms, least of {runs} runs, each "
+          f"tool over the suite in turn (load {_load()}; exactmines {_build()})")
+    print(f"  {'':<42} {'total':>9} {'median':>8} {'max':>8}")
+    rows = {tool.name: figures(tool.name) for tool in tools}
+    for tool in tools:
+        total, median, worst = rows[tool.name]
+        print(f"  {tool.name:<42} {total:>9.1f} {median:>8.3f} {worst:>8.2f}")
+    mine = rows[ours.name]
+    good = True
+    for tool, (worst, differ, missing) in checks:
+        other = rows[tool.name]
+        print(f"  exactmines / {tool.name.split()[0]}: total {mine[0] / other[0]:.2f}x, "
+              f"median per position {mine[1] / other[1]:.2f}x")
+        detail = (f"commit {tool.commit}" if isinstance(tool, JSMinesweeper)
+                  else f"version {tool.version}" if isinstance(tool, MsToollib) else "")
+        print(f"    answers ({detail}): largest difference {worst:.1e} over every covered "
+              f"cell; {differ} cells off by more than {tool.tolerance:g}, {missing} "
+              f"positions not answered")
+        if differ or missing:
+            good = False
+            print(f"    {tool.name}: answers do NOT match exactmines' (a broken harness?)")
+    return good
+
+
+def _gap(exact: list[list[Fraction | None]], theirs: list[list[float] | None],
+         tolerance: float) -> tuple[float, int, int]:
+    """(largest difference, cells off by more than ``tolerance``, positions without an
+    answer or with another number of cells) between the exact answers and a peer's."""
+    worst, differ, missing = 0.0, 0, 0
+    for ours, answer in zip(exact, theirs, strict=True):
+        if answer is None or len(answer) != len(ours):
+            missing += 1
+            continue
+        for p, q in zip(ours, answer, strict=True):
+            gap = abs(float(p) - q) if p is not None else float("inf")
             worst = max(worst, gap)
-            differ += gap > 1e-9
+            differ += gap > tolerance
+    return worst, differ, missing
 
-    def figures(times: list[list[float]]) -> tuple[float, float, float]:
-        total = statistics.median(sum(t[run] for t in times) for run in range(runs))
-        each = [statistics.median(t) for t in times]
-        return 1000 * total, 1000 * statistics.median(each), 1000 * max(each)
 
-    version = importlib.metadata.version("ms_toollib")
-    print(f"\nversus ms_toollib {version} on the {len(positions)} 30x16/99 mid-game "
-          f"positions: warm, CPU ms, median of {runs} runs, each tool over the suite in turn")
-    print(f"  {'':<40} {'total':>9} {'median':>8} {'max':>8}")
-    mine = figures(ours)
-    other = figures(theirs)
-    print(f"  {'exactmines analyze (' + backend + ')':<40} {mine[0]:>9.1f} {mine[1]:>8.3f} "
-          f"{mine[2]:>8.2f}")
-    print(f"  {'ms_toollib cal_probability_onboard':<40} {other[0]:>9.1f} {other[1]:>8.3f} "
-          f"{other[2]:>8.2f}")
-    print(f"  exactmines / ms_toollib: total {mine[0] / other[0]:.2f}x, median per position "
-          f"{mine[1] / other[1]:.2f}x (targets: total <= 0.5x, median <= 0.5 ms)")
-    print(f"  answers: largest difference {worst:.1e} over every covered cell; "
-          f"{differ} cells differ by more than 1e-9")
+def versus(backend: str, games: int, jsm: Path | None, families: bool, quick: bool,
+           runs: int | None) -> int:
+    """The ``--versus`` tables: the mid-game suite, then (``families``) each large family;
+    1 when a peer's answers do not match."""
+    suite = list(dense_games(games))
+    good = compare(f"30x16/99 mid-game ({games} games)", [step.position for step in suite],
+                   backend, jsm, runs or 7, [step.game for step in suite])
+    if families:
+        seeds = range(2) if quick else range(8)
+        suites = [
+            ("lattice 30x16/99", [lattice_position(0, s) for s in seeds]),
+            ("sparse 30x16/99", [sparse_position(0, s, width=30, height=16, mines=99)
+                                 for s in seeds[:5]]),
+            ("sparse 50x50/500", [sparse_position(0, s) for s in seeds[:5]]),
+            ("100x100, 15% mines, 40% opened", [opened_region_position(100)]),
+        ]
+        for label, positions in suites:
+            good &= compare(label, positions, backend, jsm, runs or 3)
+    return 0 if good else 1
+
+
+def _build() -> str:
+    """Whether the compiled modules (setup.py) or the Python sources are what runs."""
+    from exactmines.analysis.backends import dp
+
+    return "pure Python" if (dp.__file__ or "").endswith(".py") else "compiled"
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} now, {five:.1f} over 5 min, {os.cpu_count()} cores"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,7 +549,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="cProfile one family (area: the 300x300 board) and print the top")
     parser.add_argument("--verbose", action="store_true", help="a line for every position")
     parser.add_argument("--versus", action="store_true",
-                        help="only the table against ms_toollib (mid-game suite)")
+                        help="only the tables against the other exact engines: JSMinesweeper "
+                             "(with --jsm) and ms_toollib (when installed), on the mid-game "
+                             "suite (with --families: on the large families too)")
+    parser.add_argument("--jsm", type=Path, metavar="PATH",
+                        help="with --versus: a checkout of DavidNHill/JSMinesweeper, whose "
+                             "probability engine is run under node (scripts/jsm_harness.js)")
+    parser.add_argument("--families", action="store_true",
+                        help="with --versus: the large families too (lattice, sparse 30x16 "
+                             "and 50x50, a 100x100 board)")
+    parser.add_argument("--runs", type=int, default=None,
+                        help="with --versus: timed runs per suite (default 7, families 3)")
     parser.add_argument("--area", action="store_true",
                         help="only the curves against the area (analyze, play, generate and "
                              "solvable on 100x100, 300x300, 1000x1000)")
@@ -320,8 +573,7 @@ def main(argv: list[str] | None = None) -> int:
         return profile(args.profile, args.backend)
 
     if args.versus:
-        versus_ms_toollib(list(midgame_positions(games)), args.backend)
-        return 0
+        return versus(args.backend, games, args.jsm, args.families, args.quick, args.runs)
 
     if args.area:
         print(f"backend {args.backend}")
@@ -342,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line({**worst, "position": f"midgame worst: {worst['position']}"}))
     summary("30x16/99 midgame", rows, 3)
     print(f"  (worst target 30 ms; {len(midgame)} positions from {games} games)")
-    versus_ms_toollib(midgame, args.backend)
+    compare("30x16/99 mid-game", [p for _, p in midgame], args.backend, None, 7)
 
     rows = [measure(f"lattice 30x16/99 seed {s}", lattice_position(0, s), args.backend, REPEATS,
                     limit) for s in lattice_seeds]

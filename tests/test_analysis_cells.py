@@ -34,6 +34,9 @@ def test_cells_read_from_the_boxes_agree_with_the_cell_objects(position):
     assert fresh.unique == (result.consistent is True
                             and all(c.verdict != "unknown" for c in cells))
     assert fresh.cells == cells == result.cells
+    # Read in bulk, without the cell objects, or from them once made: the same fractions.
+    assert analyze(position).cells.probabilities() == tuple(c.probability for c in cells)
+    assert result.cells.probabilities() == tuple(c.probability for c in cells)
     assert hash(fresh.cells) == hash(cells)
     for c in cells:
         assert result.cell(c.row, c.col) is c

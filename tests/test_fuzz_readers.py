@@ -210,7 +210,8 @@ def test_a_5000_digit_number_in_a_results_file_is_exit_2_on_resume(tmp_path, cap
 @pytest.mark.parametrize("where", ["width", "mines"])
 def test_a_5000_digit_header_through_the_api_is_400(where):
     text = HUGE_NUMBERS[where]
-    with TestClient(create_app(), raise_server_exceptions=False) as client:
+    with TestClient(create_app(), base_url="http://localhost",
+                    raise_server_exceptions=False) as client:
         for path, body in (("/api/analyze", {"text": text}), ("/api/import", {"text": text}),
                            ("/api/export", {"text": text, "to": "mbf"}),
                            ("/api/games", {"board": text})):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from itertools import combinations
 
 import pytest
 from hypothesis import given
@@ -11,7 +12,15 @@ from hypothesis import strategies as st
 from strategies import boards
 
 from exactmines.errors import InputError
-from exactmines.game import Game, GameOver, deal, free_indices, protected_cells, random_board
+from exactmines.game import (
+    Game,
+    GameOver,
+    deal,
+    free_indices,
+    protected_cells,
+    random_board,
+    three_bv,
+)
 from exactmines.position import dilate, neighbour_masks
 
 
@@ -136,3 +145,17 @@ def test_dilate_adds_exactly_the_neighbours(width, height, data):
         if (mask >> i) & 1:
             expected |= around
     assert dilate(mask, width, height) == expected
+
+
+@given(boards(max_side=4, max_cells=12))
+def test_three_bv_is_the_fewest_clicks_that_clear_the_board(board):
+    """3BV against a brute-force minimum: the fewest cells whose reveals (flood included)
+    cover every safe cell."""
+    safe = {(r, c) for r in range(board.height) for c in range(board.width)} - board.mine_cells
+    options = {frozenset(naive_reveal(board, cell)) for cell in safe}
+    fewest = 0
+    if safe:
+        fewest = next(k for k in range(1, len(options) + 1)
+                      if any(frozenset().union(*pick) == safe
+                             for pick in combinations(options, k)))
+    assert three_bv(board) == fewest

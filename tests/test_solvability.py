@@ -236,16 +236,20 @@ def test_bad_start_is_refused_under_python_O():
     assert done.stdout.startswith("refused start 1: holds a mine")
 
 
-def test_a_wrong_proof_is_a_solver_error(monkeypatch):
-    # Soundness is checked against the hidden board on every step, also under python -O.
+def test_a_wrong_proof_is_a_solver_error():
+    # Soundness is checked against the hidden board on every step, also under python -O:
+    # a proof the board contradicts, handed to the step that applies proofs.
     import exactmines.solvability.check as check
+    from exactmines.game import Game, board_from_indices
 
-    monkeypatch.setattr(check, "local_deductions", lambda grid: ([1], []))
+    def solver():
+        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100,
+                             UNLIMITED)
+
     with pytest.raises(SolverError, match=r"proved cell \(0, 1\) safe"):
-        solve_indices(3, 1, [1], 0)
-    monkeypatch.setattr(check, "local_deductions", lambda grid: ([], [2]))
+        solver().apply([1], [])
     with pytest.raises(SolverError, match=r"proved cell \(0, 2\) a mine"):
-        solve_indices(3, 1, [1], 0)
+        solver().apply([], [2])
 
 
 # -- uniqueness ---------------------------------------------------------------------------
@@ -515,30 +519,29 @@ def test_survey_bad_plot_name_fails_before_the_work(tmp_path, capsys):
 def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monkeypatch):
     import exactmines.solvability.check as check
 
-    calls = []
-
-    def counted(rules, limit):
-        calls.append(rules)
-        return check_extremes(rules, limit)
-
-    check_extremes = check.extremes
-    monkeypatch.setattr(check, "_ENUMERATED", {})
-    monkeypatch.setattr(check, "extremes", counted)
+    store: dict = {}
+    monkeypatch.setattr(check, "_ENUMERATED", store)
     board = board_from_text("3x4x2\nHHH\nHHH\nHMH\nHMH\n")  # needs the exact step
     first = solvable(board, (0, 0))
-    assert first.exact_steps >= 1 and calls
-    seen = len(calls)
-    assert solvable(board, (0, 0)) == first and len(calls) == seen  # served from the store
-    routed = []
+    assert first.exact_steps >= 1 and store
+    kept = dict(store)
+    assert solvable(board, (0, 0)) == first  # served from the store: nothing new in it
+    assert store == kept and all(store[k] is kept[k] for k in kept)
 
-    class Counted(check._ByBackend):
-        def __init__(self, *args):
-            routed.append(args)
-            super().__init__(*args)
+    class Recorded(SatBackend):
+        """SAT, noting the components it is asked about."""
 
-    monkeypatch.setattr(check, "_ByBackend", Counted)
-    assert solvable(board, (0, 0), enumeration_limit=0) == first  # not from the store
-    assert routed and len(calls) == seen
+        def __init__(self):
+            super().__init__()
+            self.asked = []
+
+        def mine_numbers(self, component, **options):
+            self.asked.append(component)
+            return super().mine_numbers(component, **options)
+
+    engine = Recorded()
+    assert solvable(board, (0, 0), enumeration_limit=0, backend=engine) == first
+    assert engine.asked and store == kept  # the backend answered; the store is untouched
 
 
 class _Unfinished(SatBackend):

@@ -25,6 +25,7 @@ import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends import get_backend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import local_deductions
 from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
@@ -99,6 +100,27 @@ def game_positions(max_side: int = 5, max_unknown: int = 12):
 def consistent_view(position: Position) -> View | None:
     view = view_of(position)
     return view if view.unknown and layouts_of(view) else None
+
+
+def guesses(seed: int, games: int, width: int = 12, height: int = 12, mines: int = 24,
+            strategy: Strategy = STRATEGIES["best"]):
+    """(view, estimate) at every guess of a few seeded games, played by the player (the
+    view is the player's own: look, do not change it)."""
+    rng = random.Random(seed)
+    masks = neighbour_masks(width, height)
+    for _ in range(games):
+        layout = sum(1 << i for i in rng.sample(range(1, width * height), mines))
+        player = Player(width, height, mines, strategy)
+        todo = [0]
+        while todo and not any((layout >> i) & 1 for i in todo):
+            player.show([(i, (masks[i] & layout).bit_count()) for i in todo])
+            view = player.view
+            if view.revealed | layout == view.everything:
+                break
+            base = estimate(view, player.cache)
+            if not base.safe and base.mines != base.unknown:
+                yield view, base
+            todo = player.next_clicks()[0]
 
 
 # -- exact analysis -----------------------------------------------------------------------
@@ -354,43 +376,27 @@ def test_pruned_candidates_could_not_have_won(without):
     those that could not beat the best: at every guess of a few games, scoring every
     candidate in full picks the same cell."""
     strategy = strategy_named("best", ("endgame", *without))
-    rng = random.Random(11)
     compared = 0
-    for _ in range(12):
-        width, height, mines = 12, 12, 24
-        layout = sum(1 << i for i in rng.sample(range(1, width * height), mines))
-        masks = neighbour_masks(width, height)
-        player = Player(width, height, mines, strategy)
-        todo = [0]
-        while todo:
-            if any((layout >> i) & 1 for i in todo):
-                break
-            player.show([(i, (masks[i] & layout).bit_count()) for i in todo])
-            view = player.view
-            if view.revealed | layout == view.everything:
-                break
-            base = estimate(view, player.cache)
-            if not base.safe and base.mines != base.unknown:
-                pruned = choose_guess(view, base, strategy, Cache()).cell
-                calls = {"let through": 0, "scored": 0}
+    for view, base in guesses(11, 12, strategy=strategy):
+        pruned = choose_guess(view, base, strategy, Cache()).cell
+        calls = {"let through": 0, "scored": 0}
 
-                def let_through(*_, calls=calls):
-                    calls["let through"] += 1
-                    return True
+        def let_through(*_, calls=calls):
+            calls["let through"] += 1
+            return True
 
-                def score_in_full(view, base, index, cache, *_, calls=calls):
-                    calls["scored"] += 1
-                    return value_chances(view, base, index, cache)
+        def score_in_full(view, base, index, cache, *_, calls=calls):
+            calls["scored"] += 1
+            return value_chances(view, base, index, cache)
 
-                with pytest.MonkeyPatch.context() as patch:
-                    patch.setattr(strategy_module, "_may_beat", let_through)
-                    patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
-                    assert choose_guess(view, estimate(view, Cache()), strategy,
-                                        Cache()).cell == pruned
-                # The reference scored every candidate: the first, and each one let through.
-                assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
-                compared += 1
-            todo = player.next_clicks()[0]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(strategy_module, "_may_beat", let_through)
+            patch.setattr(strategy_module, "_chances_to_beat", score_in_full)
+            assert choose_guess(view, estimate(view, Cache()), strategy,
+                                Cache()).cell == pruned
+        # The reference scored every candidate: the first, and each one let through.
+        assert not calls["scored"] or calls["scored"] == calls["let through"] + 1
+        compared += 1
     assert compared > 10
 
 
@@ -889,21 +895,24 @@ def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
         estimate(lattice_view(), cache)
 
 
-def test_the_engine_and_the_budget_reach_every_large_count(monkeypatch):
+def test_the_engine_and_the_budget_reach_every_large_count():
     # Whatever counts a component past the box search's node budget gets the cache's engine
     # and time budget: nothing reaches for another engine or runs without the limit.
     seen = []
-    real = lookahead_module._counted_large
 
-    def spy(sizes, rule_boxes, needs, engine, budget):
-        seen.append((engine, budget))
-        return real(sizes, rule_boxes, needs, engine, budget)
+    class Recorded:
+        """The DP engine, noting the budget of every count it is asked for."""
 
-    monkeypatch.setattr(lookahead_module, "_counted_large", spy)
-    cache = Cache()
+        name = "recorded"
+
+        def count(self, component, *, budget=UNLIMITED):
+            seen.append(budget)
+            return get_backend("dp").count(component, budget=budget)
+
+    cache = Cache(engine=Recorded())
     cache.budget = Budget.seconds(600)
     estimate(lattice_view(), cache)
-    assert seen and all(e is cache.engine and b is cache.budget for e, b in seen)
+    assert seen and all(b is cache.budget for b in seen)
 
 
 def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):

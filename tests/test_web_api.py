@@ -1,5 +1,6 @@
 """The web API through the ASGI test client: the analyze contract, every error path, play,
-import/export, and the server's limits (body size, time, pool)."""
+import/export, and the server's limits (body size, time, pool, host and origin). The real
+``exactmines serve`` under hard requests and signals is tested in test_web_server.py."""
 
 from __future__ import annotations
 
@@ -19,23 +20,48 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactmines.analysis.analyze import analyze
-from exactmines.analysis.backends import backend_names
+from exactmines.analysis.backends import backend_names, installed_backend_names
 from exactmines.budget import Budget
+from exactmines.errors import (
+    BackendUnavailable,
+    OutOfTime,
+    SolverError,
+    UnknownBackend,
+    WorkerLost,
+)
 from exactmines.io.formats import position_from_text
 from exactmines.play.strategy import GUESS_KINDS
 from exactmines.ui.cli import main
-from exactmines.ui.web import app as web_app
+from exactmines.ui.web import jobs
 from exactmines.ui.web.app import Settings, create_app
+from exactmines.ui.web.workers import PoolLimits
 
 INSTANCES = Path(__file__).parent.parent / "instances"
 REFERENCE = (INSTANCES / "reference-9x9.mine").read_text()
 HARD = (INSTANCES / "sat-3sat-v5-c21-seed1-000.mine").read_text()
 
 
+#: What a browser on this machine, or a script, sends as its Host.
+LOCAL = "http://localhost"
+
+
+def local_client(app) -> TestClient:
+    return TestClient(app, base_url=LOCAL, raise_server_exceptions=False)
+
+
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app()) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def hard_text() -> str:
+    """A compiled 3-SAT formula (20 variables, 40 clauses: 15,280 covered cells) that no
+    engine counts within a few seconds."""
+    from exactmines.generate.positions import random_sat_instances
+
+    return random_sat_instances(20, 40, 3, 1)[0].text
 
 
 def cli_json(capsys, path: Path, *options: str) -> dict:
@@ -54,8 +80,10 @@ def test_health(client):
     answer = client.get("/api/health")
     assert answer.status_code == 200
     body = answer.json()
-    assert body["status"] == "ok" and body["backends"] == backend_names()
+    assert body["status"] == "ok" and body["backends"] == installed_backend_names()
     assert body["time_limit"] == 5.0 and body["max_time_limit"] == 30.0
+    workers = body["workers"]
+    assert workers["max"] == 8 and 1 <= workers["workers"] <= 8 and workers["busy"] == 0
 
 
 @pytest.mark.parametrize("name", ["reference-9x9", "position-30x16x99-seed1-000",
@@ -108,9 +136,9 @@ def test_bad_text_gets_the_cli_message_with_line_and_column(client, capsys, tmp_
      "input: \"mines\" goes with \"grid\"; .mine text has its count in the header"),
     ({"text": REFERENCE, "backend": "nope"},
      f"unknown backend 'nope': choose one of {', '.join(backend_names())}"),
-    ({"text": REFERENCE, "time_limit": 0}, "time_limit: time_limit 0.0: must be more than 0 s"),
-    ({"text": REFERENCE, "time_limit": 31},
-     "time_limit: time_limit 31.0: at most 30 s on this server"),
+    ({"text": REFERENCE, "time_limit": 0}, "time_limit 0.0: must be more than 0 s"),
+    ({"text": REFERENCE, "time_limit": -1}, "time_limit -1.0: must be more than 0 s"),
+    ({"text": REFERENCE, "time_limit": 31}, "time_limit 31.0: at most 30 s on this server"),
     ({"text": REFERENCE, "colour": "red"}, "colour: Extra inputs are not permitted"),
     ({"text": 5}, "text: Input should be a valid string"),
 ])
@@ -121,21 +149,83 @@ def test_bad_requests_are_400_with_one_line(client, body, expected):
         assert answer.json() == {"error": expected}
 
 
-def test_malformed_json_and_bad_query_are_400(client):
-    answer = client.post("/api/analyze", content=b'{"text": ',
+@pytest.mark.parametrize("path", ["/api/analyze", "/api/overlay", "/api/import",
+                                  "/api/export", "/api/games", "/api/games/x/reveal"])
+def test_malformed_json_is_400_with_one_line(client, path):
+    answer = client.post(path, content=b'{"text": ',
                          headers={"content-type": "application/json"})
     assert answer.status_code == 400
-    assert answer.json()["error"].startswith("body: Invalid JSON")
+    assert set(answer.json()) == {"error"}
+    assert answer.json()["error"].startswith("body: not valid JSON (")
+
+
+def test_bad_query_and_bytes_that_are_not_text_are_400(client):
     answer = client.post("/api/analyze?time_limit=soon", content=REFERENCE)
     assert answer.status_code == 400
-    assert answer.json() == {"error": "time_limit: time_limit 'soon': not a number"}
-    answer = client.post("/api/games/x/reveal", content=b"[1, 2",
-                         headers={"content-type": "application/json"})
-    assert answer.status_code in (400, 404)
+    assert answer.json() == {"error": "time_limit 'soon': not a number"}
+    answer = client.post("/api/analyze", content=b"3x1\nH\xffH\n")
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "input:2:2: not UTF-8 text (byte 0xff)"}
+
+
+@pytest.mark.parametrize("method, path, status, message", [
+    ("GET", "/nope", 404, "no such page: GET /nope"),
+    ("GET", "/static/nope.js", 404, "no such page: GET /static/nope.js"),
+    ("POST", "/api/healthz", 404, "no such page: POST /api/healthz"),
+    ("GET", "/api/analyze", 405, "method GET not allowed on /api/analyze (use POST)"),
+    ("DELETE", "/api/health", 405, "method DELETE not allowed on /api/health (use GET)"),
+])
+def test_unrouted_paths_and_methods_answer_an_error_line(client, method, path, status,
+                                                         message):
+    answer = client.request(method, path)
+    assert answer.status_code == status
+    assert answer.json() == {"error": message}
+
+
+@pytest.mark.parametrize("headers, message", [
+    ({"host": "evil.example"},
+     "host 'evil.example' refused: this server answers 127.0.0.1, ::1, localhost only"),
+    ({"host": "evil.example:8000"},
+     "host 'evil.example:8000' refused: this server answers 127.0.0.1, ::1, localhost only"),
+    ({"origin": "http://evil.example"},
+     "origin 'http://evil.example' refused: only this server's own page may send requests "
+     "from a browser"),
+    ({"origin": "http://localhost:3000"},
+     "origin 'http://localhost:3000' refused: only this server's own page may send requests "
+     "from a browser"),
+    ({"origin": "null"},
+     "origin 'null' refused: only this server's own page may send requests from a browser"),
+])
+def test_other_sites_and_hosts_are_refused(client, headers, message):
+    # DNS rebinding sends another site's name as Host; a page of another site posting
+    # here (even as text/plain, which needs no CORS preflight) sends its Origin.
+    for answer in (client.post("/api/analyze", content=REFERENCE, headers=headers),
+                   client.get("/api/health", headers=headers)):
+        assert answer.status_code == 403
+        assert answer.json() == {"error": message}
+
+
+@pytest.mark.parametrize("host, origin", [
+    ("localhost", None), ("127.0.0.1:8000", None), ("[::1]:8000", None),
+    ("LOCALHOST:8000", None), ("127.0.0.1:8000", "http://127.0.0.1:8000"),
+    ("[::1]:8000", "http://[::1]:8000"),
+])
+def test_this_machines_page_and_scripts_are_served(client, host, origin):
+    headers = {"host": host, **({"origin": origin} if origin else {})}
+    answer = client.post("/api/analyze", content=REFERENCE, headers=headers)
+    assert answer.status_code == 200 and answer.json()["layouts"] == "1031"
+
+
+def test_a_server_for_every_network_takes_any_host_but_not_another_origin():
+    with local_client(create_app(Settings(hosts=None))) as c:
+        assert c.get("/api/health", headers={"host": "box.lan:8000"}).status_code == 200
+        refused = c.get("/api/health", headers={"host": "box.lan:8000",
+                                               "origin": "http://evil.example"})
+        assert refused.status_code == 403
 
 
 def test_oversize_body_is_413_before_it_is_read():
-    with TestClient(create_app(Settings(max_body=1000)), raise_server_exceptions=False) as c:
+    with local_client(create_app(Settings(max_body=1000))) as c:
         answer = c.post("/api/analyze", content=REFERENCE * 20,
                         headers={"content-type": "text/plain"})
         assert answer.status_code == 413
@@ -163,43 +253,98 @@ def test_time_limit_gives_not_computed_never_a_number(client):
     assert "time limit" in answer.json()["note"]
 
 
-def _slow(seconds: float):
-    real = web_app.analyze
+def test_past_its_limit_an_analysis_is_200_with_nothing_made_up(client, hard_text):
+    # Counting this formula takes minutes: within 1 s no engine has an answer, and what
+    # comes back says so (whether the analysis stopped itself or its worker was ended).
+    started = time.monotonic()
+    answer = client.post("/api/analyze", json={"text": hard_text, "time_limit": 1})
+    assert time.monotonic() - started < 1 + 10  # the limit, the stop, a loaded machine
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["probabilities_computed"] is False and body["layouts"] is None
+    assert body["consistent"] is not False  # it is consistent: never claimed otherwise
+    assert all(c["probability"] is None for c in body["cells"] if c["verdict"] == "unknown")
+    expected = position_from_text(hard_text).with_mines(None)
+    assert len(body["cells"]) == sum(row.count("H") for row in expected.rows)
+    assert body["notes"]
+    assert client.get("/api/health").json()["workers"]["busy"] == 0
 
-    def slow_analyze(*args, **kwargs):
-        time.sleep(seconds)
-        return real(*args, **kwargs)
 
-    return slow_analyze
+def test_the_overlay_past_its_limit_is_200_soon_after_it():
+    # The issue's trial: time limit 0.5 on this formula answered 504 after 18 s.
+    from exactmines.generate.positions import random_sat_instances
+
+    text = random_sat_instances(5, 21, 2, 1)[0].text
+    with local_client(create_app()) as c:
+        started = time.monotonic()
+        answer = c.post("/api/overlay", json={"text": text, "time_limit": 0.5})
+        seconds = time.monotonic() - started
+    assert answer.status_code == 200, answer.text
+    assert seconds < 0.5 + 10  # the limit, the stop, a loaded machine
+    body = answer.json()
+    assert body["analysis"]["probabilities_computed"] is False
+    assert body["analysis"]["consistent"] is not False and body["fault"] is None
+    assert body["recommendation"] is None and body["note"].startswith("no recommendation")
 
 
-def test_work_far_past_its_limit_is_504_and_a_full_pool_503(monkeypatch):
-    monkeypatch.setattr(web_app, "analyze", _slow(0.6))
-    app = create_app(Settings(workers=1, queue=0, grace=0.1))
+def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
+    # What a request gets when its worker had to be ended: sound, and it says why.
+    data = (hard_text, None, None, "auto", 1.0, (), False)
+    body = json.loads(jobs.unanswered_body(data, False, 1.65))
+    position = position_from_text(hard_text)
+    assert body["consistent"] is None and body["layouts"] is None and body["unique"] is False
+    assert body["probabilities_computed"] is False and body["verdicts_complete"] is False
+    assert body["safe"] == body["mine"] == 0
+    assert [(c["row"], c["col"]) for c in body["cells"]] == [
+        (r, c) for r, row in enumerate(position.rows) for c, ch in enumerate(row) if ch == "H"]
+    assert {(c["probability"], c["verdict"]) for c in body["cells"]} == {(None, "unknown")}
+    assert body["notes"] == ["not computed: the work was stopped after 1.65 s (it did not "
+                             "end at its time limit); consistency, layouts and every verdict "
+                             "are unknown"]
+    assert body["components"] == 1 and body["frontier_cells"] > 0
+    overlay = json.loads(jobs.unanswered_body(data, True, 1.65))
+    assert overlay["analysis"] == body and overlay["recommendation"] is None
+    assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
+    assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
+    # The page asks for the cells grouped: every covered cell, unknown, in one group.
+    grouped = json.loads(jobs.unanswered_body(data[:6] + (True,), True, 1.65))
+    assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
+                                                  "cells": [r * position.width + c for r, c in
+                                                            [(c["row"], c["col"])
+                                                             for c in body["cells"]]]}]
+
+
+def test_every_worker_busy_and_no_queue_is_503_at_once(hard_text):
+    app = create_app(Settings(pool=PoolLimits(workers=1, warm=1, queue=0)))
 
     async def scenario():
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            slow = c.post("/api/analyze", json={"text": REFERENCE, "time_limit": 0.1})
-            await asyncio.sleep(0)  # the slow request takes the only slot ...
-            first = asyncio.ensure_future(slow)
-            await asyncio.sleep(0.05)
-            busy = await c.post("/api/analyze", json={"text": REFERENCE})  # ... this finds none
-            late = await first
-            await asyncio.sleep(0.8)  # the slot is given back when the work really ends
-            health = await c.get("/api/health")
-            return late, busy, health
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL, timeout=60) as c:
+            try:
+                hard = asyncio.ensure_future(
+                    c.post("/api/analyze", json={"text": hard_text, "time_limit": 2}))
+                await asyncio.sleep(0.5)  # the hard request takes the only worker ...
+                started = time.monotonic()
+                busy = await c.post("/api/analyze", json={"text": REFERENCE})  # ... none left
+                waited = time.monotonic() - started
+                health = await c.get("/api/health")
+                late = await hard
+                after = await c.post("/api/analyze", json={"text": REFERENCE})
+                return busy, waited, health, late, after
+            finally:
+                await app.state.pool.close()
 
-    late, busy, health = asyncio.run(scenario())
-    assert late.status_code == 504
-    assert late.json()["error"].startswith("not finished within 0.3 s")
-    assert busy.status_code == 503
-    assert busy.json()["error"].startswith("busy:")
-    assert health.json()["busy"] == 0
+    busy, waited, health, late, after = asyncio.run(scenario())
+    assert busy.status_code == 503 and waited < 0.5
+    assert busy.json()["error"].startswith("busy: every worker is taken")
+    assert 1 <= int(busy.headers["retry-after"]) <= 3  # when the hard one must be over
+    assert health.status_code == 200 and health.json()["workers"]["busy"] == 1
+    assert late.status_code == 200 and late.json()["probabilities_computed"] is False
+    assert after.status_code == 200 and after.json()["layouts"] == "1031"
 
 
 def test_concurrent_clients_within_the_pool_get_no_error():
-    app = create_app(Settings(workers=2, queue=2))  # 4 slots for 4 clients
+    app = create_app(Settings(pool=PoolLimits(workers=2, queue=2)))  # 4 slots, 4 clients
 
     async def client_loop(c: httpx.AsyncClient) -> list[int]:
         return [(await c.post("/api/analyze", json={"text": REFERENCE})).status_code
@@ -207,35 +352,61 @@ def test_concurrent_clients_within_the_pool_get_no_error():
 
     async def scenario():
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            codes = await asyncio.gather(*(client_loop(c) for _ in range(4)))
-            await asyncio.sleep(0.05)
-            return codes, (await c.get("/api/health")).json()["busy"]
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as c:
+            try:
+                codes = await asyncio.gather(*(client_loop(c) for _ in range(4)))
+                await asyncio.sleep(0.05)
+                return codes, (await c.get("/api/health")).json()["busy"]
+            finally:
+                await app.state.pool.close()
 
     codes, busy = asyncio.run(scenario())
     assert {code for run in codes for code in run} == {200}
     assert busy == 0  # every slot given back
 
 
-@given(st.text(max_size=300))
-def test_no_text_gets_a_500(text):
+def test_the_page_is_offered_only_the_engines_installed(client):
+    health = client.get("/api/health").json()
+    assert health["backends"] == installed_backend_names()
+
+
+@pytest.mark.parametrize("error, status", [
+    (BackendUnavailable("backend 'ganak' needs the package 'pyganak': pip install pyganak"),
+     501),
+    (SolverError("CBC stopped without a proven answer: status Not Solved"), 500),
+    (OutOfTime("the new game not finished within 5 s: stopped"), 500),
+    (WorkerLost("a worker process died (killed, or out of memory)"), 500),
+    (UnknownBackend("unknown backend 'x'"), 400),
+])
+def test_each_error_answers_the_status_of_its_class(error, status):
+    # The handlers answer from the table in errors.py (docs/contract.md §4).
     app = create_app()
-    with TestClient(app, raise_server_exceptions=False) as c:
-        for answer in (c.post("/api/analyze", json={"text": text, "time_limit": 2}),
-                       c.post("/api/import", json={"text": text}),
-                       c.post("/api/analyze", content=text.encode(),
-                              headers={"content-type": "text/plain"})):
-            assert answer.status_code in (200, 400), answer.text
-            if answer.status_code == 400:
-                assert "\n" not in answer.json()["error"]
+
+    @app.get("/api/fails")
+    async def fails() -> None:
+        raise error
+
+    with local_client(app) as c:
+        answer = c.get("/api/fails")
+    assert answer.status_code == status and answer.json() == {"error": str(error)}
 
 
-@given(st.binary(max_size=200), st.sampled_from(["a.mbf", "b.mine", "c.txt", ""]))
-def test_no_upload_gets_a_500(data, name):
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
-        answer = c.post("/api/import", json={"name": name,
-                                             "data": base64.b64encode(data).decode()})
+@given(text=st.text(max_size=300))
+def test_no_text_gets_a_500(client, text):
+    for answer in (client.post("/api/analyze", json={"text": text, "time_limit": 2}),
+                   client.post("/api/import", json={"text": text}),
+                   client.post("/api/analyze", content=text.encode(),
+                               headers={"content-type": "text/plain"})):
         assert answer.status_code in (200, 400), answer.text
+        if answer.status_code == 400:
+            assert "\n" not in answer.json()["error"]
+
+
+@given(data=st.binary(max_size=200), name=st.sampled_from(["a.mbf", "b.mine", "c.txt", ""]))
+def test_no_upload_gets_a_500(client, data, name):
+    answer = client.post("/api/import", json={"name": name,
+                                              "data": base64.b64encode(data).decode()})
+    assert answer.status_code in (200, 400), answer.text
 
 
 # -- the overlay's extras -----------------------------------------------------------------
@@ -250,7 +421,7 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
 
     import exactmines.play.strategy as strategy_module
     from exactmines.game import Game, random_board
-    from exactmines.ui.web.advice import recommend
+    from exactmines.ui.web.advice import advise
 
     board = random_board(30, 16, 99, random.Random(0))
     game = Game(board)
@@ -263,11 +434,11 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
     result = types.SimpleNamespace(consistent=True, probabilities_computed=True,
                                    cells=analyze(position).cells, safe=[])
     monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
-    move, note = recommend(position, result, budget=Budget(0.0))
-    assert move is None and note == ("no recommendation: the player's search went past its "
-                                     "time limit")
-    move, note = recommend(position, result, budget=Budget.seconds(600.0))
-    assert move is not None and note is None
+    advice = advise(position, result, budget=Budget(0.0))
+    assert advice.recommendation is None and advice.note == (
+        "no recommendation: the player's search went past its time limit")
+    advice = advise(position, result, budget=Budget.seconds(600.0))
+    assert advice.recommendation is not None and advice.note is None
 
 
 def test_overlay_recommends_a_certain_cell_when_there_is_one(client):
@@ -394,8 +565,123 @@ def test_flags_hints_and_refused_clicks(client):
     assert client.post("/api/games/nope/step").status_code == 404
 
 
+def test_a_one_cell_wide_game_is_a_game(client):
+    game = new_game(client, width=1, height=5, mines=1, rule="safe", seed=2)
+    assert game["rows"] == ["H"] * 5
+
+
+def test_a_revealed_cell_cannot_be_flagged_and_the_message_names_it(client):
+    game = new_game(client, board=CHORD_BOARD)
+    client.post(f"/api/games/{game['id']}/reveal", json={"row": 1, "col": 2})
+    refused = client.post(f"/api/games/{game['id']}/flag", json={"row": 1, "col": 2})
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "flag: row 1, col 2 cannot be flagged now"}
+
+
+@pytest.mark.parametrize("text", ["3x1x1\nH1H\n", "5x1x2\nH1H1H\n", "4x1x1\nH1HH\n"])
+def test_a_total_the_numbers_allow_is_no_fault(text):
+    # The total at the least (or the most) the numbers allow, with or without cells off the
+    # numbers: consistent, so no fault to name.
+    from exactmines.analysis.backends import get_backend
+    from exactmines.ui.web.advice import find_fault
+
+    assert find_fault(position_from_text(text), get_backend("auto")) is None
+
+
+# A 4x2 board with no zero: (0,0) shows 1 and touches the mine (0,1) and two safe cells.
+CHORD_BOARD = "4x2x2\nHMHH\nHHHM\n"
+
+
+def test_a_chord_opens_the_neighbours_of_a_satisfied_number(client):
+    game = new_game(client, board=CHORD_BOARD)
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0})
+    refused = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0})
+    assert refused.status_code == 400 and refused.json() == {"error": (
+        "chord: row 0, col 0 shows 1 with 0 flags around: a chord needs as many flags as "
+        "the number")}
+    client.post(f"/api/games/{gid}/flag", json={"row": 0, "col": 1})
+    game = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0}).json()
+    assert game["rows"] == ["1FHH", "11HH"] and not game["over"]
+    chord = game["clicks"][-1]
+    assert (chord["row"], chord["col"], chord["by"], chord["opened"]) == (0, 0, "chord", 2)
+    # Seen before the chord: one mine among (0,1), (1,0), (1,1), the other among the four
+    # cells on the right: 12 layouts, (1,0) and (1,1) both safe in 4 of them.
+    assert chord["probability"] == "2/3" and not chord["mine"]
+    # The flag stays; a covered cell is no chord.
+    covered = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 2})
+    assert covered.status_code == 400
+    # The rest by hand: 6 safe cells and no zero, so 3BV 6; 6 clicks made (a reveal, a
+    # flag, a chord, 3 reveals; refused ones do not count), efficiency 6/6.
+    assert game["bbbv"] is None and game["efficiency"] is None  # only at the end
+    for r, c in ((0, 2), (0, 3), (1, 2)):
+        game = client.post(f"/api/games/{gid}/reveal", json={"row": r, "col": c}).json()
+    assert game["won"] and game["bbbv"] == 6 and game["click_count"] == 6
+    assert game["efficiency"] == "1" and game["seconds"] >= 0
+
+
+def test_a_chord_on_a_wrong_flag_loses(client):
+    game = new_game(client, board=CHORD_BOARD)
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/reveal", json={"row": 0, "col": 0})
+    client.post(f"/api/games/{gid}/flag", json={"row": 1, "col": 0})  # the mine is (0,1)
+    game = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0}).json()
+    assert game["lost"] and game["rows"][0][1] == "X"
+    assert game["clicks"][-1]["mine"] and game["clicks"][-1]["by"] == "chord"
+    assert game["bbbv"] == 6 and game["efficiency"] is None
+
+
+def test_flags_are_never_recommended_nor_taken_away(client):
+    game = new_game(client, width=16, height=16, mines=40, rule="safe", seed=21)
+    gid = game["id"]
+    # Step to the first guess.
+    for _ in range(40):
+        move = client.post(f"/api/games/{gid}/hint").json()["move"]
+        if move["kind"] not in ("first", "certain"):
+            break
+        game = client.post(f"/api/games/{gid}/step").json()
+    assert move["kind"] in GUESS_KINDS
+    guess = (move["row"], move["col"])
+    client.post(f"/api/games/{gid}/flag", json={"row": guess[0], "col": guess[1]})
+    other = client.post(f"/api/games/{gid}/hint").json()
+    assert other["move"]["kind"] == "unflagged" and other["note"] is None
+    assert (other["move"]["row"], other["move"]["col"]) != guess
+    game = client.post(f"/api/games/{gid}/step").json()
+    assert game["rows"][guess[0]][guess[1]] == "F" and game["flags"] == 1
+    assert (game["clicks"][-1]["row"], game["clicks"][-1]["col"]) == (
+        other["move"]["row"], other["move"]["col"])
+    # The overlay, told the player's flag, recommends the same unflagged cell when the
+    # game's position is the one it was asked on, and never lists the flagged one.
+    if not game["over"]:
+        hint = client.post(f"/api/games/{gid}/hint").json()
+        rows = [row.replace("F", "H") for row in game["rows"]]
+        body = client.post("/api/overlay", json={"grid": rows, "mines": 40,
+                                                 "flagged": [list(guess)]}).json()
+        assert [guess[0], guess[1]] not in [[c["row"], c["col"]] for c in body["candidates"]]
+        if hint["move"]["kind"] == "certain":
+            assert body["recommendation"]["kind"] == "certain"
+
+
+def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
+    # The reference has five certainly safe cells: flag one, the overlay leaves it out; flag
+    # every one, nothing is recommended and the note says the flag is wrong.
+    grid = [row for row in REFERENCE.splitlines()[2:]]
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10}).json()
+    safe = body["recommendation"]["cells"]
+    assert len(safe) == 5
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10,
+                                             "flagged": [safe[0]]}).json()
+    assert body["recommendation"]["cells"] == safe[1:]
+    body = client.post("/api/overlay", json={"grid": grid, "mines": 10,
+                                             "flagged": safe}).json()
+    assert body["recommendation"] is None
+    assert body["note"] == ("no recommendation: every certainly safe cell is flagged (row 1, "
+                            "col 0 is safe: that flag is wrong)")
+
+
 @pytest.mark.parametrize("settings, message", [
     ({"width": 0}, "game: board size 0x9: each side must be 1 to 250"),
+    ({"height": 0}, "game: board size 9x0: each side must be 1 to 250"),
     ({"rule": "lucky"},
      "rule: unknown first-click rule 'lucky': choose one of safe, opening, unprotected"),
     ({"mines": 81}, "mines: 81 mines on 9x9: must be 0 to 80"),
@@ -403,6 +689,7 @@ def test_flags_hints_and_refused_clicks(client):
      "rule: a no-guess board needs the rule safe or opening (unprotected cannot promise a safe "
      "first click)"),
     ({"board": "3x1x1\nM1H\n"}, "board:2:2: shows 1 but its neighbours hold 1 marked mines"),
+    ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
 ])
 def test_bad_game_settings_are_400(client, settings, message):
     answer = client.post("/api/games", json=settings)
@@ -410,6 +697,24 @@ def test_bad_game_settings_are_400(client, settings, message):
         assert "board" in settings
         return
     assert answer.status_code == 400 and answer.json() == {"error": message}
+
+
+def test_a_move_that_does_not_end_in_time_is_stopped_and_the_game_kept():
+    # A certified no-guess deal this dense takes minutes: the worker dealing it is ended.
+    with local_client(create_app(Settings(time_limit=0.3))) as c:
+        game = c.post("/api/games", json={"width": 250, "height": 250, "mines": 21_000,
+                                          "noguess": True, "rule": "opening",
+                                          "seed": 1}).json()
+        started = time.monotonic()
+        answer = c.post(f"/api/games/{game['id']}/reveal", json={"row": 125, "col": 125})
+        assert time.monotonic() - started < 10
+        assert answer.status_code == 500
+        assert answer.json()["error"].startswith("the move was not finished within ")
+        assert answer.json()["error"].endswith(" s and was stopped; the game is as it was "
+                                               "before it")
+        assert c.get(f"/api/games/{game['id']}").json()["started"] is False
+        workers = c.get("/api/health").json()["workers"]
+        assert workers["busy"] == 0 and workers["replaced"] >= 1
 
 
 def test_a_given_board_is_played_as_given(client):
@@ -473,6 +778,7 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
 
     monkeypatch.setattr(builtins, "open", watching_open)
     monkeypatch.setattr(io, "open", watching_open)
+    # The server's side (the health check reads its processes' memory from /proc) ...
     client.get("/api/health")
     client.post("/api/analyze", json={"text": REFERENCE})
     client.post("/api/overlay", json={"text": REFERENCE})
@@ -482,6 +788,19 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     client.post(f"/api/games/{game['id']}/step")
     client.post(f"/api/games/{game['id']}/flag", json={"row": 8, "col": 8})
     client.get(f"/api/games/{game['id']}")
+    assert [name for name in opened if not name.startswith("/proc/")] == []
+    opened.clear()
+    # ... and the jobs its workers run, here in this process where open is watched.
+    request = (REFERENCE, None, None, "auto", 5.0, (), True)
+    jobs.analysis_body(request)
+    jobs.overlay_body(request)
+    jobs.unanswered_body(request, True, 1.0)
+    jobs.import_body("", None, "xo\nox\n")
+    jobs.export_body("2x1x1\nM1\n", "mbf")
+    state, _ = jobs.new_game("g", 9, 9, 10, "safe", 2, True, None, 5.0)
+    for method, args in [("reveal", ((0, 0),)), ("step", ()), ("flag", ((8, 8),)),
+                         ("hint", ()), ("to_dict", ())]:
+        state = jobs.play(state, "g", method, args)[0] or state
     assert opened == []
 
 
@@ -543,3 +862,11 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
     err = capsys.readouterr().err
     assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
                    "address of this machine)\n")
+
+
+def test_an_app_served_again_after_a_shutdown_answers():
+    app = create_app()
+    for _ in range(2):
+        with local_client(app) as c:
+            answer = c.post("/api/analyze", json={"text": REFERENCE})
+            assert answer.status_code == 200 and answer.json()["layouts"] == "1031"

@@ -19,6 +19,7 @@ from programs import find_program
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.io.formats import board_to_mbf, board_to_mine, position_from_text
+from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board
 from exactmines.ui.cli import main
 from exactmines.ui.web.app import create_app
@@ -67,6 +68,9 @@ def page(browser, request):
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # The page writes nothing to the console (a debugging line left in is a defect).
+    tab.on("console", lambda message: errors.append(f"console.{message.type}: {message.text}")
+           if message.type in ("log", "debug", "info") else None)
     yield tab
     SHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
@@ -413,9 +417,22 @@ def test_readable_at_phone_width(browser, base_url):
     font = page.evaluate(
         "parseFloat(getComputedStyle(document.getElementById('summary')).fontSize)")
     assert font >= 13
+    # The board comes first: the controls are folded into the menu, above nothing.
+    assert not page.locator("#controls").is_visible()
+    assert board["y"] < 80
     page.tap("#c35")
+    # The recommended cell's frame is drawn around the cell (18 px cells: a frame inside
+    # would cover its number).
+    rec = page.locator("#board .cell.rec").first
+    assert rec.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "test_readable_at_phone_width.png"), full_page=True)
+    page.tap("#menu")
+    assert page.locator("#controls").is_visible()
+    assert page.get_attribute("#menu", "aria-expanded") == "true"
+    page.screenshot(path=str(SHOTS / "test_readable_at_phone_width-menu.png"))
+    page.tap("#menu")
+    assert not page.locator("#controls").is_visible()
     context.close()
 
 
@@ -445,3 +462,327 @@ def test_upload_data_is_sent_as_base64(page, base_url, tmp_path):
     page.set_input_files("#upload", str(path))
     page.wait_for_function("() => window.exactmines.state.width === 3")
     assert base64.b64decode(sent[0]["data"]) == b"xoo\noox\n" and sent[0]["name"] == "board.txt"
+
+
+# -- help at a guess ----------------------------------------------------------------------
+
+GUIDE = {p.name.split("-")[1]: p for p in INSTANCES.glob("guide-*.mine")}
+
+
+def guide_expected(kind: str) -> dict:
+    return json.loads(GUIDE[kind].with_suffix(".json").read_text())["expected"]
+
+
+def players_choice(text: str) -> tuple[int, int]:
+    """The cell ``exactmines play``'s player clicks on this position."""
+    position = position_from_text(text)
+    width = position.width
+    player = Player(width, position.height, position.mines, STRATEGIES["best"])
+    player.show([(r * width + c, int(ch)) for r, row in enumerate(position.rows)
+                 for c, ch in enumerate(row) if ch.isdigit()])
+    cells, guess = player.next_clicks()
+    assert guess
+    return divmod(cells[0], width)
+
+
+def candidate_rows(page: Page) -> list[dict]:
+    return page.eval_on_selector_all(
+        "#candidates tbody tr",
+        "rows => rows.map(r => ({cell: Number(r.dataset.cell), chosen: r.classList.contains("
+        "'chosen'), p: r.querySelector('[data-field=probability]').dataset.exact}))")
+
+
+def test_the_best_guesses_are_the_players_with_analyze_s_fractions(page, base_url, capsys,
+                                                                    tmp_path):
+    text = GUIDE["candidates"].read_text()
+    page.goto(base_url + fragment_of(text))
+    wait_ready(page)
+    rows = candidate_rows(page)
+    assert len(rows) == 5 and rows[0]["chosen"] and not any(r["chosen"] for r in rows[1:])
+    # The first is the cell the player plays; the order is the strategy's (the instance's
+    # expectation, from /api/overlay).
+    width = 30
+    assert divmod(rows[0]["cell"], width) == players_choice(text)
+    assert [list(divmod(r["cell"], width)) for r in rows] == guide_expected("candidates")[
+        "candidates"]
+    # Each one's mine probability is analyze's fraction for its cell.
+    fractions = {(c["row"], c["col"]): c["probability"]
+                 for c in cli_json(capsys, text, tmp_path)["cells"]}
+    for r in rows:
+        assert r["p"] == fractions[divmod(r["cell"], width)]
+    assert "row 4, col 24" in page.inner_text("#recommendation")
+    # Clicking an entry marks its cell on the board.
+    second = rows[1]["cell"]
+    page.click(f"#candidates button[data-cell='{second}']")
+    assert "picked" in page.get_attribute(f"#c{second}", "class")
+    assert "picked" in page.get_attribute(f"#candidates tr[data-cell='{second}']", "class")
+    page.hover(f"#candidates tr[data-cell='{second}'] [data-field=probability]")
+    page.locator("#exact-pop").wait_for(state="visible")
+    assert page.inner_text("#exact-pop") == rows[1]["p"]
+
+
+@pytest.mark.parametrize("kind", ["pair", "box"])
+def test_dead_cells_and_fifty_fifties_are_marked(page, base_url, kind):
+    page.goto(base_url + fragment_of(GUIDE[kind].read_text()))
+    wait_ready(page)
+    want = guide_expected(kind)
+    cells = page_cells(page)
+    dead = sorted([r, c] for (r, c), v in cells.items() if " dead" in v["class"])
+    fifty = sorted([r, c] for (r, c), v in cells.items() if " fifty" in v["class"])
+    assert dead == sorted(want["dead"]) and dead
+    assert fifty == sorted(cell for group in want["fifty_fifties"] for cell in group) and fifty
+    assert all("dead: opening it tells nothing" in cells[tuple(c)]["label"] for c in dead)
+    marks = page.inner_text("#markers")
+    assert f"{len(dead)} dead cell" in marks and "1 50/50" in marks
+    assert "dead" in page.inner_text("#legend") and "50/50" in page.inner_text("#legend")
+
+
+def test_the_endgame_win_probability_is_shown_exactly(page, base_url):
+    # The position's win probability with best play is 2/5: tests/test_guide_instances.py
+    # finds the same by brute force over its 5 layouts.
+    page.goto(base_url + fragment_of(GUIDE["endgame"].read_text()))
+    wait_ready(page)
+    text = page.inner_text("#endgame")
+    assert "Chance to win with best play: 2/5 (40.00%)" in text and "5 layouts" in text
+    win = page.eval_on_selector_all("#candidates tbody tr.chosen td:last-child .short",
+                                    "els => els.map(e => e.dataset.exact)")
+    assert win == ["2/5"]
+
+
+def play_board(page: Page, base_url: str, rows: list[str], mines: int) -> None:
+    """Play a board drawn in the editor (mines marked M)."""
+    page.goto(base_url + f"#{len(rows[0])}x{len(rows)}x{mines}:{'/'.join(rows)}")
+    wait_ready(page)
+    page.click("#play-board")
+    page.wait_for_function("() => window.exactmines.state.game && "
+                           "window.exactmines.state.game.fixed_board")
+
+
+def test_a_chord_opens_the_cells_around_a_satisfied_number(page, base_url):
+    play_board(page, base_url, ["HMHH", "HHHM"], 2)
+    page.click("#c0")  # the corner shows 1
+    page.wait_for_function("() => window.exactmines.state.game.rows[0][0] === '1'")
+    page.click("#c1", button="right")  # the mine
+    page.wait_for_function("() => window.exactmines.state.game.rows[0][1] === 'F'")
+    wait_ready(page)
+    # The flag is drawn as a flag, overlay on or not.
+    assert page.inner_text("#c1") == "F" and "flag" in page.get_attribute("#c1", "class")
+    page.click("#c0")  # a click on the satisfied 1: a chord
+    page.wait_for_function("() => window.exactmines.state.game.rows[1].startsWith('11')")
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["rows"] == ["1FHH", "11HH"] and game["clicks"][-1]["by"] == "chord"
+    assert game["clicks"][-1]["probability"] == "2/3"
+    assert "chord" in page.inner_text("#clicks")
+
+
+def test_a_chord_on_a_wrong_flag_loses(page, base_url):
+    play_board(page, base_url, ["HMHH", "HHHM"], 2)
+    page.click("#c0")
+    page.wait_for_function("() => window.exactmines.state.game.rows[0][0] === '1'")
+    page.click("#c4", button="right")  # (1,0): safe, so the flag is wrong
+    page.wait_for_function("() => window.exactmines.state.game.rows[1][0] === 'F'")
+    page.click("#c0", button="middle")  # the middle button chords too
+    page.wait_for_selector("#outcome")
+    assert page.get_attribute("#outcome", "data-outcome") == "lost"
+    assert page.inner_text("#c1") == "✸"
+    assert page.inner_text("#bbbv") == "6"
+
+
+def test_a_300x300_position_opens_on_its_recommended_cell(page, base_url):
+    text = (INSTANCES / "large-300x300x18000-seed1.mine").read_text()
+    page.goto(base_url + fragment_of(text))
+    wait_ready(page, timeout=60_000)
+    move = page.evaluate("window.exactmines.state.overlay.recommendation")
+    cell = move["row"] * 300 + move["col"]
+    assert (move["row"], move["col"]) == (26, 104) and move["kind"] == "certain"
+    assert page.evaluate(f"window.exactmines.cellVisible({cell})")
+    assert not page.evaluate("window.exactmines.cellVisible(0)")  # the view moved there
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test_a_300x300_position-recommended.png"))
+    # The overview: the whole board in its frame.
+    page.click("#zoom-fit")
+    frame = page.locator("#board-wrap").bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert board["width"] <= frame["width"] and board["height"] <= frame["height"]
+    assert page.evaluate("window.exactmines.cellVisible(0)")
+    assert page.evaluate(f"window.exactmines.cellVisible({300 * 300 - 1})")
+    page.screenshot(path=str(SHOTS / "test_a_300x300_position-overview.png"))
+    # Zoomed in again, the key R brings the recommended cell back into view.
+    for _ in range(4):
+        page.click("#zoom-in")
+    page.evaluate("document.getElementById('board-wrap').scrollTo(4000, 4000)")
+    assert not page.evaluate(f"window.exactmines.cellVisible({cell})")
+    page.keyboard.press("r")
+    assert page.evaluate(f"window.exactmines.cellVisible({cell})")
+    # A click on the canvas reaches the cell under it.
+    box = page.locator("#board-canvas").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator("#tooltip").wait_for(state="visible")
+    assert page.inner_text("#tooltip").startswith("row ")
+
+
+def test_a_48_digit_count_is_short_with_its_exact_value_on_hover(page, base_url):
+    page.goto(base_url + "#16x16x40:" + "/".join(["H" * 16] * 16))
+    wait_ready(page)
+    exact = "104921249538770987879991995968495941124675048800"  # C(256, 40)
+    short = page.locator("#layouts .short")
+    assert short.inner_text() == "1.04 × 10⁴⁷"
+    assert short.get_attribute("data-exact") == exact
+    assert short.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
+    short.hover()
+    pop = page.locator("#exact-pop")
+    pop.wait_for(state="visible")
+    assert pop.inner_text() == exact
+    assert page.locator("#layouts .copy").is_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test_a_48_digit_count-hover.png"))
+
+
+@pytest.mark.parametrize("outcome", ["504", "503", "network", "not-computed"])
+def test_an_overlay_that_fails_never_leaves_analysing(page, base_url, outcome):
+    """However /api/overlay ends (an error status, busy, no server, or an answer past the
+    time limit), the panel says so instead of "Analysing…"."""
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    calls = {"n": 0}
+
+    def answer(route):
+        calls["n"] += 1
+        if outcome == "504":
+            route.fulfill(status=504, json={"error": "not finished within 6 s"})
+        elif outcome == "503":
+            route.fulfill(status=503, json={"error": "busy: every worker is taken"},
+                          headers={"Retry-After": "1"})
+        elif outcome == "network":
+            route.abort("connectionrefused")
+        else:
+            body = json.loads(route.request.post_data)
+            route.continue_(post_data=json.dumps({**body, "time_limit": 0.0005}))
+
+    page.route("**/api/overlay", answer)
+    hard = (INSTANCES / "sat-3sat-v5-c21-seed1-000.mine").read_text()
+    page.evaluate(f"location.hash = {fragment_of(hard)!r}")
+    summary = page.locator("#summary")
+    if outcome == "not-computed":
+        page.wait_for_selector("#not-computed", timeout=30_000)
+        assert "not computed within the time limit" in summary.inner_text()
+    else:
+        page.wait_for_selector("#overlay-failed", timeout=30_000)
+        text = page.inner_text("#overlay-failed")
+        assert text.startswith("Not analysed: ")
+        assert {"504": "not finished within 6 s", "503": "busy",
+                "network": "the server does not answer"}[outcome] in text
+        assert page.get_attribute("#board", "data-state") == "error"
+    assert "Analysing" not in summary.inner_text()
+    if outcome == "503":
+        assert calls["n"] == 4  # asked again three times, a second apart
+
+
+def test_time_limit_half_a_second_on_a_hard_file_ends_in_an_answer(page, base_url):
+    # The issue's trial: generate sat --variables 5 --clauses 21 --seed 2, time limit 0.5.
+    hard = (INSTANCES / "sat-3sat-v5-c21-seed2-000.mine").read_text()
+    page.goto(base_url + fragment_of(hard))
+    page.fill("#time-limit", "0.5")
+    page.dispatch_event("#time-limit", "change")
+    page.wait_for_function(
+        "() => ['ready', 'error'].includes(document.getElementById('board').dataset.state)"
+        " && !document.getElementById('analysing')", timeout=60_000)
+    summary = page.inner_text("#summary")
+    assert "Analysing" not in summary
+    assert "layouts" in summary or "Not analysed" in summary
+
+
+def test_the_cell_panel_and_tooltip_follow_the_overlay(page, base_url):
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    # The next overlay is held back: the pointer rests on a cell while it is on its way.
+    page.evaluate("""() => {
+        const real = window.fetch;
+        window.fetch = async (...args) => {
+            const answer = await real(...args);
+            if (String(args[0]).includes('/api/overlay')) {
+                await new Promise(done => setTimeout(done, 1500));
+            }
+            return answer;
+        };
+    }""")
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("2")  # (1,0) becomes a 2: a new position
+    page.hover("#c4")
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    assert "analysing" in tip.inner_text()
+    wait_ready(page)
+    assert "mine probability" in tip.inner_text()
+    assert "mine probability" in page.inner_text("#cell-info")
+    # A position of another size: the old cell's text goes.
+    page.evaluate("location.hash = '#3x1x1:H1H'")
+    page.wait_for_function("() => window.exactmines.state.width === 3")
+    wait_ready(page)
+    assert "row 0, col 4" not in page.inner_text("#cell-info")
+
+
+def test_flags_are_drawn_never_recommended_and_kept_by_step(page, base_url):
+    page.goto(base_url + "#play:16x16x40:safe:21")
+    wait_ready(page)
+    for _ in range(40):  # step to the first guess
+        move = page.evaluate("window.exactmines.state.overlay.recommendation")
+        if move["kind"] not in ("first", "certain"):
+            break
+        page.click("#step")
+        page.wait_for_function("() => window.exactmines.state.game.clicks.length > 0")
+        wait_ready(page)
+    assert move["kind"] not in ("first", "certain")
+    guess = move["row"] * 16 + move["col"]
+    page.click(f"#c{guess}", button="right")
+    page.wait_for_function(f"() => window.exactmines.state.game.rows[{move['row']}]"
+                           f"[{move['col']}] === 'F'")
+    wait_ready(page)
+    assert page.inner_text(f"#c{guess}") == "F"  # drawn as a flag with the overlay on
+    other = page.evaluate("window.exactmines.state.overlay.recommendation")
+    assert (other["row"], other["col"]) != (move["row"], move["col"])
+    assert other["kind"] == "unflagged"
+    assert guess not in [r["cell"] for r in candidate_rows(page)]
+    page.click("#step")
+    page.wait_for_function("() => window.exactmines.state.game.clicks.some(c => c.by === "
+                           f"'step' && c.row === {other['row']} && c.col === {other['col']})")
+    assert page.evaluate(f"window.exactmines.state.game.rows[{move['row']}]"
+                         f"[{move['col']}]") == "F"
+
+
+def test_auto_play_at_a_chosen_speed_with_the_clock_3bv_and_efficiency(page, base_url):
+    page.goto(base_url + "#play:9x9x10:opening:3:noguess")
+    wait_ready(page)
+    page.select_option("#step-delay", "250")
+    started = time.monotonic()
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    game = page.evaluate("window.exactmines.state.game")
+    steps = sum(1 for c in game["clicks"] if c["by"] == "step")
+    assert game["won"] and steps >= 2
+    # A step every 0.25 s: the moves after the first waited their turn.
+    moves = len({(c["row"], c["col"]) for c in game["clicks"]})
+    assert time.monotonic() - started >= 0.25 * (len(game["clicks"]) > 1)
+    assert moves == len(game["clicks"])
+    assert page.inner_text("#bbbv") == str(game["bbbv"])
+    assert page.inner_text("#efficiency").endswith(
+        f"(3BV {game['bbbv']} in {game['click_count']} clicks)")
+    assert page.inner_text("#timer").endswith(" s")
+
+
+def test_undo_takes_back_the_last_edit(page, base_url):
+    page.goto(base_url + fragment_of(REFERENCE))
+    wait_ready(page)
+    before = page.evaluate("window.exactmines.positionKey()")
+    page.focus("#board")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("3")
+    page.wait_for_function(f"() => window.exactmines.positionKey() !== {before!r}")
+    wait_ready(page)
+    page.keyboard.press("u")
+    page.wait_for_function(f"() => window.exactmines.positionKey() === {before!r}")
+    wait_ready(page)
+    assert "1031" in page.inner_text("#summary")
+    page.keyboard.press("Control+z")  # nothing more to undo: the position stays
+    assert page.evaluate("window.exactmines.positionKey()") == before

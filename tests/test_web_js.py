@@ -3,6 +3,7 @@ node's own test runner: ``node --test tests/js/*.test.mjs``, which ``.ci/run`` a
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -19,3 +20,13 @@ def test_the_page_modules_pass_their_node_tests():
                           timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout
+
+
+def test_the_page_preloads_every_module():
+    """index.html names every module for preloading (fetched at once, not one import after
+    another): a module added to static/js without its line would load late."""
+    static = Path(__file__).parent.parent / "exactmines" / "ui" / "web" / "static"
+    html = (static / "index.html").read_text()
+    preloaded = set(re.findall(r'rel="modulepreload" href="/static/js/([\w.]+\.js)"', html))
+    assert preloaded == {p.name for p in (static / "js").glob("*.js")}
+    assert '<script type="module" src="/static/js/main.js">' in html

@@ -34,6 +34,7 @@ from exactmines.analysis.backends import (
     deductions_from_counts,
     get_backend,
 )
+from exactmines.analysis.cache import CountCache
 from exactmines.analysis.combine import (
     Ratio,
     Ratios,
@@ -97,7 +98,8 @@ class Analysis:
     cells:
         Every covered, unflagged cell, row-major: a read-only sequence (:class:`Cells`,
         equal to the tuple of the same cells) whose cell objects and fractions are made
-        when first read.
+        when first read; ``cells.probabilities()`` gives every cell's probability at once,
+        in the same order, without the cell objects.
     probabilities_computed:
         ``False`` when a component's layouts could not be counted in time: the verdicts are
         still exact, the probabilities of the affected cells are ``None``.
@@ -163,12 +165,13 @@ class Cells(Sequence[CellAnalysis]):
     A read-only sequence equal to the tuple of its :class:`CellAnalysis` (and hashed as
     that tuple). The analysis leaves its answers here as it found them, per box, as ratios
     of integers; the cell objects and their fractions are made on first use. An expert
-    mid-game position has about 400 covered cells and 80 boxes: making every object and
+    mid-game position has about 300 covered cells and 80 boxes: making every object and
     fraction at once cost more than the whole count. ``with_verdict`` and ``any_with``
-    (and so ``Analysis.safe``, ``mines`` and ``unique``) read the boxes, not the cells.
+    (and so ``Analysis.safe``, ``mines`` and ``unique``) read the boxes, not the cells;
+    :meth:`probabilities` reads every cell's probability without making the cell objects.
     """
 
-    __slots__ = ("_position", "_boxes", "_values", "_rest", "_all")
+    __slots__ = ("_position", "_boxes", "_values", "_rest", "_all", "_table")
 
     def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
         self._position = position
@@ -177,6 +180,8 @@ class Cells(Sequence[CellAnalysis]):
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
+        self._table: tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
+                           list[int]] | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
@@ -206,8 +211,19 @@ class Cells(Sequence[CellAnalysis]):
             self._values = values
         return self._values, self._rest
 
-    def _cells(self) -> tuple[CellAnalysis, ...]:
-        if self._all is None:
+    def _tables(self) -> tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
+                               list[int]]:
+        """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
+        index ``r * width + c`` (the cells not covered hold the rest's, unread), and the
+        covered cells' flat indices, row-major.
+
+        Flat tables instead of a dict of cells: a 10**6-cell board has hundreds of
+        thousands of covered cells, and the cells off the frontier (most of a big board)
+        are the tables' default, not a group. The Python work is per frontier cell and per
+        distinct ratio (its fraction); the covered cells are found at C speed, and the
+        cells of a group share one pair (a cell object adds only its place to it).
+        """
+        if self._table is None:
             values, rest = self.values()
             fractions: dict[Ratio, Fraction] = {}
 
@@ -215,12 +231,43 @@ class Cells(Sequence[CellAnalysis]):
                 ratio, verdict = value
                 if ratio is None:
                     return None, verdict
-                if ratio not in fractions:
-                    fractions[ratio] = fraction_of(*ratio)
-                return fractions[ratio], verdict
+                found = fractions.get(ratio)
+                if found is None:
+                    found = fractions[ratio] = fraction_of(*ratio)
+                return found, verdict
 
-            self._all = _cells(self._position, [(cells, exact(v)) for cells, v in values],
-                               exact(rest))
+            position = self._position
+            width = position.width
+            size = width * position.height
+            pair = exact(rest)
+            probability = [pair[0]] * size
+            pairs = [pair] * size
+            for cells, value in values:
+                pair = exact(value)
+                p = pair[0]
+                for r, c in cells:
+                    i = r * width + c
+                    probability[i] = p
+                    pairs[i] = pair
+            flags = "".join(position.rows).encode("latin-1", "replace").translate(
+                _COVERED_BYTE)
+            self._table = (probability, pairs, list(compress(range(len(flags)), flags)))
+        return self._table
+
+    def probabilities(self) -> tuple[Fraction | None, ...]:
+        """The exact mine probability of every cell, in order (row-major, as
+        ``Position.covered``): ``tuple(c.probability for c in cells)``, without making
+        the cell objects. ``None`` where not computed. Cells of one box share one
+        :class:`~fractions.Fraction` object."""
+        probability, _, covered = self._tables()
+        return tuple(map(probability.__getitem__, covered))
+
+    def _cells(self) -> tuple[CellAnalysis, ...]:
+        if self._all is None:
+            _, pairs, covered = self._tables()
+            places = map(divmod, covered, repeat(self._position.width))  # (row, col)
+            self._all = tuple(starmap(CellAnalysis, map(add, places,
+                                                        map(pairs.__getitem__, covered))))
         return self._all
 
     def __len__(self) -> int:
@@ -273,7 +320,8 @@ class Cells(Sequence[CellAnalysis]):
 
 
 def analyze(position: Position, *, backend: str | Backend = "auto",
-            budget: Budget | None = None, time_limit: float | None = None) -> Analysis:
+            budget: Budget | None = None, time_limit: float | None = None,
+            cache: CountCache | None = None) -> Analysis:
     """Exact analysis of ``position``.
 
     Parameters
@@ -290,6 +338,10 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     time_limit:
         The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (more
         than 0; ``inf`` for no limit). Give one or the other.
+    cache:
+        Counts of components met before (:class:`~exactmines.analysis.cache.CountCache`),
+        read and added to: for many positions that share most of their components, such as
+        the positions of one game. Without it every component is counted.
 
     Notes
     -----
@@ -310,7 +362,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     count_budget = budget.share(COUNT_SHARE)
     engine = get_backend(backend) if isinstance(backend, str) else backend
     if engine.name in _SPLIT_ENGINES:
-        quick = _from_split(position, engine, count_budget, started)
+        quick = _from_split(position, engine, count_budget, started, cache)
         if quick is not None:
             return quick
     frontier = build_frontier(position)
@@ -333,7 +385,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
 
     if frontier.contradiction:
         return finish(False, 0, [], True, [f"inconsistent: {frontier.contradiction}"])
-    counts, reasons = _count(frontier, engine, count_budget)
+    counts, reasons = _count(frontier, engine, count_budget, cache)
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
@@ -348,7 +400,7 @@ _SPLIT_ENGINES = frozenset({"auto", "dp"})
 
 
 def _from_split(position: Position, engine: Backend, budget: Budget,
-                started: float) -> Analysis | None:
+                started: float, cache: CountCache | None) -> Analysis | None:
     """The analysis counted part by part, or ``None`` when the general path must answer:
     the split does not apply, a part was not counted, the position is inconsistent, or the
     budget has run out."""
@@ -358,7 +410,8 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
     counts = []
     for part in split.parts:
         try:
-            counts.append(engine.count(part, budget=budget))
+            counts.append(engine.count(part, budget=budget) if cache is None
+                          else cache.count(engine, part, budget=budget))
         except BudgetExceeded:
             return None
     sizes = [part.sizes for part in split.parts]
@@ -381,36 +434,15 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
 
 
-def _cells(position: Position,
-           values: list[tuple[Sequence[Cell], tuple[Fraction | None, Verdict]]],
-           rest: tuple[Fraction | None, Verdict]) -> tuple[CellAnalysis, ...]:
-    """Every covered cell, row-major, with its value (``rest`` for cells in no group).
-
-    A flat table by cell index instead of a dict of cells: a 10**6-cell board has hundreds
-    of thousands of covered cells, and this is the one place that touches each of them.
-    The cells off the frontier (most of a big board) are the table's default, not a group,
-    and the covered cells are found and paired with their values by C-speed iteration:
-    the Python work per cell is the :class:`CellAnalysis` itself.
-    """
-    width = position.width
-    table = [rest] * (width * position.height)
-    for cells, value in values:
-        for r, c in cells:
-            table[r * width + c] = value
-    flags = "".join(position.rows).encode("latin-1", "replace").translate(_COVERED_BYTE)
-    covered = list(compress(range(len(flags)), flags))
-    places = map(divmod, covered, repeat(width))  # (row, col)
-    return tuple(starmap(CellAnalysis, map(add, places, map(table.__getitem__, covered))))
-
-
-def _count(frontier: Frontier, engine: Backend,
-           budget: Budget) -> tuple[list[ComponentCounts | None], list[str]]:
+def _count(frontier: Frontier, engine: Backend, budget: Budget,
+           cache: CountCache | None) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
     counts: list[ComponentCounts | None] = []
     reasons: list[str] = []
     for component in frontier.components:
         try:
-            counts.append(engine.count(component, budget=budget))
+            counts.append(engine.count(component, budget=budget) if cache is None
+                          else cache.count(engine, component, budget=budget))
             reasons.append("")
         except BudgetExceeded as exc:
             counts.append(None)

@@ -122,6 +122,10 @@ class Combined:
     box_probability: tuple[tuple[Fraction | None, ...], ...]
     outside_probability: Fraction | None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Combined, (self.layouts, self.box_probability, self.outside_probability))
+
 
 #: ``(numerator, denominator)`` of a probability, not reduced (denominator > 0).
 Ratio = tuple[int, int]
@@ -159,6 +163,10 @@ class Ratios:
         return Combined(self.layouts,
                         tuple(tuple(fraction_of(*r) for r in box) for box in self.box),
                         None if self.outside is None else fraction_of(*self.outside))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Ratios, (self.layouts, self.box, self.outside))
 
 
 def _support(layouts: Sequence[int]) -> tuple[int, list[int]]:

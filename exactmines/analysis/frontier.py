@@ -70,6 +70,10 @@ class Component:
     def cells(self) -> int:
         return sum(self.sizes)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Component, (self.sizes, self.constraints, self.forced))
+
 
 @dataclass(frozen=True, slots=True)
 class Frontier:
@@ -102,6 +106,11 @@ class Frontier:
     @property
     def frontier_cells(self) -> int:
         return sum(c.cells for c in self.components)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Frontier, (self.components, self.box_cells, self.clue_cells, self.outside,
+                           self.mines_left, self.contradiction))
 
 
 def _boxes_by_key(keys: list[tuple[int, ...]], cells: list[int]
@@ -366,6 +375,12 @@ class Split:
         """The cells forced to be safe, row-major."""
         return tuple(map(_padded_cells(self.width, self.height), _bits(self.forced_safe)))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Split, (self.components, self.frontier_cells, self.largest_component,
+                        self.parts, self.part_cells, self.forced_mines, self.forced_safe,
+                        self.width, self.height, self.outside, self.mines_left))
+
 
 def split_forced(position: Position) -> Split | None:
     """``position`` cut as :class:`Split` describes, or ``None`` when that does not apply:
@@ -416,21 +431,26 @@ def split_forced(position: Position) -> Split | None:
         sizes.append(reach.bit_count())
         rest &= ~reach
 
-    # The unforced boxes and the numbers over them, joined into parts.
-    is_clue = _byte_flags(clue_mask, len(grid)).__getitem__
+    # The unforced boxes and the numbers over them, joined into parts. (Plain loops and
+    # comprehensions over a neighbour table: the fastest form in Python, and the form the
+    # compiled module turns into C.)
+    is_clue = _byte_flags(clue_mask, len(grid))
+    table = _neighbour_table(width, height)  # (FORCED_CELLS: always within the table's)
     free_cells = _bits(free)
-    keys = list(map(tuple, map(filter, repeat(is_clue), _around(free_cells, width, height))))
+    keys = [tuple([q for q in table[p] if is_clue[q]]) for p in free_cells]
     free_clues = sorted(set(chain.from_iterable(keys)))
     boxes = _boxes_by_key(keys, free_cells)
     members, component_of, local, boxes_of = _join(boxes)
     # A number's rule needs its value less the flags and forced mines around it.
-    is_mine = _byte_flags(mines | flag_mask, len(grid)).__getitem__
+    is_mine = _byte_flags(mines | flag_mask, len(grid))
     rules: list[list[Constraint]] = [[] for _ in members]
-    to_local = local.__getitem__
-    for q, near in zip(free_clues, _around(free_clues, width, height), strict=True):
+    for q in free_clues:
         under = boxes_of[q]
-        rules[component_of[under[0]]].append(tuple.__new__(Constraint, (
-            tuple(map(to_local, under)), _DIGIT_VALUE[grid[q]] - sum(map(is_mine, near)))))
+        need = _DIGIT_VALUE[grid[q]]
+        for near in table[q]:
+            need -= is_mine[near]
+        rules[component_of[under[0]]].append(
+            tuple.__new__(Constraint, (tuple([local[b] for b in under]), need)))
     cell_of = _padded_cells(width, height)
     box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
     return Split(

@@ -34,9 +34,11 @@ def fraction_text(p: Fraction | None) -> str | None:
         f"{decimal(p.numerator)}/{decimal(p.denominator)}"
 
 
-def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any]:
+def analysis_to_dict(result: Analysis, file: str | None = None, *,
+                     cells: bool = True) -> dict[str, Any]:
     """The JSON object of docs/contract.md §3 (with the shape, counts of verdicts, notes and
-    timing)."""
+    timing); without its ``"cells"`` when ``cells`` is false (a caller that writes them in
+    another form: each cell's fraction costs its digits)."""
     position = result.position
     out: dict[str, Any] = {}
     if file is not None:
@@ -58,10 +60,8 @@ def analysis_to_dict(result: Analysis, file: str | None = None) -> dict[str, Any
         mine=len(result.mines),
         notes=list(result.notes),
         seconds=round(result.seconds, 6),
-        cells=[
-            {"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
-             "verdict": c.verdict}
-            for c in result.cells
-        ],
     )
+    if cells:
+        out["cells"] = [{"row": c.row, "col": c.col, "probability": fraction_text(c.probability),
+                         "verdict": c.verdict} for c in result.cells]
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from exactmines.analysis.frontier import Rule
 from exactmines.deduction.rules import pair
@@ -70,6 +71,19 @@ def _on_board_neighbours(width: int, height: int) -> bytearray:
     return bytearray(b"".join(rows))
 
 
+def _rebuilt(cls: type[Grid], size: tuple[int, int, int], state: dict[str, Any]) -> Grid:
+    """A :class:`Grid` (or subclass) made anew and given the state of a pickled one."""
+    made = cls(*size)
+    for name, value in state.items():
+        setattr(made, name, value)
+    return made
+
+
+#: What a :class:`Grid` knows beyond its size (what :meth:`Grid.__reduce__` keeps).
+_STATE = ("numbers", "dirty", "pair_dirty", "_state", "_number", "_free", "_flags",
+          "_flagged", "_live")
+
+
 class Grid:
     """What a player of certain moves knows: the numbers shown, the cells proved to be mines
     (flags) and the mine count. The player's :class:`~exactmines.play.view.View` adds the
@@ -113,6 +127,22 @@ class Grid:
         self.pair_dirty: set[int] = set()
         self._masks: dict[bytes, int] = {}  # made bitmasks, until the next change
         self._live: set[int] = set()  # clues that touched an unknown cell when revealed
+
+    def copy_state_from(self, other: Grid) -> None:
+        """Take copies of ``other``'s changing parts (numbers, cell states, the clues to
+        look at again), so that a shallow copy of ``other`` (``copy.copy``) becomes
+        independent of it."""
+        self.numbers = list(other.numbers)
+        self.dirty, self.pair_dirty = set(other.dirty), set(other.pair_dirty)
+        self._state, self._number = bytearray(other._state), bytearray(other._number)
+        self._free, self._flags = bytearray(other._free), bytearray(other._flags)
+        self._masks, self._live = dict(other._masks), set(other._live)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
+        # The rest (the offsets, the player's masks) the constructor makes again.
+        return (_rebuilt, (type(self), (self.width, self.height, self.total),
+                           {name: getattr(self, name) for name in _STATE}))
 
     # -- the padded grid ---------------------------------------------------------------
 

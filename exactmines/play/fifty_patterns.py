@@ -139,6 +139,8 @@ class Risk:
         self._tallies: dict[tuple[str, int], int] = {}
         self.enablers: dict[int, int] = {}  # cell -> tallies of patterns it would break
         self.inside: dict[int, int] = {}  # cell -> tallies of the scan's patterns it is in
+        #: The scan's patterns with a tally: ``(kind, cell, tally, missing mines mask)``.
+        self.patterns: list[tuple[str, int, int, int]] = []
         self._scan()
 
     def tally(self, kind: str, cell: int, most: int) -> tuple[int, int] | None:
@@ -178,6 +180,7 @@ class Risk:
             if pattern is None or found is None or not found[0]:
                 continue
             tally, missing = found
+            self.patterns.append((kind, cell, tally, missing))
             for i in indices_of(pattern[0]):
                 self.inside[i] = self.inside.get(i, 0) + tally
             for i in indices_of(missing):

@@ -18,7 +18,14 @@ from functools import partial
 from typing import Any
 
 from exactmines.errors import ParameterError, SolverError
-from exactmines.game import START_RULES, Game, board_from_indices, free_indices, protected_cells
+from exactmines.game import (
+    START_RULES,
+    Game,
+    GameOver,
+    board_from_indices,
+    free_indices,
+    protected_cells,
+)
 from exactmines.play.strategy import (
     GUESS_KINDS,
     PARTS,
@@ -146,11 +153,13 @@ def deal_game(settings: PlaySettings, index: int) -> list[int]:
 def click(game: Game, player: Player, index: int) -> bool:
     """Click cell ``index`` (flat) of ``game`` and show the player every cell it reveals;
     ``False`` if it was a mine. Cost: a few steps per cell revealed."""
-    width, numbers = game.width, game.numbers
-    opened = game.reveal(divmod(index, width))
+    if game.over:
+        raise GameOver("the game is over")
+    numbers = game.numbers
+    opened = game.reveal_indices([index])
     if game.lost:
         return False
-    player.show([(i, numbers[i]) for i in (r * width + c for r, c in opened)])
+    player.show([(i, numbers[i]) for i in opened])
     return True
 
 

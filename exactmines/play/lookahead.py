@@ -90,6 +90,11 @@ class Part:
     solutions: tuple[Solution, ...] | None = None
     profile: _Profile | None = None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
+        return (Part, (self.box_masks, self.sizes, self.rule_boxes, self.needs, self.counts,
+                       self.solutions, self.profile))
+
 
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...], engine: Backend,
@@ -242,6 +247,11 @@ class _Reveal:
             if poly:
                 self.polys[m] = poly
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
+        return (_reveal_rebuilt, (self.polys, self._rows, self._masks, self._sizes,
+                                  self._fresh, self._parts))
+
     @classmethod
     def of_parts(cls, parts: dict[int, Part]) -> _Reveal:
         """The reveal of parts already made (by :func:`_probed`)."""
@@ -274,6 +284,17 @@ class _Reveal:
         zero = (0,) * n
         return Part(self._masks, self._sizes, (), (), ComponentCounts(
             tuple(layouts), tuple(tuple(row) if row else zero for row in box_mines)))
+
+
+def _reveal_rebuilt(polys: dict[int, list[int]],
+                    rows: dict[int, list[tuple[int, int, list[int]]]],
+                    masks: tuple[int, ...], sizes: tuple[int, ...], fresh: int,
+                    parts: dict[int, Part]) -> _Reveal:
+    """A pickled :class:`_Reveal` made again."""
+    reveal = _Reveal((), (), {}, 0)
+    reveal.polys, reveal._rows, reveal._masks = polys, rows, masks
+    reveal._sizes, reveal._fresh, reveal._parts = sizes, fresh, parts
+    return reveal
 
 
 def _revealed(parts: list[Part], index: int, probe: int, fresh: int) -> _Reveal:
@@ -452,6 +473,11 @@ class Cache:
         self.engine: Backend = AutoBackend() if engine is None else engine
         self.budget: Budget = UNLIMITED
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
+        return (_cache_rebuilt, (self.limit, self.engine, self.budget, self.parts,
+                                 self.probes, self.reveals))
+
     def part(self, rules: tuple[Rule, ...]) -> Part:
         found = self.parts.get(rules)
         if found is None:
@@ -479,6 +505,17 @@ class Cache:
                 self.reveals.clear()
             found = self.reveals[key] = _revealed(parts, index, probe, fresh)
         return found
+
+
+def _cache_rebuilt(limit: int, engine: Backend, budget: Budget,
+                   parts: dict[tuple[Rule, ...], Part],
+                   probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]],
+                   reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal]
+                   ) -> Cache:
+    """A pickled :class:`Cache` made again."""
+    cache = Cache(limit, engine=engine)
+    cache.budget, cache.parts, cache.probes, cache.reveals = budget, parts, probes, reveals
+    return cache
 
 
 #: Up to this many cells off the frontier, layout counts are exact; beyond, they are scaled

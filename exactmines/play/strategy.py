@@ -54,7 +54,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, local_deductions
 from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
-from exactmines.play.fifty_patterns import Risk
+from exactmines.play.fifty_patterns import Risk, shape
 from exactmines.play.lookahead import (
     After,
     Cache,
@@ -81,11 +81,20 @@ __all__ = [
     "secondary_safety",
     "progress_chance",
     "forced_fifty_fifty",
+    "forced_fifty_fifties",
     "list_layouts",
+    "EndgameSearch",
+    "endgame_search",
     "endgame_guess",
     "Guess",
     "Score",
+    "Candidate",
     "choose_guess",
+    "ranked_candidates",
+    "dead_cells",
+    "fifty_fifties",
+    "Explanation",
+    "chance_all_safe",
     "dominating_cell",
     "Player",
 ]
@@ -463,7 +472,13 @@ def progress_chance(base: Estimate, chances: list[tuple[int, After]]) -> Fractio
 
 
 def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
-    """Two cells that must be guessed between at 1/2 sooner or later, or ``None``.
+    """The first pair of :func:`forced_fifty_fifties`, or ``None``."""
+    pairs = forced_fifty_fifties(view, base)
+    return pairs[0] if pairs else None
+
+
+def forced_fifty_fifties(view: View, base: Estimate) -> list[tuple[int, int]]:
+    """Every two cells that must be guessed between at 1/2 sooner or later, in order.
 
     Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
     (they are its only unknown neighbours) and every cell next to one of them but not the
@@ -472,10 +487,10 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
     sees the difference: each is a mine with probability exactly 1/2, now and after any
     other click. A winning game must guess the
     pair at 1/2 whenever it does, so guessing it first costs nothing and may inform the
-    rest. The pair with the smallest indices is returned, smaller index first.
+    rest. Each pair is smaller index first, the pairs sorted (each listed once).
     """
     masks = view.masks
-    found: list[tuple[int, int]] = []
+    found: set[tuple[int, int]] = set()
     for _, rules in base.groups:
         for free, need in rules:
             if need != 1 or free.bit_count() != 2:
@@ -484,8 +499,8 @@ def forced_fifty_fifty(view: View, base: Estimate) -> tuple[int, int] | None:
             differ = (masks[a] ^ masks[b]) & ~free
             if differ & ~(view.mines | base.mines):
                 continue
-            found.append((a, b))
-    return min(found) if found else None
+            found.add((a, b))
+    return sorted(found)
 
 
 def _part_layouts(part: Part, allowed: frozenset[int], limit: int
@@ -559,6 +574,37 @@ def list_layouts(view: View, base: Estimate, limit: int) -> list[int] | None:
 def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | None:
     """The click that maximises the probability of winning, found by exact search (a
     :class:`Guess` of kind ``endgame`` with that probability), or ``None`` when there are
+    too many layouts or the search runs out of nodes: :func:`endgame_search`'s guess."""
+    found = endgame_search(view, base, strategy)
+    return None if found is None else found.guess
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameSearch:
+    """What :func:`endgame_search` found.
+
+    Attributes
+    ----------
+    guess:
+        The best click, with its exact probability of winning the layouts searched.
+    search:
+        The search, to ask what another click of the layouts' cells wins
+        (:meth:`~exactmines.play.endgame.Endgame.wins_after`; its memo is kept).
+    layouts:
+        How many layouts were searched.
+    whole:
+        Whether they are the whole position's (else an isolated region's: the win
+        probability is then the region's).
+    """
+
+    guess: Guess
+    search: Endgame
+    layouts: int
+    whole: bool
+
+
+def endgame_search(view: View, base: Estimate, strategy: Strategy) -> EndgameSearch | None:
+    """The exact endgame search behind :func:`endgame_guess`, or ``None`` when there are
     too many layouts or the search runs out of nodes.
 
     The whole position is searched when it has at most ``endgame_layouts`` layouts
@@ -574,8 +620,10 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | Non
         if layouts is not None:
             found = _search(layouts, base.unknown, view, strategy.endgame_nodes)
             if found is not None:
-                return Guess(found[0], "endgame", base.probability(found[0]),
-                             Fraction(found[1], len(layouts)))
+                cell, wins, search = found
+                return EndgameSearch(Guess(cell, "endgame", base.probability(cell),
+                                           Fraction(wins, len(layouts))),
+                                     search, len(layouts), True)
     numbers = [p.counts.mine_numbers() for p in base.parts]
     allowed = allowed_mine_numbers(numbers, base.outside.bit_count(), base.mines_left)
     known = view.mines | base.mines  # proved mines, flagged or found by this estimate
@@ -590,51 +638,62 @@ def endgame_guess(view: View, base: Estimate, strategy: Strategy) -> Guess | Non
         found = _search([mask & ~known for _, mask in region_layouts], region, view,
                         strategy.endgame_nodes, known)
         if found is not None:
-            return Guess(found[0], "endgame", base.probability(found[0]),
-                         Fraction(found[1], len(region_layouts)))
+            cell, wins, search = found
+            return EndgameSearch(Guess(cell, "endgame", base.probability(cell),
+                                       Fraction(wins, len(region_layouts))),
+                                 search, len(region_layouts), False)
     return None
 
 
 def _search(layouts: list[int], cells: int, view: View, budget: int,
-            known: int | None = None) -> tuple[int, int] | None:
+            known: int | None = None) -> tuple[int, int, Endgame] | None:
     """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
-    them, the view's by default), ``None`` past the budget."""
+    them, the view's by default) and the search, ``None`` past the budget."""
     known = view.mines if known is None else known
+    search = Endgame(layouts, _bits(cells), view.masks, known, budget)
     try:
-        return Endgame(layouts, _bits(cells), view.masks, known, budget).best_move()
+        cell, wins = search.best_move()
     except TooLarge:
         return None
+    return cell, wins, search
 
 
 def _outside_candidates(view: View, base: Estimate) -> list[int]:
-    """Cells off the frontier worth scoring, one per class of equivalent cells.
+    """Cells off the frontier worth scoring, one per class of equivalent cells
+    (:func:`_outside_classes`)."""
+    return [first for first, _ in _outside_classes(view, base)]
+
+
+def _outside_classes(view: View, base: Estimate) -> list[tuple[int, int]]:
+    """The cells off the frontier in classes of equivalent cells, as ``(first cell,
+    cells)``: the first in row-major order stands for its class.
 
     A cell whose unknown neighbours are all off the frontier leaves, when revealed, a new
     separate component of those neighbours: the position after it depends only on how many
     they are and how many proved mines touch it, so one cell per such class is scored (the
     first in row-major order; the last instead, paired on 80,000 expert SFAR boards, seeds
-    11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are scored one by one.
+    11-14: -0.14 +- 0.24 points). Cells with a frontier neighbour are classes of their own.
     """
     masks, outside, unknown = view.masks, base.outside, base.unknown
     width, height, dilate = view.width, view.height, view.topology.dilate
     near = outside & dilate(unknown & ~outside)
-    out = _bits(near)
+    out = [(i, 1 << i) for i in _bits(near)]
     # The others touch only outside cells and flags (a revealed neighbour would put them on
     # the frontier): a cell with n neighbours and f flags among them has the class
     # (n - f, f). Those with a flag are classed one by one, the others by n in bulk.
     far = outside & ~near
     flagged = far & dilate(view.mines)
-    seen: set[tuple[int, int]] = set()
+    classes: dict[tuple[int, int], tuple[int, int]] = {}
     for i in _bits(flagged):
         key = ((masks[i] & unknown).bit_count(), (masks[i] & view.mines).bit_count())
-        if key not in seen:
-            seen.add(key)
-            out.append(i)
+        first, cells = classes.get(key, (i, 0))
+        classes[key] = (first, cells | 1 << i)
+    out.extend(classes.values())
     free = far & ~flagged
     for cells in _by_neighbour_count(width, height):
-        first = free & cells
-        if first:
-            out.append((first & -first).bit_length() - 1)
+        members = free & cells
+        if members:
+            out.append(((members & -members).bit_length() - 1, members))
     return out
 
 
@@ -662,22 +721,43 @@ def choose_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -
     (safety within ``candidate_ratio`` of the best) gets a :class:`Score`, and the highest
     wins (ties: the first cell in row-major order).
     """
+    return _decide(view, base, strategy, cache)[0]
+
+
+def _decide(view: View, base: Estimate, strategy: Strategy, cache: Cache
+            ) -> tuple[Guess, EndgameSearch | None]:
+    """:func:`choose_guess`, with the endgame search when it made the choice."""
     if strategy.endgame:
-        move = endgame_guess(view, base, strategy)
-        if move is not None:
-            return move
+        found = endgame_search(view, base, strategy)
+        if found is not None:
+            return found.guess, found
     if strategy.fifty:
         pair = forced_fifty_fifty(view, base)
         if pair is not None:
-            return Guess(pair[0], "fifty", base.probability(pair[0]))
+            return Guess(pair[0], "fifty", base.probability(pair[0])), None
     cell = _scored_guess(view, base, strategy, cache)
     return Guess(cell, "off_frontier" if base.outside >> cell & 1 else "frontier",
-                 base.probability(cell))
+                 base.probability(cell)), None
 
 
 def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) -> int:
     """The candidate with the highest :class:`Score` (or, with every scoring part off, the
     safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
+    candidates, risk = _candidates(view, base, strategy, cache)
+    if not (strategy.secondary or strategy.dead or strategy.openings):
+        return candidates[0][1]
+    best = _ranked(view, base, strategy, cache, candidates, risk, 1)[0]
+    if strategy.secondary and best.chances:
+        return dominating_cell(base, best.cell, best.chances)
+    return best.cell
+
+
+def _candidates(view: View, base: Estimate, strategy: Strategy, cache: Cache
+                ) -> tuple[list[tuple[Fraction, int]], Risk | None]:
+    """The cells the strategy scores, as ``(safety, cell)``, safest first (ties in
+    row-major order), and the 50/50 patterns when the ``risk`` part is on: every cell whose
+    safety is within ``candidate_ratio`` of the best (one per class off the frontier), and
+    the cells a pattern may trap whose safe layouts and patterns' together reach that."""
     best_safety = 1 - base.least
     threshold = strategy.candidate_ratio * best_safety
     candidates: list[tuple[Fraction, int]] = []
@@ -698,26 +778,167 @@ def _scored_guess(view: View, base: Estimate, strategy: Strategy, cache: Cache) 
             safety = 1 - base.probability(cell)
             if safety * base.layouts + risk.scanned(cell) >= threshold * base.layouts:
                 candidates.append((safety, cell))
-    if not (strategy.secondary or strategy.dead or strategy.openings):
-        return min(candidates, key=lambda c: (-c[0], c[1]))[1]
     # Safest first, so that bounds prune the rest early.
     candidates.sort(key=lambda c: (-c[0], c[1]))
-    best: Score | None = None
-    best_cell = candidates[0][1]
-    best_chances: list[tuple[int, After]] = []
+    return candidates, risk
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """A candidate scored in full: its score and its value chances."""
+
+    score: Score
+    chances: list[tuple[int, After]]
+
+    @property
+    def cell(self) -> int:
+        return self.score.cell
+
+
+def _ranked(view: View, base: Estimate, strategy: Strategy, cache: Cache,
+            candidates: list[tuple[Fraction, int]], risk: Risk | None, keep: int
+            ) -> list[_Scored]:
+    """The ``keep`` candidates with the highest scores, highest first.
+
+    A candidate is scored only if it may still beat the ``keep``-th best so far
+    (:func:`_may_beat`, :func:`_chances_to_beat`): with ``keep`` 1, only the best is
+    computed in full and the others are pruned as soon as they cannot beat it.
+    """
+    kept: list[_Scored] = []  # highest first
     for safety, index in candidates:
+        bar = kept[-1].score if len(kept) == keep else None
         gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
-        if best is not None and not _may_beat(best, safety, strategy, gain):
+        if bar is not None and not _may_beat(bar, safety, strategy, gain):
             continue
-        chances = _chances_to_beat(view, base, index, cache, strategy, safety, best, gain)
+        chances = _chances_to_beat(view, base, index, cache, strategy, safety, bar, gain)
         if chances is None:
             continue
         score = _score(base, safety, index, chances, strategy, gain)
-        if best is None or score > best:
-            best, best_cell, best_chances = score, index, chances
-    if strategy.secondary and best_chances:
-        return dominating_cell(base, best_cell, best_chances)
-    return best_cell
+        if bar is None or score > bar:
+            kept.append(_Scored(score, chances))
+            kept.sort(key=lambda s: s.score, reverse=True)
+            del kept[keep:]
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A guess as the strategy sees it, for people to read (:func:`ranked_candidates`).
+
+    Attributes
+    ----------
+    cell:
+        The cell (flat index).
+    probability:
+        Its exact mine probability.
+    progress:
+        :func:`progress_chance`: the chance it is safe and leaves a certainly safe cell.
+    secondary:
+        :func:`secondary_safety`: the chance it is safe and so is the safest next click.
+    score:
+        Its :class:`Score`, as the strategy compares it.
+    considered:
+        Whether the strategy scores it at all (safety within ``candidate_ratio`` of the
+        best, or admitted by the ``risk`` part); the others are listed only to fill a list.
+    """
+
+    cell: int
+    probability: Fraction
+    progress: Fraction
+    secondary: Fraction
+    score: Score
+    considered: bool
+
+
+def ranked_candidates(view: View, base: Estimate, strategy: Strategy, cache: Cache,
+                      keep: int = 5, first: int | None = None) -> list[Candidate]:
+    """The ``keep`` best guesses of ``base`` as the strategy ranks them, best first.
+
+    Read-only: the strategy's own candidates, gains and :class:`Score`, so without
+    ``first`` the list starts with the cell its scores choose (before
+    :func:`dominating_cell`, the endgame search and a forced 50/50 have their say, see
+    :func:`choose_guess`). ``first``: a cell to list first whatever its score (the guess
+    chosen), the others following in the strategy's order. When the strategy scores fewer
+    than ``keep`` cells, the list goes on with the safest others (one per class off the
+    frontier), safest first, scored the same way but marked not ``considered``.
+
+    Cost: the strategy's scoring with ``keep`` cells computed in full instead of one.
+    """
+    candidates, risk = _candidates(view, base, strategy, cache)
+    scored = {i for _, i in candidates}
+    ranked = _ranked(view, base, strategy, cache, candidates, risk, keep)
+    out = [_candidate(base, s, True) for s in ranked if s.cell != first]
+    if first is not None:
+        top = next((s for s in ranked if s.cell == first), None)
+        if top is None:
+            top = _scored_cell(view, base, strategy, cache, risk, first)
+        out.insert(0, _candidate(base, top, first in scored))
+    if len(out) < keep:
+        listed = {c.cell for c in out}
+        others: list[tuple[Fraction, int]] = []
+        for mask, p in base.boxes:
+            if p == 1:
+                continue
+            cells = _outside_candidates(view, base) if mask == base.outside else _bits(mask)
+            others.extend((1 - p, i) for i in cells if i not in scored and i not in listed)
+        others.sort(key=lambda c: (-c[0], c[1]))
+        out.extend(_candidate(base, _scored_cell(view, base, strategy, cache, risk, index),
+                              False) for _, index in others[:keep - len(out)])
+    return out[:keep]
+
+
+def _scored_cell(view: View, base: Estimate, strategy: Strategy, cache: Cache,
+                 risk: Risk | None, index: int) -> _Scored:
+    """Cell ``index`` scored in full, as :func:`_ranked` scores a candidate."""
+    safety = 1 - base.probability(index)
+    gain = _risk_gain(risk, base, safety, index, strategy) if risk else Fraction(1)
+    chances = value_chances(view, base, index, cache)
+    return _Scored(_score(base, safety, index, chances, strategy, gain), chances)
+
+
+def _candidate(base: Estimate, scored: _Scored, considered: bool) -> Candidate:
+    return Candidate(scored.cell, 1 - scored.score.safety,
+                     progress_chance(base, scored.chances),
+                     secondary_safety(base, scored.chances), scored.score, considered)
+
+
+def dead_cells(view: View, base: Estimate, cache: Cache) -> int:
+    """The unknown cells, neither safe nor mines for certain, that can show only one value
+    when safe (opening one tells nothing but that it was safe), as a bitmask.
+
+    Exact: each frontier cell's values are listed (:func:`value_chances`'s first step,
+    without the positions they leave); off the frontier, one cell per class of equivalent
+    cells (:func:`_outside_classes`) answers for its class. Cost: one value listing per
+    frontier cell and class.
+    """
+    dead = 0
+    undecided = base.unknown & ~base.safe & ~base.mines
+    for first, cells in [(i, 1 << i) for i in _bits(undecided & ~base.outside)] + \
+            _outside_classes(view, base):
+        if undecided >> first & 1 and len(_values(view, base, first, cache).values) == 1:
+            dead |= cells & undecided
+    return dead
+
+
+def fifty_fifties(view: View, base: Estimate, cache: Cache) -> list[tuple[int, ...]]:
+    """The 50/50s of ``base`` that no click can ever resolve, each as its cells (sorted),
+    in order: the forced pairs (:func:`forced_fifty_fifties`) and the pairs and 2x2 blocks
+    of :mod:`exactmines.play.fifty_patterns` that have formed (every outer cell a proved
+    mine, and one of the two orientations in every layout: each is then exactly as likely).
+    """
+    found: set[tuple[int, ...]] = set(forced_fifty_fifties(view, base))
+    for kind, cell, tally, missing in _risk(view, base, cache).patterns:
+        if not missing and 2 * tally == base.layouts:
+            pattern = shape(view.width, view.height, kind, cell)
+            if pattern is not None:
+                found.add(tuple(_bits(pattern[0])))
+    return sorted(found)
+
+
+def chance_all_safe(base: Estimate, cache: Cache, cells: int) -> Fraction:
+    """The exact probability that every unknown cell of ``cells`` (a bitmask) is safe:
+    layouts with all of them safe over all layouts (the risk of opening them at once)."""
+    return Fraction(_layouts_with(base, cache, 0, cells & base.unknown), base.layouts)
 
 
 def _risk(view: View, base: Estimate, cache: Cache) -> Risk:
@@ -902,20 +1123,11 @@ class Player:
         """
         self.cache.budget = budget
         view = self.view
-        safe, mines = local_deductions(view)
-        view.mark_mines(mines)
+        safe = _local_safe(view)
         if safe:
             return safe, False
-        if mines:
-            safe, mines = local_deductions(view)
-            view.mark_mines(mines)
-            if safe:
-                return safe, False
-        base = estimate(view, self.cache)
+        base = _checked_estimate(view, self.cache)
         self.analyses += 1
-        if base.layouts == 0:
-            raise AssertionError("the player's view is inconsistent: a bug in the game or "
-                                 "the deductions")
         if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
             view.mark_mines(_bits(base.mines))
             return _bits(base.safe), False
@@ -927,3 +1139,92 @@ class Player:
         self.risks[guess.kind] = self.risks.get(guess.kind, Fraction(0)) + guess.probability
         self.guesses.append(guess)
         return [guess.cell], True
+
+    def explain(self, keep: int = 5, *, budget: Budget = UNLIMITED) -> Explanation:
+        """What :meth:`next_clicks` would play now and why, for people, without playing it:
+        the certainly safe cells, or the guess with the ``keep`` best candidates
+        (:func:`ranked_candidates`) and the endgame search behind it; and, either way, the
+        dead cells and the 50/50s of the position.
+
+        The same steps as :meth:`next_clicks` (local rules, then the exact analysis, then
+        :func:`choose_guess`'s parts in order), so the move is the one it plays; they run
+        on a copy of the view, so the player is left as it was (only its cache of counts
+        grows) and plays the same game whether it was asked or not.
+
+        Raises
+        ------
+        OutOfTime
+            When ``budget`` runs out.
+        """
+        self.cache.budget = budget
+        view = self.view.copy()
+        safe = _local_safe(view)
+        base = _checked_estimate(view, self.cache)
+        dead = dead_cells(view, base, self.cache)
+        fifties = fifty_fifties(view, base, self.cache)
+        if safe or base.safe or base.mines == base.unknown:
+            return Explanation(safe or _bits(base.safe), None, base, [], None, dead, fifties)
+        guess, search = _decide(view, base, self.strategy, self.cache)
+        candidates = ranked_candidates(view, base, self.strategy, self.cache, keep, guess.cell)
+        return Explanation([guess.cell], guess, base, candidates, search, dead, fifties)
+
+    def chance_all_safe(self, cells: list[int], *, budget: Budget = UNLIMITED) -> Fraction:
+        """The exact chance that every one of these unknown cells is safe, in what the
+        player knows now: the risk of opening them at once, as a chord does
+        (:func:`chance_all_safe`). Raises ``OutOfTime`` when ``budget`` runs out."""
+        self.cache.budget = budget
+        base = _checked_estimate(self.view, self.cache)
+        return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
+
+
+
+def _local_safe(view: View) -> list[int]:
+    """The cells the local rules prove safe in ``view``; the mines they prove are recorded
+    in it (a second pass when mines alone were found: they may settle more)."""
+    safe, mines = local_deductions(view)
+    view.mark_mines(mines)
+    if mines and not safe:
+        safe, mines = local_deductions(view)
+        view.mark_mines(mines)
+    return safe
+
+
+def _checked_estimate(view: View, cache: Cache) -> Estimate:
+    """:func:`estimate`, refusing a view no layout fits (a bug, never a move)."""
+    base = estimate(view, cache)
+    if base.layouts == 0:
+        raise AssertionError("the player's view is inconsistent: a bug in the game or "
+                             "the deductions")
+    return base
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The player's next move and what it rests on (:meth:`Player.explain`).
+
+    Attributes
+    ----------
+    cells:
+        The move: every certainly safe cell found, or the one guess.
+    guess:
+        The guess, or ``None`` when the move is certain.
+    base:
+        The exact analysis of the player's view.
+    candidates:
+        The best guesses: the guess first, then the others in the strategy's order (empty
+        when the move is certain).
+    endgame:
+        The endgame search, when it chose the guess.
+    dead:
+        :func:`dead_cells`, a bitmask.
+    fifties:
+        :func:`fifty_fifties`.
+    """
+
+    cells: list[int]
+    guess: Guess | None
+    base: Estimate
+    candidates: list[Candidate]
+    endgame: EndgameSearch | None
+    dead: int
+    fifties: list[tuple[int, ...]]

@@ -9,6 +9,7 @@ keeps the cost of a click to what it changed, whatever the size of the board.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 from exactmines.deduction.grid import Grid
@@ -29,3 +30,11 @@ class View(Grid):
         super().__init__(width, height, total)
         self.topology: Topology = square(width, height)
         self.masks: Sequence[int] = self.topology.masks()
+
+    def copy(self) -> View:
+        """An independent copy: deductions and marks made on it leave this view as it is
+        (the topology and neighbour masks, never changed, are shared). Cost: a pass over
+        the board."""
+        other = copy.copy(self)
+        other.copy_state_from(self)
+        return other

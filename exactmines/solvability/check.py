@@ -115,6 +115,12 @@ class Solvability:
             "stuck": None if self.stuck is None else position_to_mine(self.stuck),
         }
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Solvability, (self.solvable, self.at, self.revealed, self.safe_cells,
+                              self.mines_found, self.steps, self.exact_steps,
+                              self.count_deductions, self.stuck))
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -131,6 +137,11 @@ class Outcome:
     @property
     def solvable(self) -> bool:
         return self.revealed == self.safe_mask
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Outcome, (self.revealed, self.flagged, self.safe_mask, self.steps,
+                          self.exact_steps, self.count_deductions))
 
 
 def solvable(board: Board, at: Cell, *, use_count: bool = True,
@@ -292,13 +303,8 @@ class _Solver:
         if not safe:
             return
         self.steps += 1
-        opened: list[tuple[int, int]] = []
-        for i in safe:
-            if game.won:
-                break
-            opened.extend(game.reveal(divmod(i, width)))
         numbers = game.numbers
-        grid.show((r * width + c, numbers[r * width + c]) for r, c in opened)
+        grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
     def run(self, safe: list[int], mines: list[int]) -> Outcome:
         self.apply(safe, mines)
@@ -491,6 +497,10 @@ class Uniqueness:
 
     def to_dict(self) -> dict[str, Any]:
         return {"consistent": self.consistent, "unique": self.unique, "reason": self.reason}
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
+        return (Uniqueness, (self.consistent, self.unique, self.reason))
 
 
 def is_unique(position: Position, *, backend: str | Backend = "sat",

@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { bigText, fractionFloat, parseFraction, percentLabel, percentText }
-  from "../../exactmines/ui/web/static/js/numbers.js";
+import {
+  fractionFloat, isLong, parseFraction, percentLabel, percentText, shortDigits, shortFraction,
+} from "../../exactmines/ui/web/static/js/numbers.js";
 
 test("fractions are read exactly, into BigInt parts", () => {
   assert.deepEqual(parseFraction("3/17"), { num: 3n, den: 17n, text: "3/17" });
@@ -34,7 +35,27 @@ test("percent text", () => {
   assert.equal(percentText(parseFraction("1/1000000")), "1.00e-4%");
 });
 
-test("long digit strings are cut with their length", () => {
-  assert.equal(bigText("12345"), "12345");
-  assert.equal(bigText("1".repeat(50), 10), "1111111111… (50 digits)");
+
+test("long whole numbers get a short form, short ones stay as they are", () => {
+  assert.equal(shortDigits("1031"), "1031");
+  assert.equal(shortDigits("123456789012345"), "123456789012345");  // 15 digits
+  assert.equal(shortDigits("1234567890123456"), "1.23 × 10¹⁵");
+  // C(256, 40): the layouts of an empty 16x16 board with 40 mines, 48 digits.
+  assert.equal(shortDigits("104921249538770987879991995968495941124675048800"), "1.04 × 10⁴⁷");
+  assert.equal(shortDigits("-99999999999999999"), "-9.99 × 10¹⁶");  // truncated, not rounded up
+});
+
+test("long fractions are shown to four digits, truncated, short ones exactly", () => {
+  const f = (text) => shortFraction(parseFraction(text));
+  assert.equal(f("3/17"), "3/17");
+  assert.equal(isLong(parseFraction("3/17")), false);
+  assert.equal(isLong(parseFraction(`1/${"7".repeat(16)}`)), true);
+  assert.equal(f(`${"2128".padEnd(20, "0")}/1${"0".repeat(20)}`), "≈ 0.2128");
+  assert.equal(f(`2${"0".repeat(20)}/${"9".repeat(21)}`), "≈ 0.2000");  // 0.20000...02
+  assert.equal(f(`${"9".repeat(24)}/1${"0".repeat(24)}`), "≈ 0.9999");  // never rounded to 1
+  assert.equal(f(`123${"0".repeat(20)}/1${"0".repeat(24)}`), "≈ 0.01230");
+  assert.equal(f(`1234${"0".repeat(20)}/1${"0".repeat(20)}`), "≈ 1234");
+  assert.equal(f(`1/1${"0".repeat(20)}`), "≈ 1.000 × 10⁻²⁰");
+  assert.equal(f(`-1/${"7".repeat(17)}`), "≈ -1.285 × 10⁻¹⁷");
+  assert.equal(f(`0/${"7".repeat(17)}`), "0");
 });

@@ -53,6 +53,7 @@ __all__ = [
     "VerdictsOnly",
     "mine_number_runs",
     "get_backend",
+    "registered",
     "backend_names",
     "installed_backend_names",
     "engine_names",
@@ -322,6 +323,16 @@ def engine_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def registered(name: str) -> str:
+    """The registry's name for ``name`` (aliases resolved), without importing the engine;
+    :class:`UnknownBackend` when nothing is registered under it."""
+    key = _ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        raise UnknownBackend(
+            f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
+    return key
+
+
 def get_backend(name: str) -> Backend:
     """A new engine of the backend called ``name`` (``auto`` is the recommended default).
 
@@ -338,11 +349,7 @@ def get_backend(name: str) -> Backend:
     BackendUnavailable
         When the backend's package is not installed.
     """
-    key = _ALIASES.get(name, name)
-    if key not in _REGISTRY:
-        raise UnknownBackend(
-            f"unknown backend {name!r}: choose one of {', '.join(backend_names())}")
-    module_name, class_name, package = _REGISTRY[key]
+    module_name, class_name, package = _REGISTRY[registered(name)]
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

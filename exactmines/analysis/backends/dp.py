@@ -796,6 +796,19 @@ def count_component(component: Component, *, budget: Budget = UNLIMITED,
             return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
         fixed, rules_of = propagated
     nothing_forced = max(fixed, default=-1) < 0  # a component may have no boxes
+    if nothing_forced and len(sizes) == 1:
+        # One box (a part of a split position, often): every rule fixes its mines.
+        needs = {rule.mines for rule in component.constraints}
+        layouts = [0] * (cells + 1)
+        box_rows = [zero_row] * (cells + 1)
+        if len(needs) == 1 and 0 <= (k := needs.pop()) <= cells:
+            layouts[k] = comb(cells, k)
+            box_rows[k] = (k * layouts[k],)
+        elif not needs:
+            for k in range(cells + 1):
+                layouts[k] = comb(cells, k)
+                box_rows[k] = (k * layouts[k],)
+        return ComponentCounts(tuple(layouts), tuple(box_rows))
     if nothing_forced and cells <= _ENUMERATED_CELLS and max_states >= _ENUMERATED_NODES:
         # Nothing forced, few cells (a part of a split position, say): its layouts one by
         # one, straight into the counts, if there are few.

@@ -1,14 +1,24 @@
 """The web app: the page (static files of this package) and its HTTP JSON API, on FastAPI.
 
-Every piece of work (parsing, analysis, the player, dealing) runs off the event loop in a
-bounded thread pool: at most ``workers`` jobs run and ``queue`` more wait; past that the
-server answers 503 at once instead of piling work up. Each request has a time limit
-(``time_limit``, default 5 s, at most ``max_time_limit``) that the analysis itself honours
-("not computed within the time limit" is an answer); a job still running well past it
-(twice the limit plus ``grace``, the analysis's own worst case) gets 504 and its slot is
-freed only when it ends. Bodies larger than ``max_body`` are refused with 413 before they
-are read. Bad input is 400 with the command line's one-line message; no endpoint reads or
-writes a file on the server.
+Every piece of work (parsing, analysis, the player, dealing, import and export) runs in a
+pool of worker processes (:mod:`exactmines.ui.web.workers`), never on the event loop, so
+``/api/health`` and small requests answer while hard ones run:
+
+- at most ``workers`` jobs run and ``queue`` more wait; past that a request gets 503 with
+  ``Retry-After`` at once;
+- each request has a time limit (``time_limit``, default 5 s, at most ``max_time_limit``)
+  that the analysis honours: past it, parts are "not computed", an answer (200). A worker
+  still busy ``grace`` seconds (plus ``per_cell`` seconds per covered cell, for reading the
+  position and writing the answer) after the limit is ended and replaced, and the request
+  gets the sound answer that nothing was computed: every cell unknown, consistency
+  undecided, and a note. Work with no such answer (a deal, an import) gets 500 then.
+
+Requests must come from this machine's page or from scripts: a ``Host`` that is not one of
+``hosts`` (loopback names by default: DNS rebinding) and an ``Origin`` other than the
+server's own (another site's page in the user's browser) get 403. Bodies larger than
+``max_body`` get 413 before they are read. Bad input is 400 with the command line's
+one-line message; each error class has its status (:mod:`exactmines.errors`). No endpoint
+reads or writes a file on the server.
 
 Errors are always ``{"error": "one line"}``.
 """
@@ -18,67 +28,72 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Awaitable, Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException
 
-from exactmines.analysis.analyze import analyze
-from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.analysis.serialize import analysis_to_dict
-from exactmines.budget import Budget
-from exactmines.errors import ExactminesError, InputError
-from exactmines.io.formats import board_from_text
-from exactmines.ui.web.advice import overlay, recommendation_to_dict
-from exactmines.ui.web.games import MAX_SIDE, GameStore, UnknownGame, WebGame
-from exactmines.ui.web.inputs import (
-    EXPORT_KINDS,
-    decode_base64,
-    exported,
-    imported_text,
-    position_from_input,
+from exactmines.analysis.backends import backend_names, registered
+from exactmines.errors import ExactminesError, OutOfTime, ParameterError
+from exactmines.io.formats import decode_text
+from exactmines.ui.web import jobs
+from exactmines.ui.web.games import MAX_SIDE
+from exactmines.ui.web.store import GameStore, UnknownGame
+from exactmines.ui.web.workers import (
+    Busy,
+    JobCrashed,
+    Overtime,
+    PoolLimits,
+    ShuttingDown,
+    WorkerPool,
 )
 from exactmines.version import __version__
 
-__all__ = ["Settings", "create_app", "STATIC"]
+__all__ = ["Settings", "create_app", "STATIC", "LOOPBACK_NAMES"]
 
 #: The page's files, inside the installed package.
 STATIC = files("exactmines.ui.web") / "static"
+
+#: Host names that reach only this machine (``Host`` headers a local server accepts).
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+#: What the fork server imports once for every worker (the jobs and the default engines).
+PRELOAD = ("exactmines.ui.web.jobs", "exactmines.analysis.backends.auto",
+           "exactmines.analysis.backends.dp", "exactmines.analysis.backends.sat")
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Limits of one server (seconds, bytes, jobs)."""
+    """Limits of one server (seconds, bytes, games, processes)."""
 
     time_limit: float = 5.0
     max_time_limit: float = 30.0
     max_body: int = 2_000_000
-    workers: int = 2
-    queue: int = 8
     games: int = 64
-    grace: float = 5.0
+    #: Seconds a job may run past its time limit, plus ``per_cell`` per covered cell of its
+    #: position, before its worker is ended.
+    grace: float = 0.5
+    per_cell: float = 10e-6
+    #: The worker processes: how many, and when one is replaced.
+    pool: PoolLimits = PoolLimits()
+    #: ``Host`` names accepted (any port); ``None``: any host (a server bound to every
+    #: address, whose users reach it by names it cannot know).
+    hosts: tuple[str, ...] | None = LOOPBACK_NAMES
 
 
 class BadBody(Exception):
     """A request body that does not have the shape asked for (400, like bad input)."""
-
-
-class Busy(Exception):
-    """Every worker is busy and the queue is full."""
-
-
-class TooSlow(Exception):
-    """A job ran far past its time limit."""
 
 
 # -- request bodies ---------------------------------------------------------------------
@@ -97,6 +112,12 @@ class AnalyzeRequest(_Body):
     mines: int | None = Field(None, description="total mines (flags included), with grid")
     backend: str = Field("auto", description="engine: " + ", ".join(backend_names()))
     time_limit: float | None = Field(None, description="seconds (default 5, capped)")
+    flagged: list[tuple[int, int]] = Field(
+        [], description="overlay only: [row, col] of cells a player flagged in a game (covered "
+                        "in grid, not trusted): drawn as flags, never recommended")
+    grouped: bool = Field(False, description="overlay only: the analysis's cells as "
+                                             "cell_groups (flat indices by value) instead of "
+                                             "one object per cell")
 
 
 class ImportRequest(_Body):
@@ -117,7 +138,7 @@ class NewGameRequest(_Body):
     height: int = 9
     mines: int = 10
     rule: str = "safe"
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, description="at least 0; random when not given")
     noguess: bool = False
     board: str | None = Field(None, description=".mine text of a board (mines marked M)")
 
@@ -130,72 +151,96 @@ class CellRequest(_Body):
 def _one_line(exc: ValidationError | RequestValidationError) -> str:
     """A validation error as one line: where, and what is wrong."""
     first = exc.errors()[0]
+    if first.get("type") == "json_invalid":  # the body is no JSON at all
+        detail = first.get("ctx", {}).get("error") or first.get("msg", "")
+        detail = str(detail).removeprefix("Invalid JSON: ")
+        return f"body: not valid JSON ({detail})"
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(message.split())}, status_code=status)
+def _error(status: int, message: str,
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": " ".join(message.split())}, status_code=status,
+                        headers=headers)
+
+
+def _json(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
+
+
+def _covered(raw: bytes) -> int:
+    """Covered cells in a request's body, as near as counting their characters tells
+    (the allowance for reading the position and writing its answer)."""
+    return raw.count(b"H") + raw.count(b"M") + raw.count(b"?")
 
 
 # -- the app ----------------------------------------------------------------------------
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """A new app with its own pool and game store (tests make one per test)."""
+    """A new app with its own worker pool and game store (tests make one per test)."""
     settings = settings or Settings()
-    pool = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="exactmines")
-    slots = {"free": settings.workers + settings.queue}
+    pool = WorkerPool(settings.pool, preload=PRELOAD)
     store = GameStore(settings.games)
+    installed: list[str] = []
+    asking: list[asyncio.Future[None]] = []
+
+    async def engines() -> list[str]:
+        """The engines installed, asked of a worker once when the pool starts (their
+        imports stay there): the server's startup, or its first request without one."""
+        if not installed:
+            if not asking or asking[0].get_loop() is not asyncio.get_running_loop():
+                asking[:] = [asyncio.ensure_future(ask())]
+            await asyncio.shield(asking[0])
+        return installed
+
+    async def ask() -> None:
+        await pool.start()
+        installed[:] = await pool.run(jobs.installed_backends, (), seconds=60)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        await pool.start()  # again after a shutdown: the same app may be served again
+        await engines()
         yield
-        pool.shutdown(wait=False, cancel_futures=True)
+        await pool.close()
 
     app = FastAPI(title="exactmines", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None,  # their pages load scripts from a CDN
                   description="Exact Minesweeper analysis over HTTP: the page's API. "
-                              "Errors are {\"error\": \"one line\"}: 400 bad input, 404 "
-                              "unknown game, 413 body too large, 503 busy, 504 past the "
-                              "time limit.")
+                              "Errors are {\"error\": \"one line\"}: 400 bad input, 403 "
+                              "another site's page or host, 404 unknown game or path, 413 "
+                              "body too large, 500 an engine failure, 501 an engine not "
+                              "installed, 503 busy (with Retry-After). Past its time limit "
+                              "an analysis answers 200 with parts not computed.")
     app.state.settings = settings
     app.state.store = store
+    app.state.pool = pool
 
-    async def run(job: Callable[[], T], limit: float) -> T:
-        """``job()`` in the pool; :class:`Busy` when full, :class:`TooSlow` past the wait."""
-        if slots["free"] <= 0:
-            raise Busy()
-        slots["free"] -= 1
-        future: Future[T] = pool.submit(job)
-        loop = asyncio.get_running_loop()
-
-        def give_back() -> None:
-            slots["free"] += 1
-
-        def release(_: Future[T]) -> None:
-            # From the worker thread: the count changes on the loop only, never raced.
-            loop.call_soon_threadsafe(give_back)
-
-        future.add_done_callback(release)
+    async def run(job: Callable[..., T], args: tuple[Any, ...], seconds: float,
+                  stopped: str) -> T:
+        """``job(*args)`` in a worker, stopped after ``seconds``: work with no partial
+        answer, so a stop is an :class:`OutOfTime` (500) saying ``stopped`` (a format with
+        ``{seconds}``)."""
+        await engines()
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future),
-                                          2 * limit + settings.grace)
-        except TimeoutError:
-            raise TooSlow(f"not finished within {2 * limit + settings.grace:g} s "
-                          "(the work goes on and its slot stays taken until it ends)") from None
+            return await pool.run(job, args, seconds=seconds)
+        except Overtime:
+            raise OutOfTime(stopped.format(seconds=f"{seconds:.3g}")) from None
 
     def time_limit(value: float | None) -> float:
         if value is None:
             return settings.time_limit
         if not value > 0:
-            raise InputError(f"time_limit {value}: must be more than 0 s", source="time_limit")
+            raise ParameterError("time_limit", value, "must be more than 0 s")
         if value > settings.max_time_limit:
-            raise InputError(f"time_limit {value}: at most {settings.max_time_limit:g} s on "
-                             "this server", source="time_limit")
+            raise ParameterError("time_limit", value,
+                                 f"at most {settings.max_time_limit:g} s on this server")
         return value
 
-    async def analyze_request(request: Request) -> tuple[AnalyzeRequest, float]:
+    async def analyze_request(request: Request) -> tuple[jobs.Request, int]:
+        """The request's position, engine and limit, and its covered cells (roughly)."""
         raw = await request.body()
         if request.headers.get("content-type", "").startswith("application/json"):
             try:
@@ -203,21 +248,45 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except ValidationError as exc:
                 raise BadBody(_one_line(exc)) from None
         else:  # a plain .mine file, options in the query
-            text = raw.decode("utf-8", errors="replace")
+            text = decode_text(raw, "input")
             query = request.query_params
             try:
                 limit = float(query["time_limit"]) if "time_limit" in query else None
             except ValueError:
-                raise InputError(f"time_limit {query['time_limit']!r}: not a number",
-                                 source="time_limit") from None
+                raise ParameterError("time_limit", repr(query["time_limit"]),
+                                     "not a number") from None
             body = AnalyzeRequest(text=text, grid=None, mines=None,
-                                  backend=query.get("backend", "auto"), time_limit=limit)
-        get_backend(body.backend)  # an unknown engine is refused before any work
-        return body, time_limit(body.time_limit)
+                                  backend=query.get("backend", "auto"), time_limit=limit,
+                                  flagged=[], grouped=False)
+        registered(body.backend)  # an unknown engine is refused before any work
+        limit = time_limit(body.time_limit)
+        return (body.text, body.grid, body.mines, body.backend, limit, tuple(body.flagged),
+                body.grouped), _covered(raw)
+
+    async def analysis(request: Request, overlay: bool) -> Response:
+        """An analysis (or the overlay) in a worker; a worker stopped past the limit gives
+        the answer that nothing was computed, made on the worker that replaces it."""
+        data, covered = await analyze_request(request)
+        await engines()
+        limit = data[4]
+        allowance = settings.grace + settings.per_cell * covered
+        seconds = limit + allowance
+        job = jobs.overlay_body if overlay else jobs.analysis_body
+        # Linear work (read the position, write every cell unknown): given room enough for
+        # a loaded machine, it only ever fails on a worker that cannot run at all.
+        fallback = (jobs.unanswered_body, (data, overlay, seconds),
+                    10.0 + 2 * settings.per_cell * covered)
+        try:
+            return _json(await pool.run(job, (data,), seconds=seconds, fallback=fallback))
+        except Overtime:
+            raise OutOfTime(f"the analysis was stopped, and not even its position was read "
+                            f"within {fallback[2]:.3g} s after") from None
+
+    # -- errors: one line each, the status of the error's class ---------------------------
 
     @app.exception_handler(ExactminesError)
-    async def _bad_input(_: Request, exc: ExactminesError) -> JSONResponse:
-        return _error(400, str(exc))
+    async def _refused(_: Request, exc: ExactminesError) -> JSONResponse:
+        return _error(type(exc).http_status, str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def _bad_body(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -232,13 +301,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(404, f"no game {exc.args[0]!r} (games are kept in memory, the last "
                            f"{settings.games} only): start a new one")
 
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            message = f"no such page: {request.method} {request.url.path}"
+        elif exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            message = (f"method {request.method} not allowed on {request.url.path}"
+                       + (f" (use {allowed})" if allowed else ""))
+        else:
+            message = str(exc.detail)
+        return _error(exc.status_code, message, exc.headers)
+
     @app.exception_handler(Busy)
     async def _busy(_: Request, exc: Busy) -> JSONResponse:
-        return _error(503, "busy: every worker is taken and the queue is full; try again")
+        return _error(503, str(exc), {"Retry-After": str(exc.retry_after)})
 
-    @app.exception_handler(TooSlow)
-    async def _slow(_: Request, exc: TooSlow) -> JSONResponse:
-        return _error(504, str(exc))
+    @app.exception_handler(ShuttingDown)
+    async def _stopping(_: Request, exc: ShuttingDown) -> JSONResponse:
+        return _error(503, "the server is stopping", {"Connection": "close"})
+
+    @app.exception_handler(JobCrashed)
+    async def _crashed(_: Request, exc: JobCrashed) -> JSONResponse:
+        return _error(500, f"internal error: {exc}")
 
     @app.exception_handler(Exception)
     async def _bug(_: Request, exc: Exception) -> JSONResponse:
@@ -246,6 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(500, f"internal error: {type(exc).__name__}: {exc}")
 
     app.add_middleware(BodyLimit, limit=settings.max_body)  # type: ignore[arg-type]
+    app.add_middleware(SameHost, hosts=settings.hosts)  # type: ignore[arg-type]
 
     # -- page -------------------------------------------------------------------------
 
@@ -257,12 +343,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- analysis ---------------------------------------------------------------------
 
-    @app.get("/api/health", summary="Liveness, version and limits")
+    @app.get("/api/health", summary="Liveness, version, the engines installed, limits and "
+                                    "the workers")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "version": __version__, "backends": backend_names(),
+        status = pool.status()
+        return {"status": "ok", "version": __version__, "backends": await engines(),
                 "time_limit": settings.time_limit, "max_time_limit": settings.max_time_limit,
                 "max_body": settings.max_body, "max_side": MAX_SIDE,
-                "busy": settings.workers + settings.queue - slots["free"]}
+                "busy": status["busy"] + status["waiting"],
+                "workers": {**status, "max": settings.pool.workers,
+                            "queue": settings.pool.queue}}
 
     analyze_body = {"requestBody": {"content": {
         "application/json": {"schema": AnalyzeRequest.model_json_schema()},
@@ -272,102 +362,147 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/analyze", openapi_extra=analyze_body,
               summary="Exact analysis: the JSON of `exactmines analyze --format json`")
-    async def analyze_endpoint(request: Request) -> JSONResponse:
-        body, limit = await analyze_request(request)
-
-        def job() -> dict[str, Any]:
-            position = position_from_input(body.text, body.grid, body.mines)
-            return analysis_to_dict(analyze(position, backend=body.backend, time_limit=limit))
-
-        return JSONResponse(await run(job, limit))
+    async def analyze_endpoint(request: Request) -> Response:
+        return await analysis(request, overlay=False)
 
     @app.post("/api/overlay", openapi_extra=analyze_body,
               summary="What the page draws: the analysis, the player's recommended click "
-                      "with its reason, and the clues at fault in an inconsistent position")
-    async def overlay_endpoint(request: Request) -> JSONResponse:
-        body, limit = await analyze_request(request)
-
-        def job() -> dict[str, Any]:
-            budget = Budget.seconds(limit)
-            position = position_from_input(body.text, body.grid, body.mines)
-            return overlay(position, get_backend(body.backend), budget)
-
-        return JSONResponse(await run(job, limit))
+                      "with its reason, the best guesses, dead cells, 50/50s, the endgame's "
+                      "win probability, and the clues at fault in an inconsistent position")
+    async def overlay_endpoint(request: Request) -> Response:
+        return await analysis(request, overlay=True)
 
     # -- files, in memory -------------------------------------------------------------
 
     @app.post("/api/import", summary="A .mbf, x/o, .mine file or a JSMinesweeper link -> "
                                      ".mine text")
-    async def import_endpoint(body: ImportRequest) -> dict[str, Any]:
-        def job() -> dict[str, Any]:
-            if (body.data is None) == (body.text is None):
-                raise InputError("give either data (base64) or text", source="body")
-            raw = (decode_base64(body.data, body.name or "data") if body.data is not None
-                   else (body.text or "").encode())
-            text, kind = imported_text(body.name, raw)
-            return {"text": text, "kind": kind}
-
-        return await run(job, settings.time_limit)
+    async def import_endpoint(body: ImportRequest) -> Response:
+        size = len(body.data or "") + len(body.text or "")
+        return _json(await run(jobs.import_body, (body.name, body.data, body.text),
+                               settings.time_limit + settings.per_cell * size,
+                               "the import was not finished within {seconds} s and was "
+                               "stopped"))
 
     @app.post("/api/export", summary="A .mine position or board -> .mine, .mbf (base64), "
                                      "x/o text or a JSMinesweeper link")
-    async def export_endpoint(body: ExportRequest) -> dict[str, Any]:
-        def job() -> dict[str, Any]:
-            data, encoding = exported(body.text, body.to)
-            return {"data": data, "encoding": encoding, "suffix": EXPORT_KINDS[body.to]}
-
-        return await run(job, settings.time_limit)
+    async def export_endpoint(body: ExportRequest) -> Response:
+        return _json(await run(jobs.export_body, (body.text, body.to),
+                               settings.time_limit + settings.per_cell * len(body.text),
+                               "the export was not finished within {seconds} s and was "
+                               "stopped"))
 
     # -- play -------------------------------------------------------------------------
 
+    def game_seconds(cells: int) -> float:
+        # A move may analyse more than once (each click's risk, then the player's search),
+        # each within the game's time limit.
+        return 2 * settings.time_limit + settings.grace + settings.per_cell * cells
+
     @app.post("/api/games", summary="A new game (dealt at its first click)")
-    async def new_game(body: NewGameRequest) -> dict[str, Any]:
-        def job() -> dict[str, Any]:
-            board = None if body.board is None else board_from_text(body.board, "board")
-            seed = body.seed if body.seed is not None else secrets.randbits(32)
-            game = WebGame(body.width, body.height, body.mines, body.rule, seed,
-                           body.noguess, board, settings.time_limit)
-            return game.to_dict(store.add(game))
+    async def new_game(body: NewGameRequest) -> Response:
+        game_id = store.new_id()
+        seed = body.seed if body.seed is not None else secrets.randbits(32)
+        cells = len(body.board or "") or body.width * body.height
+        state, answer = await run(
+            jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
+                            body.noguess, body.board, settings.time_limit),
+            game_seconds(cells), "the new game was not made within {seconds} s and was stopped")
+        store.add(game_id, state)
+        return _json(answer)
 
-        return await run(job, settings.time_limit)
-
-    async def on_game(game_id: str, action: Callable[[WebGame], Any]) -> dict[str, Any]:
+    async def on_game(game_id: str, method: str, *args: Any) -> Response:
+        """``WebGame.method(*args)`` on the game, in a worker, one move at a time."""
         game = store.get(game_id)
-
-        def job() -> dict[str, Any]:
-            with game.lock:
-                extra = action(game)
-                out = game.to_dict(game_id)
-                if extra is not None:
-                    out.update(extra)
-                return out
-
-        return await run(job, settings.time_limit)
+        async with game.lock:
+            state, answer = await run(jobs.play, (game.state, game_id, method, args),
+                                      game_seconds(len(game.state)),
+                                      "the move was not finished within {seconds} s and was "
+                                      "stopped; the game is as it was before it")
+            if state is not None:
+                game.state = state
+        return _json(answer)
 
     @app.get("/api/games/{game_id}", summary="The game as the player sees it")
-    async def game_state(game_id: str) -> dict[str, Any]:
-        return await on_game(game_id, lambda g: None)
+    async def game_state(game_id: str) -> Response:
+        return await on_game(game_id, "to_dict")
 
     @app.post("/api/games/{game_id}/reveal", summary="Click a cell (zeros flood)")
-    async def reveal(game_id: str, body: CellRequest) -> dict[str, Any]:
-        return await on_game(game_id, lambda g: g.reveal((body.row, body.col)))
+    async def reveal(game_id: str, body: CellRequest) -> Response:
+        return await on_game(game_id, "reveal", (body.row, body.col))
+
+    @app.post("/api/games/{game_id}/chord", summary="Click a revealed number whose flags "
+                                                     "are all placed: open its other "
+                                                     "neighbours (a wrong flag loses)")
+    async def chord(game_id: str, body: CellRequest) -> Response:
+        return await on_game(game_id, "chord", (body.row, body.col))
 
     @app.post("/api/games/{game_id}/flag", summary="Put or take away a flag")
-    async def flag(game_id: str, body: CellRequest) -> dict[str, Any]:
-        return await on_game(game_id, lambda g: g.flag((body.row, body.col)))
-
-    def _move(move: Any) -> dict[str, Any]:
-        return {"move": None if move is None else recommendation_to_dict(move)}
+    async def flag(game_id: str, body: CellRequest) -> Response:
+        return await on_game(game_id, "flag", (body.row, body.col))
 
     @app.post("/api/games/{game_id}/hint", summary="The player's next move, not played")
-    async def hint(game_id: str) -> dict[str, Any]:
-        return await on_game(game_id, lambda g: _move(g.hint()))
+    async def hint(game_id: str) -> Response:
+        return await on_game(game_id, "hint")
 
     @app.post("/api/games/{game_id}/step", summary="Play the player's next move")
-    async def step(game_id: str) -> dict[str, Any]:
-        return await on_game(game_id, lambda g: _move(g.step()))
+    async def step(game_id: str) -> Response:
+        return await on_game(game_id, "step")
 
     return app
+
+
+# -- middleware ---------------------------------------------------------------------------
+
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+
+
+async def _refuse(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _host_name(host: str) -> str:
+    """The name in a ``Host`` header (``[::1]:8000`` -> ``::1``, ``localhost:80`` ->
+    ``localhost``), lower case."""
+    return (urlsplit(f"//{host}").hostname or "").lower()
+
+
+class SameHost:
+    """ASGI middleware: only this machine's page and scripts drive the server.
+
+    A ``Host`` whose name is not in ``hosts`` gets 403 (a page of another site that
+    resolves its own name to 127.0.0.1, DNS rebinding, sends its own name); so does a
+    request with an ``Origin`` other than ``http://`` + its ``Host`` (another site's page
+    in the user's browser posting here). Scripts and ``curl`` send no ``Origin`` and pass.
+    ``hosts=None`` accepts any ``Host`` (the Origin check still holds).
+    """
+
+    def __init__(self, app: Callable[..., Awaitable[None]],
+                 hosts: tuple[str, ...] | None) -> None:
+        self.app = app
+        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", ()))
+        host = headers.get(b"host", b"").decode("latin-1")
+        if self.hosts is not None and _host_name(host) not in self.hosts:
+            await _refuse(send, 403, f"host {host!r} refused: this server answers "
+                                     f"{', '.join(sorted(self.hosts))} only")
+            return
+        origin = headers.get(b"origin")
+        if origin is not None and origin.decode("latin-1").lower() != f"http://{host}".lower():
+            await _refuse(send, 403, f"origin {origin.decode('latin-1')!r} refused: only "
+                                     "this server's own page may send requests from a "
+                                     "browser")
+            return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -377,14 +512,14 @@ class BodyLimit:
     def __init__(self, app: Callable[..., Awaitable[None]], limit: int) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[dict]],
-                       send: Callable[[dict], Awaitable[None]]) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        message = f"request body larger than {self.limit} bytes"
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await self._refuse(send)
+                await _refuse(send, 413, message)
                 return
         seen = 0
         started = False
@@ -407,14 +542,7 @@ class BodyLimit:
             await self.app(scope, counted_receive, guarded_send)
         except _TooLarge:
             if not started:
-                await self._refuse(send)
-
-    async def _refuse(self, send: Callable[[dict], Awaitable[None]]) -> None:
-        body = json.dumps({"error": f"request body larger than {self.limit} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+                await _refuse(send, 413, message)
 
 
 class _TooLarge(Exception):

@@ -6,16 +6,17 @@ click (``exactmines.game.deal`` under the chosen rule), or taken from ``generate
 (a board certified solvable without guessing from that click), or given whole (an
 imported board). Each click's risk is its exact mine probability in the position the player
 saw (a fresh exact analysis of the revealed cells and the total count; the player's own
-flags are not trusted). Games live in memory only, in a bounded store: nothing touches
-the disk.
+flags are not trusted), a chord's the exact chance that one of the cells it opens is a mine.
+Flags are the player's own: drawn, never clicked nor taken away by the player's moves. A
+game is a plain picklable value: the server keeps it pickled in memory only, in a bounded
+store (:mod:`exactmines.ui.web.store`), and each move runs in a worker process on the game
+sent there and back. Nothing touches the disk.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
-import threading
-from collections import OrderedDict
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -23,26 +24,23 @@ from typing import Any
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import Budget
-from exactmines.errors import InputError
-from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells
+from exactmines.errors import BudgetExceeded, InputError
+from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells, three_bv
 from exactmines.play.strategy import STRATEGIES, Player
-from exactmines.position import Board, Cell
-from exactmines.ui.web.advice import Recommendation, first_click
+from exactmines.position import Board, Cell, neighbours
+from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 
-__all__ = ["MAX_SIDE", "Click", "WebGame", "GameStore", "UnknownGame"]
+__all__ = ["MAX_SIDE", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 250
 
 
-class UnknownGame(LookupError):
-    """No game with that id (never made, or dropped from the bounded store)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Click:
-    """One click in a game's log: the cell, who chose it (``you``, ``step``), its exact
-    mine probability when clicked (``None`` when not computed in time) and the outcome."""
+    """One click in a game's log: the cell, who chose it (``you``, ``step``; ``chord`` for
+    a chord on a number), its exact mine probability when clicked (for a chord, that one of
+    the cells it opens is a mine; ``None`` when not computed in time) and the outcome."""
 
     cell: Cell
     by: str
@@ -58,8 +56,9 @@ class Click:
 
 class WebGame:
     """One game: settings, the hidden board once dealt, the player that plays it on
-    request, the player's flags and the log of clicks. Methods are not thread-safe on
-    their own: :class:`GameStore` hands out each game under its lock."""
+    request, the player's flags and the log of clicks. Picklable (the server moves it to
+    a worker process for each move); methods are not thread-safe: the server runs one move
+    of a game at a time."""
 
     def __init__(self, width: int, height: int, mines: int, rule: str, seed: int,
                  noguess: bool = False, board: Board | None = None,
@@ -86,7 +85,11 @@ class WebGame:
         self.player: Player | None = None
         self.flags: set[Cell] = set()
         self.log: list[Click] = []
-        self.lock = threading.Lock()
+        self.flag_clicks = 0  # flags put or taken away: clicks too, for the efficiency
+        # time.monotonic() of the first click and of the end (the machine's clock: the
+        # same in every worker process that plays the game).
+        self.started: float | None = None
+        self.ended: float | None = None
         self._pending: Recommendation | None = None
         self._analysis: tuple[int, Analysis] | None = None
 
@@ -154,15 +157,68 @@ class WebGame:
         if self.game is None:
             self.game = Game(self._deal(cell))
             self.player = Player(self.width, self.height, self.mines, STRATEGIES["best"])
+            self.started = time.monotonic()
+        opened = self.game.reveal(cell)
+        self._opened(Click(cell, by, risk, self.game.lost, len(opened)), opened)
+
+    def chord(self, cell: Cell) -> None:
+        """Click a revealed number with as many flags around it as it says: every covered
+        neighbour not flagged opens at once, as in the game. A wrong flag leaves a mine
+        among them, and the game is lost. The click's risk is the exact chance that one of
+        them is a mine, the flags not trusted. Refused (400) on anything else."""
+        self._check_cell(cell)
+        game = self.game
+        r, c = cell
+        if game is None or game.over or not game.is_revealed(cell):
+            raise InputError(f"row {r}, col {c}: a chord is a click on a revealed number "
+                             "while the game goes on", source="chord")
+        around = neighbours(self.width, self.height, cell)
+        number = game.numbers[r * self.width + c]
+        flags = sum(1 for n in around if n in self.flags)
+        if flags != number:
+            raise InputError(f"row {r}, col {c} shows {number} with {flags} flags around: "
+                             "a chord needs as many flags as the number", source="chord")
+        todo = [n for n in around if n not in self.flags and not game.is_revealed(n)]
+        if not todo:
+            raise InputError(f"row {r}, col {c}: nothing left to open around it",
+                             source="chord")
+        risk = self._chord_risk(todo)
+        opened: list[Cell] = []
+        for n in todo:
+            if game.lost:
+                break
+            opened.extend(game.reveal(n))
+        self._opened(Click(cell, "chord", risk, game.lost, len(opened)), opened)
+
+    def _opened(self, click: Click, opened: list[Cell]) -> None:
+        """Log a click that opened ``opened`` (or lost), and tell the player what it saw."""
         game, player = self.game, self.player
-        assert player is not None
-        opened = game.reveal(cell)
-        self.log.append(Click(cell, by, risk, game.lost, len(opened)))
+        assert game is not None and player is not None
+        self.log.append(click)
         self._pending = None
+        if game.over:
+            self.ended = time.monotonic()
         if not game.lost:
             width, numbers = self.width, game.numbers
             player.show([(r * width + c, numbers[r * width + c]) for r, c in opened])
             self.flags -= set(opened)
+
+    def _chord_risk(self, cells: list[Cell]) -> Fraction | None:
+        """The exact chance that one of ``cells`` is a mine: 0 when all are certainly safe,
+        one cell's probability when only it is uncertain, else counted jointly by the
+        player's analysis; ``None`` when not computed in time."""
+        result = self.analysis()
+        if not result.probabilities_computed:
+            return None
+        uncertain = [cell for cell in cells if result.cell(*cell).probability]
+        if len(uncertain) <= 1:
+            return result.cell(*uncertain[0]).probability if uncertain else Fraction(0)
+        assert self.player is not None
+        try:
+            return 1 - self.player.chance_all_safe([r * self.width + c for r, c in uncertain],
+                                                   budget=Budget.seconds(self.time_limit))
+        except BudgetExceeded:
+            return None
 
     def flag(self, cell: Cell) -> None:
         """Put or take away a flag (the player's own mark: never trusted by the analysis)."""
@@ -171,15 +227,19 @@ class WebGame:
             raise InputError(f"row {cell[0]}, col {cell[1]} cannot be flagged now",
                              source="flag")
         self.flags ^= {cell}
+        self.flag_clicks += 1
 
-    def hint(self) -> Recommendation | None:
-        """The player's next move (every certainly safe cell, or one guess), or ``None``
-        when the game is over. Computed once per position: asking again is free."""
+    def hint(self) -> tuple[Recommendation | None, str | None]:
+        """The player's next move (every certainly safe cell, or one guess), never on a
+        cell the player flagged (flags are the player's: certain cells flagged are left
+        out, a flagged guess gives way to the best guess not flagged); or ``None`` and why.
+        The player's move is computed once per position: asking again is free."""
         if self.game is None:
-            return first_click(self.width, self.height,
-                               "safe" if self.fixed_board is not None else self.rule)
+            return avoid_flags(first_click(self.width, self.height,
+                                           "safe" if self.fixed_board is not None
+                                           else self.rule), self.flags, ())
         if self.game.over:
-            return None
+            return None, "the game is over"
         if self._pending is None:
             assert self.player is not None
             cells, guess = self.player.next_clicks(budget=Budget.seconds(self.time_limit))
@@ -191,20 +251,27 @@ class WebGame:
             else:
                 self._pending = Recommendation(tuple(divmod(i, width) for i in cells),
                                                "certain", Fraction(0))
-        return self._pending
+        move = self._pending
+        others: list[tuple[Cell, Fraction]] = []
+        if move.kind != "certain" and move.cells[0] in self.flags:
+            assert self.player is not None
+            explained = self.player.explain(CANDIDATES + len(self.flags),
+                                            budget=Budget.seconds(self.time_limit))
+            others = [(divmod(c.cell, self.width), c.probability)
+                      for c in explained.candidates]
+        return avoid_flags(move, self.flags, others)
 
-    def step(self) -> Recommendation | None:
-        """Play the player's next move: all its certainly safe cells, or its one guess
-        (cells the player flagged are unflagged first: the player's move wins)."""
-        move = self.hint()
+    def step(self) -> tuple[Recommendation | None, str | None]:
+        """Play :meth:`hint`'s move: all its certainly safe cells, or its one guess (never
+        a flagged cell: the player's flags stay)."""
+        move, note = self.hint()
         if move is None:
-            return None
+            return None, note
         for cell in move.cells:
             if self.game is not None and (self.game.over or self.game.is_revealed(cell)):
                 continue
-            self.flags.discard(cell)
             self.reveal(cell, by="step")
-        return move
+        return move, note
 
     # -- the page's view ----------------------------------------------------------------
 
@@ -239,6 +306,11 @@ class WebGame:
         survive = Fraction(1)
         for p in known:
             survive *= 1 - p
+        clicks = len(self.log) + self.flag_clicks
+        over = bool(game and game.over)
+        bbbv = three_bv(game.board) if game is not None and over else None
+        seconds = (None if self.started is None
+                   else (self.ended or time.monotonic()) - self.started)
         return {
             "id": game_id, "width": self.width, "height": self.height, "mines": self.mines,
             "rule": self.rule, "seed": self.seed, "noguess": self.noguess,
@@ -253,33 +325,9 @@ class WebGame:
             "risk_total": fraction_text(total),
             "survival": fraction_text(survive),
             "risk_complete": len(known) == len(risks),
+            "click_count": clicks,
+            "seconds": None if seconds is None else round(seconds, 3),
+            "bbbv": bbbv,
+            "efficiency": (fraction_text(Fraction(bbbv, clicks))
+                           if bbbv is not None and game is not None and game.won else None),
         }
-
-
-class GameStore:
-    """The games in play, at most ``capacity`` (the least recently used is dropped): the
-    server's memory stays bounded however many games the page starts."""
-
-    def __init__(self, capacity: int = 64) -> None:
-        self.capacity = capacity
-        self._games: OrderedDict[str, WebGame] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, game: WebGame) -> str:
-        game_id = secrets.token_hex(8)
-        with self._lock:
-            self._games[game_id] = game
-            while len(self._games) > self.capacity:
-                self._games.popitem(last=False)
-        return game_id
-
-    def get(self, game_id: str) -> WebGame:
-        with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                raise UnknownGame(game_id)
-            self._games.move_to_end(game_id)
-            return game
-
-    def __len__(self) -> int:
-        return len(self._games)

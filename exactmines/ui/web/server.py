@@ -1,44 +1,188 @@
-"""``exactmines serve``: run the web app on uvicorn, on this machine only unless told."""
+"""``exactmines serve``: run the web app on uvicorn, on this machine only unless told.
+
+What uvicorn does not bound, this module does (:func:`guarded_protocol`): a request must
+arrive whole -- head and body -- within ``read_timeout`` seconds of its connection opening
+(or of the previous response on a kept-alive connection), else 408 and the connection
+closes; past ``max_connections`` open connections a new one gets 503 at once. uvicorn
+itself refuses a request head still unfinished past 16 KiB (h11's incomplete-event limit:
+a head can be longer only if it arrives in one read; the refusal is 400 ``{"error": ...}``
+here) and closes a kept-alive connection idle for 5 s. SIGTERM and Ctrl-C end the worker
+processes at once, answer the requests they were running with 503, and exit with 143 / 130.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import json
+import signal
 import sys
 import threading
 import time
 import webbrowser
+from types import FrameType
+from typing import Any
 
 from exactmines.errors import ExactminesError, InputError
 
-__all__ = ["LOCAL_HOSTS", "serve"]
+__all__ = ["LOCAL_HOSTS", "serve", "guarded_protocol", "allowed_hosts"]
 
 #: Hosts that only this machine can reach.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
+#: Seconds a request may take to arrive whole, and connections open at most.
+READ_TIMEOUT = 10.0
+MAX_CONNECTIONS = 100
+
+
+def allowed_hosts(host: str) -> tuple[str, ...] | None:
+    """The ``Host`` names a server bound to ``host`` answers: the loopback names and
+    ``host`` itself; ``None`` (any name) when bound to every address (``0.0.0.0``,
+    ``::``), where users reach it by names the server cannot know."""
+    from exactmines.ui.web.app import LOOPBACK_NAMES
+
+    try:
+        if ipaddress.ip_address(host).is_unspecified:
+            return None
+    except ValueError:
+        pass  # a name, not an address
+    return tuple(dict.fromkeys([*LOOPBACK_NAMES, host.lower()]))
+
+
+def _raw_response(status: int, reason: str, message: str,
+                  extra: tuple[str, ...] = ()) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json",
+            f"content-length: {len(body)}", "connection: close", *extra]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+def guarded_protocol(read_timeout: float = READ_TIMEOUT,
+                     max_connections: int = MAX_CONNECTIONS) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol with a deadline for each request to arrive whole and a cap on
+    open connections (see the module docstring): slow or idle clients cannot hold the
+    server's connections, and a full server says so at once. Its refusals, and a request
+    it cannot read, are answered ``{"error": ...}`` like every other error."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    too_slow = _raw_response(408, "Request Timeout",
+                             f"the request did not arrive whole within {read_timeout:g} s")
+    too_many = _raw_response(503, "Service Unavailable",
+                             f"busy: {max_connections} connections are open; try again",
+                             ("retry-after: 1",))
+    malformed = _raw_response(400, "Bad Request", "not an HTTP request this server can read "
+                                                  "(malformed, or too long a head)")
+
+    class GuardedH11Protocol(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+        _before: Any = None  # the request cycle the deadline was set after
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.write(too_many)
+                transport.close()
+                return
+            self._arm(None)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            self._check()
+
+        def on_response_complete(self) -> None:
+            before = self.cycle
+            super().on_response_complete()  # may start a pipelined request at once
+            if not self.transport.is_closing():
+                self._arm(before)
+                self._check()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def send_400_response(self, msg: str) -> None:
+            # uvicorn's own answer is plain text; every error here is {"error": ...}.
+            self.transport.write(malformed)
+            self.transport.close()
+
+        def _arm(self, before: Any) -> None:
+            self._disarm()
+            self._before = before
+            self._deadline = self.loop.call_later(read_timeout, self._expired)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _check(self) -> None:
+            """Disarm once a new request has arrived whole (its head and every body byte)."""
+            cycle = self.cycle
+            if self._deadline is not None and cycle is not None and cycle is not self._before \
+                    and not cycle.more_body:
+                self._disarm()
+
+        def _expired(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing():
+                return
+            if self.cycle is None or self.cycle is self._before \
+                    or not self.cycle.response_started:
+                self.transport.write(too_slow)
+            self.transport.close()
+
+    return GuardedH11Protocol
+
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
-          time_limit: float = 5.0) -> None:
-    """Serve the page and its API until interrupted (Ctrl-C).
+          time_limit: float = 5.0, workers: int = 8) -> None:
+    """Serve the page and its API until interrupted (Ctrl-C, SIGTERM).
 
     Binds ``127.0.0.1`` by default; any other host is said on stderr, since the server has
-    no authentication. ``open_browser`` opens the page once the server listens.
+    no authentication. ``open_browser`` opens the page once the server listens; ``workers``
+    is the most worker processes running analyses at once.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When stopped by a signal: a :class:`~exactmines.runner.Interrupted` with its
+        ``signum`` for SIGTERM (exit status 128 + signum).
     """
     try:
         import uvicorn
 
         from exactmines.ui.web.app import Settings, create_app
+        from exactmines.ui.web.workers import PoolLimits, give_back_large_blocks
     except ImportError as exc:
         raise ExactminesError(f"serve needs the web extra ({exc.name} is missing): "
                               "pip install 'exactmines[web]'") from None
+    from exactmines.runner import Interrupted
+
     if not 0 <= port <= 65535:
         raise InputError(f"--port {port}: must be 0 to 65535", source="command line")
     if not time_limit > 0:
         raise InputError(f"--time-limit {time_limit}: must be more than 0",
                          source="command line")
-    settings = Settings(time_limit=time_limit, max_time_limit=max(30.0, time_limit))
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1", source="command line")
+    settings = Settings(time_limit=time_limit, max_time_limit=max(30.0, time_limit),
+                        pool=PoolLimits(workers=workers, warm=min(2, workers)),
+                        hosts=allowed_hosts(host))
+    app = create_app(settings)
+    give_back_large_blocks()  # every answer passes through this process
     # uvicorn's own log stays quiet: failures reach the user as this command's one line.
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level="critical",
-                            access_log=False)
-    server = uvicorn.Server(config)
+    config = uvicorn.Config(app, host=host, port=port, log_level="critical",
+                            access_log=False, http=guarded_protocol(),
+                            timeout_graceful_shutdown=3)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            # The workers end now, so the requests they run answer at once and the
+            # graceful shutdown has nothing long to wait for.
+            app.state.pool.stop_soon()
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     shown = f"[{host}]" if ":" in host else host
 
     def announce() -> None:
@@ -55,13 +199,20 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         if open_browser:
             webbrowser.open(url)
 
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise Interrupted(signum)
+
     threading.Thread(target=announce, daemon=True).start()
+    # uvicorn catches SIGTERM while it serves, then passes it on to this handler.
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
         server.run()
     except OSError as exc:  # the host is unknown
         raise ExactminesError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     except SystemExit:  # uvicorn's way to say the port is taken (after logging it)
         server.started = False
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if not server.started:
         raise ExactminesError(f"cannot listen on {host}:{port} (taken, or not an address of "
                               "this machine)")

@@ -5,7 +5,7 @@ import { mineText as mineTextOf } from "./boardcodec.js";
 import { $, clearError, el, showError } from "./dom.js";
 import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
-import { showCellInfo } from "./panels.js";
+import { hideTooltip, showCellInfo } from "./panels.js";
 import { MAX_CELLS, rows, state } from "./state.js";
 
 /** The position shown as .mine text. */
@@ -27,12 +27,15 @@ export function newBoard(width, height, mines) {
   startEditing();
 }
 
-/** Show the position held in the state: board, inputs, link, overlay. */
+/** Show the position held in the state, a new one: board, inputs, link, overlay (the
+ * view scrolls to its recommended cell); nothing to undo yet. */
 export function startEditing() {
   syncSizeInputs();
-  buildBoard(state.width, state.height);
+  state.history = [];
+  if (buildBoard(state.width, state.height)) { hideTooltip(); showCellInfo(null); }
   fitZoom();
   writeFragment();
+  state.scrollToRec = true;
   refreshOverlay();
 }
 
@@ -43,12 +46,26 @@ function syncSizeInputs() {
   $("preset").value = ["9x9x10", "16x16x40", "30x16x99"].includes(key) ? key : "custom";
 }
 
-/** Put character ch (0-8, H, F, M) on cell i. */
+/** Put character ch (0-8, H, F, M) on cell i (undone by undo). */
 export function setCell(i, ch) {
   if (state.grid[i] === ch) return;
+  state.history.push([i, state.grid[i]]);
   state.grid[i] = ch;
   writeFragment();
   refreshOverlay();
+}
+
+/** Take back the last change of a cell; false when there is none. */
+export function undo() {
+  const last = state.history.pop();
+  if (!last) return false;
+  const [i, ch] = last;
+  state.grid[i] = ch;
+  state.cursor = i;
+  writeFragment();
+  refreshOverlay();
+  showCellInfo(i);
+  return true;
 }
 
 /** A click on cell i with the tool chosen ("look" only shows the cell). */

@@ -7,16 +7,16 @@
  *
  * This module wires the rest together: modes, the link, keys and buttons, the start. */
 import { api } from "./api.js";
-import { buildBoard, cellElement, cellIndex, fitZoom, render, zoomBy } from "./board.js";
+import { buildBoard, cellAt, cellVisible, fitZoom, render, scrollToCell, zoomBy, zoomToFit } from "./board.js";
 import { parseMineText } from "./boardcodec.js";
 import { colourOf } from "./colours.js";
-import { $, clearError, el, showError } from "./dom.js";
-import { applyTool, download, mineText, newBoard, setCell, startEditing } from "./editor.js";
+import { $, bigNumbers, clearError, el, showError } from "./dom.js";
+import { applyTool, download, mineText, newBoard, setCell, startEditing, undo } from "./editor.js";
 import { decodeFragment } from "./fragment.js";
 import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
-import { hideTooltip, showCellInfo, showTooltip } from "./panels.js";
-import { flag, gameAction, newGame, reveal, setGame, stopAuto, toggleAuto } from "./play.js";
+import { hideTooltip, pickCell, showCellInfo, showTooltip } from "./panels.js";
+import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAuto } from "./play.js";
 import { MAX_CELLS, positionKey, state } from "./state.js";
 
 const boardEl = $("board");
@@ -29,7 +29,8 @@ function setMode(mode, start = true) {
   document.body.dataset.mode = mode;
   $("mode-edit").setAttribute("aria-pressed", String(mode === "edit"));
   $("mode-play").setAttribute("aria-pressed", String(mode === "play"));
-  state.overlay = null; state.overlayKey = null; state.hintMove = null;
+  state.overlay = null; state.overlayKey = null; state.hintMove = null; state.hintNote = null;
+  state.overlayError = null; state.picked = null;
   hideTooltip();
   if (!start) return;
   if (mode === "play") {
@@ -78,39 +79,58 @@ function readFragment() {
 }
 
 // -- input ------------------------------------------------------------------------------
+/** The recommended cell (the hint's in a game, when one is shown), or null. */
+function recommendedCell() {
+  const move = state.mode === "play" && state.hintMove ? state.hintMove
+    : state.overlay && state.overlayKey === positionKey() ? state.overlay.recommendation : null;
+  return move ? move.row * state.width + move.col : null;
+}
+
+/** Scroll to the recommended cell and put the cursor there. */
+function jumpToRecommended() {
+  const i = recommendedCell();
+  if (i === null) return;
+  state.cursor = i;
+  render();
+  scrollToCell(i);
+  showCellInfo(i);
+}
+
 function moveCursor(i) {
   state.cursor = i;
   render();
-  cellElement(i).scrollIntoView({ block: "nearest", inline: "nearest" });
+  scrollToCell(i, false);
   showCellInfo(i);
 }
 
 boardEl.addEventListener("click", (event) => {
-  const i = cellIndex(event.target);
+  const i = cellAt(event);
   if (i === null) return;
   state.cursor = i;
   if (state.mode === "edit") { applyTool(i, state.tool); showCellInfo(i); render(); return; }
-  if ($("flag-mode").checked) flag(i); else reveal(i);
+  if ($("flag-mode").checked && !isChord(i)) flag(i); else click(i);
+});
+// The middle button chords, as in most Minesweepers (a left click on a number does too).
+boardEl.addEventListener("auxclick", (event) => {
+  const i = cellAt(event);
+  if (i === null || event.button !== 1 || state.mode !== "play") return;
+  event.preventDefault();
+  if (isChord(i)) click(i);
 });
 boardEl.addEventListener("contextmenu", (event) => {
-  const i = cellIndex(event.target);
+  const i = cellAt(event);
   if (i === null) return;
   event.preventDefault();
   if (state.mode === "edit") setCell(i, state.grid[i] === "F" ? "H" : "F");
   else flag(i);
 });
-boardEl.addEventListener("mouseover", (event) => {
-  const i = cellIndex(event.target);
-  if (i === null) return;
-  showTooltip(i, event.clientX, event.clientY);
-  showCellInfo(i);
-});
+// The cell under the pointer: its tooltip, and the Cell section of the panel.
 boardEl.addEventListener("mousemove", (event) => {
-  const tip = $("tooltip");
-  if (!tip.hidden) {
-    const i = cellIndex(event.target);
-    if (i !== null) showTooltip(i, event.clientX, event.clientY);
-  }
+  const i = cellAt(event);
+  if (i === null) { hideTooltip(); return; }
+  const before = state.hover ? state.hover.i : null;
+  showTooltip(i, event.clientX, event.clientY);
+  if (i !== before) showCellInfo(i);
 });
 boardEl.addEventListener("mouseleave", hideTooltip);
 wrapEl.addEventListener("scroll", hideTooltip);
@@ -144,21 +164,27 @@ boardEl.addEventListener("keydown", (event) => {
     if (ch !== null) { setCell(i, ch); showCellInfo(i); event.preventDefault(); event.stopPropagation(); }
     return;
   }
-  if (key === "enter" || key === " ") { reveal(i); event.preventDefault(); event.stopPropagation(); }
+  if (key === "enter" || key === " ") { click(i); event.preventDefault(); event.stopPropagation(); }
   else if (key === "f") { flag(i); event.preventDefault(); event.stopPropagation(); }
 });
 
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target.closest && target.closest("input, textarea, select, dialog")) return;
   const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === "z" && state.mode === "edit" && !event.altKey) {
+    undo();
+    event.preventDefault();
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const actions = {
     o: () => { $("overlay").checked = !$("overlay").checked; $("overlay").dispatchEvent(new Event("change")); },
     "+": () => zoomBy(1.25), "=": () => zoomBy(1.25), "-": () => zoomBy(0.8),
+    z: () => zoomToFit(), r: () => jumpToRecommended(),
     n: () => (state.mode === "edit" ? $("new-board").click() : $("new-game").click()),
   };
-  if (state.mode === "edit") actions.p = () => $("paste").click();
+  if (state.mode === "edit") Object.assign(actions, { p: () => $("paste").click(), u: () => undo() });
   else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
   if (actions[key]) { actions[key](); event.preventDefault(); }
 });
@@ -196,9 +222,27 @@ $("overlay").addEventListener("change", () => {
   refreshOverlay();
 });
 $("backend").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
-$("time-limit").addEventListener("change", () => { state.overlayKey = null; refreshOverlay(); });
+$("time-limit").addEventListener("change", () => {
+  state.timeLimit = Number($("time-limit").value) || null;
+  state.overlayKey = null;
+  refreshOverlay();
+});
 $("zoom-in").addEventListener("click", () => zoomBy(1.25));
 $("zoom-out").addEventListener("click", () => zoomBy(0.8));
+$("zoom-fit").addEventListener("click", () => zoomToFit());
+$("undo").addEventListener("click", () => undo());
+$("step-delay").addEventListener("change", () => { state.stepDelay = Number($("step-delay").value); });
+$("menu").addEventListener("click", () => {
+  const open = document.body.classList.toggle("menu-open");
+  $("menu").setAttribute("aria-expanded", String(open));
+});
+// The panel is redrawn often: its buttons are handled here, once.
+$("panel").addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("button");
+  if (!button) return;
+  if (button.id === "jump") jumpToRecommended();
+  else if (button.classList.contains("pick")) pickCell(Number(button.dataset.cell));
+});
 $("hint").addEventListener("click", () => gameAction("hint"));
 $("step").addEventListener("click", () => gameAction("step"));
 $("auto").addEventListener("click", () => toggleAuto());
@@ -243,17 +287,22 @@ window.addEventListener("resize", hideTooltip);
 
 // -- start ------------------------------------------------------------------------------
 async function start() {
-  try {
-    const health = await api("/api/health");
-    const select = $("backend");
-    select.textContent = "";
-    for (const name of health.backends) select.append(el("option", { value: name }, name));
-    select.value = "auto";
-    $("time-limit").value = health.time_limit;
-    $("time-limit").max = health.max_time_limit;
-  } catch (error) { showError(`the server does not answer: ${error.message}`); }
+  // The first overlay does not wait for the server's limits: until the time limit is
+  // changed here, requests carry none and the server's own applies.
+  const health = api("/api/health");
   if (!readFragment()) newBoard(9, 9, 10);
+  try {
+    const limits = await health;
+    const select = $("backend");
+    const chosen = select.value;
+    select.textContent = "";
+    for (const name of limits.backends) select.append(el("option", { value: name }, name));
+    select.value = limits.backends.includes(chosen) ? chosen : "auto";
+    $("time-limit").value = limits.time_limit;
+    $("time-limit").max = limits.max_time_limit;
+  } catch (error) { showError(`the server does not answer: ${error.message}`); }
 }
 
-window.exactmines = { state, colourOf, positionKey };  // for the console, and tests
+window.exactmines = { state, colourOf, positionKey, cellVisible };  // for the console, and tests
+bigNumbers(document.body);
 start();

@@ -33,7 +33,44 @@ export function percentText(f) {
   return (p < 0.01 ? p.toExponential(2) : p.toFixed(p < 1 ? 3 : 2)) + "%";
 }
 
-/** A long string of digits cut after `keep` characters, with its length. */
-export function bigText(text, keep = 40) {
-  return text.length <= keep ? text : `${text.slice(0, keep)}… (${text.length} digits)`;
+/** Numbers longer than this many digits are shown in a short form, the exact value on
+ * demand. */
+export const SHORT_FROM = 15;
+
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+const power = (e) => String(e).split("").map((d) => (d === "-" ? "⁻" : SUPERSCRIPT[Number(d)])).join("");
+
+/** A whole number (a string of digits) for people: as it is up to SHORT_FROM digits
+ * ("1031"), else three significant digits and a power of ten ("8.27 × 10⁴³"), truncated
+ * (never rounded up to a number it is not). */
+export function shortDigits(text) {
+  const digits = text.replace(/^-/, "");
+  if (digits.length <= SHORT_FROM) return text;
+  const sign = text.startsWith("-") ? "-" : "";
+  return `${sign}${digits[0]}.${digits.slice(1, 3)} × 10${power(digits.length - 1)}`;
+}
+
+/** Whether a fraction (or whole number) has a part longer than SHORT_FROM digits. */
+export function isLong(f) {
+  return f.num.toString().length > SHORT_FROM || f.den.toString().length > SHORT_FROM;
+}
+
+/** num * 10^k for any whole k (BigInt), truncated when k < 0. */
+const shift = (num, k) => (k >= 0 ? num * 10n ** BigInt(k) : num / 10n ** BigInt(-k));
+
+/** A fraction for people: its exact text when short ("3/17"), else four significant digits,
+ * truncated: "≈ 0.2128", "≈ 0.001234", "≈ 123.4", or a power of ten far from 1
+ * ("≈ 3.141 × 10⁻⁹"). */
+export function shortFraction(f) {
+  if (!isLong(f)) return f.text;
+  if (f.num === 0n) return "0";
+  const sign = f.num < 0n ? "-" : "";
+  const num = f.num < 0n ? -f.num : f.num;
+  // e: the power of ten of the value, 10^e <= num/den < 10^(e+1).
+  let e = num.toString().length - f.den.toString().length;  // or one more than it
+  if (num * 10n ** BigInt(Math.max(0, -e)) < f.den * 10n ** BigInt(Math.max(0, e))) e -= 1;
+  const digits = (shift(num, 3 - e) / f.den).toString();  // four digits, d.ddd x 10^e
+  if (e >= 0 && e < 6) return `≈ ${sign}${digits.slice(0, e + 1).padEnd(e + 1, "0")}${e < 3 ? `.${digits.slice(e + 1)}` : ""}`;
+  if (e < 0 && e >= -4) return `≈ ${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  return `≈ ${sign}${digits[0]}.${digits.slice(1)} × 10${power(e)}`;
 }

@@ -1,8 +1,25 @@
-/* The side panel (position, recommended click, cell, game) and the tooltip over a cell. */
-import { cellCount } from "./board.js";
-import { $, el, entries } from "./dom.js";
-import { bigText, parseFraction, percentText } from "./numbers.js";
-import { overlayValid, rows, state } from "./state.js";
+/* The side panel (position, recommended click and the best guesses, cell, game) and the
+ * tooltip over a cell. */
+import { cellCount, render, scrollToCell } from "./board.js";
+import { $, bigNumber, el, entries } from "./dom.js";
+import { fractionFloat, parseFraction, percentText, shortDigits, shortFraction } from "./numbers.js";
+import { overlayFailed, overlayValid, rows, state } from "./state.js";
+
+const CELL_PROMPT = "Point at a covered cell, or move to it with the arrow keys, to see its exact probability.";
+
+/** A value shown short, its exact text on hover or focus (no copy button: for tables). */
+function hoverExact(short, exact, props = {}) {
+  if (short === exact) return el("span", { class: "num", ...props }, short);
+  return el("span", { class: "short num", tabindex: "0", "data-exact": exact, ...props }, short);
+}
+
+/** An exact fraction for people: "3/17 (17.65%)", a long one "≈ 0.2128 (21.28%)" with
+ * its exact value on demand. */
+function fraction(f, props = {}) {
+  return el("span", null, bigNumber(f.text, shortFraction(f), props), ` (${percentText(f)})`);
+}
+
+const where = (r, c) => `row ${r}, col ${c}`;
 
 function renderSummary() {
   const box = $("summary");
@@ -22,9 +39,15 @@ function renderSummary() {
     box.append(el("h2", null, "Position"), el("p", null, size), el("p", { class: "muted" }, "Overlay off."));
     return;
   }
+  const failed = overlayFailed();
+  if (failed !== null) {
+    box.append(el("h2", null, "Position"), el("p", null, size),
+      el("p", { class: "notice", id: "overlay-failed" }, `Not analysed: ${failed}`));
+    return;
+  }
   if (!overlayValid()) {
     box.append(el("h2", null, "Position"), el("p", null, size),
-      el("p", { class: "muted" }, "Analysing…"));
+      el("p", { class: "muted", id: "analysing" }, "Analysing…"));
     return;
   }
   const a = state.overlay.analysis;
@@ -32,8 +55,8 @@ function renderSummary() {
     : a.consistent === false ? el("span", { class: "verdict-bad" }, "no")
       : el("span", null, "not decided within the time limit");
   const layouts = a.layouts === null
-    ? el("span", { class: "muted" }, a.consistent === false ? "0" : "not counted within the time limit")
-    : el("span", { class: "exact", title: a.layouts }, bigText(a.layouts));
+    ? el("span", { class: "muted" }, a.consistent === false ? "0" : "not computed within the time limit")
+    : bigNumber(a.layouts, shortDigits(a.layouts), { id: "layouts" });
   box.append(el("h2", null, "Position"), entries([
     ["size", size],
     ["consistent", consistent],
@@ -61,45 +84,117 @@ function renderSummary() {
 
 function moveWords(move) {
   const [r, c] = [move.row, move.col];
-  const p = parseFraction(move.probability);
-  const parts = [el("strong", null, `row ${r}, col ${c}`), ` — ${move.reason}`];
+  const parts = [el("strong", null, where(r, c)), ` — ${move.reason}`];
   if (move.kind === "certain" && move.cells.length > 1) {
     parts.push(` (and ${move.cells.length - 1} more certainly safe cells)`);
   }
   if (move.kind !== "certain" && move.kind !== "first") {
-    parts.push(el("br"), "mine probability ", el("span", { class: "exact" }, p.text),
-      ` (${percentText(p)})`);
-  }
-  if (move.win) {
-    const w = parseFraction(move.win);
-    parts.push(el("br"), "chance to win from here ", el("span", { class: "exact" }, w.text),
-      ` (${percentText(w)})`);
+    parts.push(el("br"), "mine probability ", fraction(parseFraction(move.probability)));
   }
   return el("p", { id: "recommendation" }, ...parts);
+}
+
+function jumpButton() {
+  return el("button", { type: "button", id: "jump", title: "Scroll the board to the recommended cell (R)" },
+    "Show it (R)");
+}
+
+function endgameWords(odds) {
+  if (odds.win === null) {
+    return el("p", { id: "endgame", class: "notice" }, `Chance to win: ${odds.note}.`);
+  }
+  const scope = odds.whole ? "" : " in its isolated region (the rest is played apart)";
+  return el("p", { id: "endgame" }, "Chance to win with best play: ",
+    fraction(parseFraction(odds.win), { id: "win" }),
+    `, exact over ${odds.layouts.toLocaleString("en")} layouts${scope} (endgame search).`);
+}
+
+/** The best guesses, as the strategy ranks them: clicking one marks its cell. */
+function candidatesTable(list) {
+  const withWin = list.some((c) => c.win !== null);
+  const head = ["", "cell", "mine", "safe next", "score", ...(withWin ? ["win"] : [])];
+  const table = el("table", { id: "candidates" },
+    el("caption", null, "Best guesses, as the player ranks them"),
+    el("thead", null, el("tr", null, ...head.map((h) => el("th", { scope: "col" }, h)))));
+  const body = el("tbody");
+  list.forEach((c, k) => {
+    const p = parseFraction(c.probability);
+    const progress = parseFraction(c.progress);
+    const score = parseFraction(c.score);
+    const i = c.row * state.width + c.col;
+    const cells = [
+      el("td", { class: "rank" }, c.chosen ? "▶" : String(k + 1)),
+      el("td", null, el("button", { type: "button", class: "pick", "data-cell": String(i),
+        title: `Mark ${where(c.row, c.col)} on the board` }, `${c.row},${c.col}`)),
+      el("td", { class: "num-cell" }, hoverExact(percentText(p), p.text, { "data-field": "probability" })),
+      el("td", { class: "num-cell" }, hoverExact(percentText(progress), progress.text)),
+      el("td", { class: "num-cell" }, hoverExact(fractionFloat(score).toFixed(4), score.text)),
+    ];
+    if (withWin) {
+      const win = c.win === null ? null : parseFraction(c.win);
+      cells.push(el("td", { class: "num-cell" }, win ? hoverExact(percentText(win), win.text) : "—"));
+    }
+    const cls = [c.chosen ? "chosen" : "", c.considered ? "" : "below", i === state.picked ? "picked" : ""];
+    body.append(el("tr", { class: cls.join(" ").trim(), "data-cell": String(i) }, ...cells));
+  });
+  table.append(body);
+  const notes = [el("span", null, "mine: its exact probability; safe next: the chance it is safe " +
+    "and leaves a certainly safe cell; score: what the player ranks by (the chance that it and " +
+    "the best next click are both safe, plus a tenth of 'safe next', raised for the 50/50s it " +
+    "can settle; a dead cell comes last)")];
+  if (list.some((c) => !c.considered)) notes.push(el("span", null, "; greyed: below the player's cut (never chosen)"));
+  return el("div", { class: "guesses" }, table, el("p", { class: "muted small" }, ...notes));
+}
+
+function markerWords(overlay) {
+  const dead = overlay.dead.length, fifty = overlay.fifty_fifties.length;
+  if (!dead && !fifty) return null;
+  const parts = [];
+  if (dead) parts.push(el("span", { class: "key dead-key", "aria-hidden": "true" }, ""),
+    ` ${dead} dead cell${dead > 1 ? "s" : ""} (opening one tells nothing) `);
+  if (fifty) parts.push(el("span", { class: "key fifty-key", "aria-hidden": "true" }, "½"),
+    ` ${fifty} 50/50${fifty > 1 ? "s" : ""} no click can resolve`);
+  return el("p", { id: "markers" }, ...parts);
 }
 
 function renderAdvice() {
   const box = $("advice");
   box.textContent = "";
-  if (state.mode === "play" && state.hintMove) {
-    box.append(el("h2", null, "Hint"), moveWords(state.hintMove));
+  if (state.mode === "play" && (state.hintMove || state.hintNote)) {
+    box.append(el("h2", null, "Hint"));
+    box.append(state.hintMove ? moveWords(state.hintMove) : el("p", { class: "muted", id: "recommendation" }, state.hintNote));
+    if (state.hintMove) box.append(jumpButton());
     return;
   }
   if (!overlayValid()) return;
   if (state.mode === "play" && state.game && state.game.over) return;
-  const move = state.overlay.recommendation;
+  const overlay = state.overlay;
+  const move = overlay.recommendation;
   box.append(el("h2", null, "Recommended click"));
-  if (move) box.append(moveWords(move));
-  else box.append(el("p", { class: "muted" }, state.overlay.note || "none"));
+  if (move) box.append(moveWords(move), jumpButton());
+  else box.append(el("p", { class: "muted", id: "recommendation" }, overlay.note || "none"));
+  if (overlay.endgame) box.append(endgameWords(overlay.endgame));
+  if (overlay.candidates && overlay.candidates.length) box.append(candidatesTable(overlay.candidates));
+  const marks = markerWords(overlay);
+  if (marks) box.append(marks);
 }
 
-function describeCell(i) {
+/** What is known of cell i, line by line (strings; with `rich`, long exact numbers as
+ * nodes that show their exact value). */
+function describeCell(i, rich) {
   const width = state.width;
   const [r, c] = [Math.floor(i / width), i % width];
   const ch = rows()[r] ? rows()[r][c] : "H";
-  const lines = [`row ${r}, col ${c}`];
+  const lines = [where(r, c)];
   if (ch >= "0" && ch <= "8") { lines.push(`revealed: ${ch}`); return lines; }
-  if (!overlayValid()) { lines.push(state.overlayOn ? "analysing…" : "covered (overlay off)"); return lines; }
+  if (ch === "X") { lines.push("the mine clicked"); return lines; }
+  const flagged = ch === "F" && state.mode === "play";
+  if (flagged) lines.push("flagged by you (a mark: the analysis does not trust it)");
+  if (!overlayValid()) {
+    const failed = overlayFailed();
+    lines.push(!state.overlayOn ? "covered (overlay off)" : failed !== null ? `not analysed: ${failed}` : "analysing…");
+    return lines;
+  }
   const a = state.overlay.analysis;
   const info = state.cellInfo.get(i);
   if (ch === "F" && !info) { lines.push("flag: a known mine"); return lines; }
@@ -112,55 +207,90 @@ function describeCell(i) {
     return lines;
   }
   const p = info.p;
-  lines.push(`mine probability ${p.text} = ${percentText(p)}`);
+  const short = shortFraction(p);
+  lines.push(rich && short !== p.text
+    ? el("span", null, "mine probability ", bigNumber(p.text, short), ` = ${percentText(p)}`)
+    : `mine probability ${short} = ${percentText(p)}`);
   if (a.layouts !== null) {
     const total = BigInt(a.layouts);
-    const withMine = (total * p.num) / p.den;
-    lines.push(`a mine in ${bigText(withMine.toString())} of ${bigText(a.layouts)} layouts`);
+    const withMine = ((total * p.num) / p.den).toString();
+    lines.push(rich && (withMine !== shortDigits(withMine) || a.layouts !== shortDigits(a.layouts))
+      ? el("span", null, "a mine in ", bigNumber(withMine, shortDigits(withMine)), " of ",
+        bigNumber(a.layouts, shortDigits(a.layouts)), " layouts")
+      : `a mine in ${shortDigits(withMine)} of ${shortDigits(a.layouts)} layouts`);
   }
-  if (info.verdict === "safe") lines.push("certainly safe");
+  if (info.verdict === "safe") lines.push(flagged ? "certainly safe: this flag is wrong" : "certainly safe");
   if (info.verdict === "mine") lines.push("certain mine");
+  const marks = state.marks;
+  if (marks && marks.dead.has(i)) lines.push("dead: opening it tells nothing but that it was safe");
+  if (marks && marks.fifty.has(i)) lines.push("in a 50/50 that no click can ever resolve");
+  if (marks && marks.rank.has(i)) lines.push(`guess ${marks.rank.get(i)} of the player's list`);
   return lines;
 }
 
-/** The Cell section of the panel, for cell i. */
+/** The Cell section of the panel, for cell i (null: the prompt). */
 export function showCellInfo(i) {
   state.lastCellShown = i;
   const box = $("cell-info");
   box.textContent = "";
-  box.append(el("h2", null, "Cell"), ...describeCell(i).map((line, k) =>
+  if (i === null) { box.append(el("p", { class: "muted" }, CELL_PROMPT)); return; }
+  box.append(el("h2", null, "Cell"), ...describeCell(i, true).map((line, k) =>
     el("p", k === 0 ? { class: "muted" } : { class: "exact" }, line)));
 }
 
 /** The tooltip for cell i near the point (x, y) of the window. */
 export function showTooltip(i, x, y) {
+  state.hover = { i, x, y };
   const tip = $("tooltip");
   tip.textContent = "";
-  for (const line of describeCell(i)) tip.append(el("div", null, line));
+  for (const line of describeCell(i, false)) tip.append(el("div", null, line));
   tip.hidden = false;
   const w = tip.offsetWidth, h = tip.offsetHeight;
   tip.style.left = `${Math.max(4, Math.min(x + 14, window.innerWidth - w - 4))}px`;
   tip.style.top = `${Math.max(4, Math.min(y + 14, window.innerHeight - h - 4))}px`;
 }
 
-export function hideTooltip() { $("tooltip").hidden = true; }
+export function hideTooltip() { state.hover = null; $("tooltip").hidden = true; }
+
+/** The game's clock as people read it: "12.3 s", "2 min 05 s". */
+export function clockText(seconds) {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${String(Math.floor(seconds - 60 * m)).padStart(2, "0")} s`;
+}
+
+/** The game's seconds now: as the server last said, plus the time since (while it runs). */
+export function gameSeconds() {
+  const g = state.game;
+  if (!g || g.seconds === null || !state.clock) return 0;
+  return g.over ? g.seconds : state.clock.seconds + (performance.now() - state.clock.at) / 1000;
+}
 
 function renderGame() {
   const box = $("game-info");
   box.textContent = "";
   const g = state.game;
   if (!g) { box.append(el("p", { class: "muted" }, "Start a new game.")); return; }
-  box.append(el("h2", null, "Game"), entries([
+  const pairs = [
     ["board", `${g.width}x${g.height}, ${g.mines} mines`],
     ["rule", g.fixed_board ? "a given board" : `${g.rule}${g.noguess ? ", no-guess board" : ""}, seed ${g.seed}`],
+    ["time", el("span", { id: "timer", class: "num" }, clockText(gameSeconds()))],
     ["safe left", String(g.safe_left)],
     ["flags", `${g.flags} of ${g.mines}`],
-  ]));
+    ["clicks", String(g.click_count)],
+  ];
+  if (g.bbbv !== null) pairs.push(["3BV", el("span", { id: "bbbv" }, String(g.bbbv))]);
+  if (g.efficiency !== null) {
+    const e = parseFraction(g.efficiency);
+    pairs.push(["efficiency", el("span", { id: "efficiency", title: `3BV / clicks = ${e.text}` },
+      `${(fractionFloat(e) * 100).toFixed(0)}% (3BV ${g.bbbv} in ${g.click_count} clicks)`)]);
+  }
+  box.append(el("h2", null, "Game"), entries(pairs));
   const total = parseFraction(g.risk_total);
   const survive = parseFraction(g.survival);
   box.append(el("h2", null, "Risk taken"), entries([
-    ["sum of risks", el("span", { class: "exact", id: "risk-total", title: total.text }, `${percentText(total)} = ${bigText(total.text)}`)],
-    ["survival", el("span", { class: "exact", title: survive.text }, `${percentText(survive)} = ${bigText(survive.text)}`)],
+    ["sum of risks", fraction(total, { id: "risk-total" })],
+    ["survival", fraction(survive)],
   ]));
   if (!g.risk_complete) box.append(el("p", { class: "notice" }, "Some clicks' risks were not computed within the time limit."));
   const table = el("table", null, el("thead", null, el("tr", null,
@@ -169,7 +299,7 @@ function renderGame() {
   g.clicks.forEach((click, k) => {
     const p = parseFraction(click.probability);
     const risk = p === null ? el("span", { class: "muted" }, "not computed")
-      : el("span", { class: "exact", title: p.text }, `${percentText(p)}${p.den !== 1n ? ` (${bigText(p.text, 24)})` : ""}`);
+      : hoverExact(`${percentText(p)}${p.den !== 1n ? ` (${shortFraction(p)})` : ""}`, p.text);
     body.append(el("tr", click.mine ? { class: "boom" } : null,
       el("td", { class: "num" }, k + 1), el("td", null, `${click.row},${click.col}`),
       el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
@@ -180,10 +310,22 @@ function renderGame() {
   list.scrollTop = list.scrollHeight;
 }
 
-/** Every section of the panel, from the state. */
+/** Every section of the panel, and the tooltip if one is up, from the state. */
 export function renderPanel() {
   renderSummary();
   renderAdvice();
   if (state.mode === "play") renderGame();
-  if (state.lastCellShown !== null && state.lastCellShown < cellCount()) showCellInfo(state.lastCellShown);
+  const i = state.lastCellShown;
+  showCellInfo(i !== null && i < cellCount() ? i : null);
+  if (state.hover && !$("tooltip").hidden && state.hover.i < cellCount()) {
+    showTooltip(state.hover.i, state.hover.x, state.hover.y);
+  }
+}
+
+/** Mark cell i on the board (a guess picked in the list) and bring it into view. */
+export function pickCell(i) {
+  state.picked = state.picked === i ? null : i;
+  render();
+  renderAdvice();
+  if (state.picked !== null) { scrollToCell(i); showCellInfo(i); }
 }

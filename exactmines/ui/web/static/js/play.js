@@ -1,10 +1,11 @@
-/* Play mode: a game held by the server, clicked and flagged here, and the player's moves. */
+/* Play mode: a game held by the server, clicked, chorded and flagged here, the player's
+ * moves (hint, step, auto-play at a chosen speed), and the game's clock. */
 import { api } from "./api.js";
 import { buildBoard, cellCount, fitZoom, render } from "./board.js";
 import { $, clearError, showError } from "./dom.js";
 import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
-import { renderPanel } from "./panels.js";
+import { clockText, gameSeconds, hideTooltip, renderPanel, showCellInfo } from "./panels.js";
 import { state } from "./state.js";
 
 let gameQueue = Promise.resolve();
@@ -16,17 +17,28 @@ function gameRequest(run) {
   return next;
 }
 
+// The clock ticks on the page between answers (the server keeps the game's own time).
+setInterval(() => {
+  const g = state.game;
+  const timer = $("timer");
+  if (g && timer && g.started && !g.over) timer.textContent = clockText(gameSeconds());
+}, 100);
+
 /** Show a game as the server sent it. */
 export function setGame(game) {
   const sized = !state.game || state.game.width !== game.width || state.game.height !== game.height;
   state.game = game;
+  state.clock = game.seconds === null ? null : { seconds: game.seconds, at: performance.now() };
   state.width = game.width; state.height = game.height;
   if (!game.fixed_board) {
     $("width").value = game.width; $("height").value = game.height; $("mines").value = game.mines;
     const key = `${game.width}x${game.height}x${game.mines}`;
     $("preset").value = ["9x9x10", "16x16x40", "30x16x99"].includes(key) ? key : "custom";
   }
-  if (sized || cellCount() !== game.width * game.height) { buildBoard(game.width, game.height); fitZoom(); }
+  if (sized || cellCount() !== game.width * game.height) {
+    if (buildBoard(game.width, game.height)) { hideTooltip(); showCellInfo(null); }
+    fitZoom();
+  }
   writeFragment();
   render(); renderPanel();
   return refreshOverlay();
@@ -45,14 +57,15 @@ export async function newGame(board) {
   try {
     const game = await gameRequest(() => api("/api/games", body));
     clearError();
-    state.hintMove = null;
+    state.hintMove = null; state.hintNote = null;
     state.game = null;
     if (!board) $("seed").value = String(game.seed);
+    showCellInfo(null);
     await setGame(game);
   } catch (error) { showError(error.message); }
 }
 
-/** POST the game action (reveal, flag, hint, step) and show the game it leaves. */
+/** POST the game action (reveal, chord, flag, hint, step) and show the game it leaves. */
 export async function gameAction(action, body) {
   if (!state.game) return null;
   const id = state.game.id;
@@ -60,13 +73,52 @@ export async function gameAction(action, body) {
     const game = await gameRequest(() => api(`/api/games/${id}/${action}`, body || {}));
     clearError();
     state.hintMove = action === "hint" ? game.move : null;
+    state.hintNote = action === "hint" && !game.move ? game.note : null;
+    if (action === "step" || action === "hint") state.scrollToRec = true;
     await setGame(game);
     return game;
   } catch (error) { showError(error.message); stopAuto(); return null; }
 }
 
-export const reveal = (i) => gameAction("reveal", { row: Math.floor(i / state.width), col: i % state.width });
-export const flag = (i) => gameAction("flag", { row: Math.floor(i / state.width), col: i % state.width });
+const at = (i) => ({ row: Math.floor(i / state.width), col: i % state.width });
+export const reveal = (i) => gameAction("reveal", at(i));
+export const flag = (i) => gameAction("flag", at(i));
+
+/** The cells around cell i (the square grid's 8 neighbours). */
+function around(i) {
+  const w = state.width, h = state.height;
+  const r = Math.floor(i / w), c = i % w;
+  const out = [];
+  for (let rr = Math.max(r - 1, 0); rr <= Math.min(r + 1, h - 1); rr++) {
+    for (let cc = Math.max(c - 1, 0); cc <= Math.min(c + 1, w - 1); cc++) {
+      if (rr !== r || cc !== c) out.push(rr * w + cc);
+    }
+  }
+  return out;
+}
+
+/** Whether a click on cell i is a chord: a revealed number with as many flags around it
+ * as it says and a covered cell left to open. */
+export function isChord(i) {
+  const g = state.game;
+  if (!g || g.over) return false;
+  const cellAt = (k) => g.rows[Math.floor(k / state.width)][k % state.width];
+  const ch = cellAt(i);
+  if (!(ch >= "1" && ch <= "8")) return false;
+  const near = around(i).map(cellAt);
+  return near.filter((x) => x === "F").length === Number(ch) && near.includes("H");
+}
+
+/** A click in a game: a chord on a satisfied number, a reveal on a covered cell, nothing
+ * on a revealed one. */
+export function click(i) {
+  const g = state.game;
+  if (!g) return null;
+  const ch = g.rows[Math.floor(i / state.width)][i % state.width];
+  if (isChord(i)) return gameAction("chord", at(i));
+  if (ch === "H" || !g.started) return reveal(i);
+  return null;
+}
 
 export function stopAuto() {
   state.autoplay = false;
@@ -74,7 +126,7 @@ export function stopAuto() {
   $("auto").textContent = "Auto-play";
 }
 
-/** Let the player play to the end (or stop it). */
+/** Let the player play to the end, a step every `stepDelay` ms (or stop it). */
 export async function toggleAuto() {
   if (state.autoplay) { stopAuto(); return; }
   if (!state.game) await newGame();
@@ -83,8 +135,8 @@ export async function toggleAuto() {
   $("auto").textContent = "Stop";
   while (state.autoplay && state.game && !state.game.over) {
     const game = await gameAction("step");
-    if (!game) break;
-    await new Promise((done) => setTimeout(done, 0));
+    if (!game || !game.move) break;
+    await new Promise((done) => setTimeout(done, state.stepDelay));
   }
   stopAuto();
 }

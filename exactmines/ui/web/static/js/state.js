@@ -1,27 +1,37 @@
 /* What the page shows, in one object that every module reads and changes. */
 import { gridRows } from "./boardcodec.js";
 
-/** The page draws one element per cell: past this many, a browser gets slow to edit. */
-export const MAX_CELLS = 40000;
+/** The page draws one element per cell: up to a 300x300 board. */
+export const MAX_CELLS = 90000;
 
 export const state = {
   mode: "edit",
   width: 9, height: 9, mines: 10,
   grid: [],            // edit: one character per cell (H F M 0-8)
+  history: [],         // edit: [cell, character before] of each change, for undo
   tool: "look",
   cursor: 0,
   overlayOn: true,
   overlay: null,       // the last /api/overlay answer ...
   overlayKey: null,    // ... and the position it belongs to
+  overlayError: null,  // {key, message}: why the position shown has no overlay
   cellInfo: new Map(), // index -> {p, verdict} of that answer
+  marks: null,         // index sets of that answer: {dead, fifty, rank} (see overlay.js)
   seq: 0,
   controller: null,
   game: null,
   hintMove: null,
+  hintNote: null,
   autoplay: false,
+  stepDelay: 0,        // ms between the auto-player's moves
+  clock: null,         // {seconds, at}: the game's time when last heard, and performance.now()
+  timeLimit: null,     // seconds per analysis asked for here (null: the server's default)
   zoom: 28,
   backends: ["auto"],
   lastCellShown: null,
+  hover: null,         // {i, x, y}: the cell under the pointer and where the tooltip is
+  picked: null,        // a cell picked in the list of guesses (highlighted)
+  scrollToRec: false,  // scroll to the recommended cell when the next overlay comes
 };
 
 /** The rows on the board: the game's in play, the editor's grid otherwise. */
@@ -30,11 +40,19 @@ export function rows() {
   return gridRows(state.grid, state.width, state.height);
 }
 
+/** A short name for a long text (32-bit FNV-1a, in hex): flags placed change a game's rows
+ * but not its clicks. */
+function textHash(text) {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
 /** Names the position shown: an overlay belongs to the key it was asked for. */
 export function positionKey() {
   if (state.mode === "play") {
     const g = state.game;
-    return g ? `game:${g.id}:${g.clicks.length}` : "game:none";
+    return g ? `game:${g.id}:${g.clicks.length}:${textHash(g.rows.join(""))}` : "game:none";
   }
   return `${state.width}x${state.height}x${state.mines}:${rows().join("/")}`;
 }
@@ -42,4 +60,9 @@ export function positionKey() {
 /** Whether the overlay held is on and is the answer for the position shown. */
 export function overlayValid() {
   return state.overlayOn && state.overlay !== null && state.overlayKey === positionKey();
+}
+
+/** Why the position shown has no overlay (the request failed), or null. */
+export function overlayFailed() {
+  return state.overlayError && state.overlayError.key === positionKey() ? state.overlayError.message : null;
 }

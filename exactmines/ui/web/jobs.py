@@ -1,0 +1,181 @@
+"""What the web server's worker processes run (:mod:`exactmines.ui.web.workers`).
+
+Each job is a plain function of the request's data -- strings, numbers, a game's pickled
+state -- that returns the response body as JSON bytes (and a game's new state): the work,
+the answer's objects and their encoding all stay in the worker, whose memory goes back to
+the system when it is replaced, and the server's event loop only moves bytes. Errors are
+raised as the library raises them (:mod:`exactmines.errors`); the server answers each with
+its class's HTTP status.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any
+
+from exactmines.analysis.analyze import Analysis, Cells, analyze
+from exactmines.analysis.backends import get_backend, installed_backend_names
+from exactmines.analysis.frontier import build_frontier
+from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
+from exactmines.errors import BudgetExceeded, InputError
+from exactmines.io.formats import board_from_text
+from exactmines.position import Position
+from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
+from exactmines.ui.web.games import WebGame
+from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
+from exactmines.ui.web.inputs import position_from_input as read_position
+
+__all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "export_body",
+           "new_game", "play", "installed_backends", "json_bytes", "Request"]
+
+#: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
+#: limit in seconds, cells a player flagged, cells grouped)`` (the last two: the overlay's).
+Request = tuple[str | None, list[str] | None, int | None, str, float,
+                tuple[tuple[int, int], ...], bool]
+
+
+#: The share of an overlay's budget the analysis gets; the search for the clues at fault
+#: and the advice have the rest.
+ANALYSIS_SHARE = 0.6
+
+
+def json_bytes(value: Any) -> bytes:
+    """``value`` as compact UTF-8 JSON (what FastAPI's ``JSONResponse`` writes)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
+
+
+def installed_backends() -> list[str]:
+    """The engines whose packages are installed (the page offers only these)."""
+    return installed_backend_names()
+
+
+# -- analysis ------------------------------------------------------------------------------
+
+
+def analysis_body(request: Request) -> bytes:
+    """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
+    text, grid, mines, backend, limit, *_ = request
+    budget = Budget.seconds(limit)
+    position = read_position(text, grid, mines)
+    return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(backend),
+                                               budget=budget)))
+
+
+def overlay_body(request: Request) -> bytes:
+    """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
+    its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
+    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
+    clues at fault in an inconsistent position.
+
+    The stages share the request's time: the analysis first, then the search for the
+    faulty clues and the advice with what is left of it.
+    """
+    text, grid, mines, backend, limit, flagged, grouped = request
+    budget = Budget.seconds(limit)
+    position = read_position(text, grid, mines)
+    engine = get_backend(backend)
+    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
+    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
+    if result.consistent is False:
+        fault = find_fault(position, engine, budget=budget)
+        out["fault"] = None if fault is None else fault.to_dict()
+    # Whatever is left, however little: a position without probabilities is said so
+    # before any search starts.
+    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
+    return json_bytes(out)
+
+
+def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
+    """The analysis's JSON, its cells one object each or, ``grouped``, by value
+    (``"cell_groups"``)."""
+    out = analysis_to_dict(result, cells=not grouped)
+    if grouped:
+        out["cell_groups"] = cell_groups(result)
+    return out
+
+
+def unanswered(position: Position, backend: str, note: str) -> Analysis:
+    """The analysis of ``position`` when nothing was computed: consistency undecided, no
+    layouts, every covered cell unknown, and ``note`` saying why. Sound, like every
+    "not computed" answer: it claims nothing. Cost: reading the frontier's shape."""
+    frontier = build_frontier(position)
+    return Analysis(position, backend, None, None, Cells(position, []), False,
+                    components=len(frontier.components),
+                    frontier_cells=frontier.frontier_cells,
+                    largest_component=max((c.cells for c in frontier.components), default=0),
+                    notes=(note,), verdicts_complete=False)
+
+
+def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
+    """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
+    stopped after ``seconds``: :func:`unanswered`, in the endpoint's shape."""
+    text, grid, mines, backend, _, _, grouped = request
+    note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
+            "its time limit); consistency, layouts and every verdict are unknown")
+    result = unanswered(read_position(text, grid, mines), backend, note)
+    if not overlay:
+        return json_bytes(analysis_to_dict(result))
+    advice = Advice(None, "no recommendation: nothing was computed within the time limit")
+    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
+                       **advice.to_dict()})
+
+
+# -- files, in memory ----------------------------------------------------------------------
+
+
+def import_body(name: str, data: str | None, text: str | None) -> bytes:
+    """``POST /api/import``: ``{"text": .mine text, "kind": format}``."""
+    if (data is None) == (text is None):
+        raise InputError("give either data (base64) or text", source="body")
+    raw = decode_base64(data, name or "data") if data is not None else (text or "").encode()
+    mine, kind = imported_text(name, raw)
+    return json_bytes({"text": mine, "kind": kind})
+
+
+def export_body(text: str, to: str) -> bytes:
+    """``POST /api/export``: ``{"data", "encoding", "suffix"}``."""
+    data, encoding = exported(text, to)
+    return json_bytes({"data": data, "encoding": encoding, "suffix": EXPORT_KINDS[to]})
+
+
+# -- games ---------------------------------------------------------------------------------
+
+
+def new_game(game_id: str, width: int, height: int, mines: int, rule: str, seed: int,
+             noguess: bool, board: str | None, time_limit: float) -> tuple[bytes, bytes]:
+    """``POST /api/games``: the new game's state (pickled) and its JSON."""
+    hidden = None if board is None else board_from_text(board, "board")
+    game = WebGame(width, height, mines, rule, seed, noguess, hidden, time_limit)
+    return pickle.dumps(game), json_bytes(game.to_dict(game_id))
+
+
+def play(state: bytes, game_id: str, method: str, args: tuple[Any, ...]
+         ) -> tuple[bytes | None, bytes]:
+    """``game.method(*args)`` on the game pickled in ``state``: its new state (``None``
+    when nothing changed) and the game's JSON, with ``"move"`` (and ``"note"``) when the
+    method answers a move.
+
+    A move the player's search could not choose within the game's time limit is no move,
+    with a note saying so; the game is then unchanged.
+    """
+    game: WebGame = pickle.loads(state)
+    extra: dict[str, Any] = {}
+    changed = method != "to_dict"
+    if changed:
+        try:
+            answer = getattr(game, method)(*args)
+        except BudgetExceeded as exc:
+            return None, json_bytes({**game.to_dict(game_id), "move": None,
+                                     "note": f"no move: the player's search went past its "
+                                             f"time limit ({exc})"})
+        if method in ("hint", "step"):
+            move, note = answer
+            extra["move"] = None if move is None else recommendation_to_dict(move)
+            extra["note"] = note
+        elif isinstance(answer, dict):
+            extra.update(answer)
+    out = {**game.to_dict(game_id), **extra}
+    return (pickle.dumps(game) if changed else None), json_bytes(out)

@@ -1,0 +1,360 @@
+"""The real ``exactmines serve`` in a child process, under hard requests, signals and slow
+clients: the server never wedges.
+
+The figures asked of the server (issue 29) are its health check and a small request
+answered within 1 s while hard ones run, and the hard ones answered within 2 s of their
+limit, on a 2-core machine. The margins below add half as much again, and grow with the
+machine's load beyond its cores (at a load average of 8 on 2 cores, a process gets a
+quarter of the time it would alone); ``scripts/bench_serve.py --only hard`` measures the
+real figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from exactmines.generate.positions import random_sat_instances
+
+ROOT = Path(__file__).parent.parent
+REFERENCE = (ROOT / "instances" / "reference-9x9.mine").read_text()
+
+#: How much slower than alone the machine runs a process now (1 when not overloaded).
+SLOWER = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+#: Seconds the health check and the 9x9 reference may take while hard requests run.
+SMALL_WITHIN = 1.5 * SLOWER
+#: Seconds past its limit a hard request may take to answer.
+HARD_PAST_LIMIT = 3.0 * SLOWER
+
+
+@pytest.fixture(scope="module")
+def hard_text() -> str:
+    """A compiled 3-SAT formula (20 variables, 40 clauses) no engine counts in seconds."""
+    return random_sat_instances(20, 40, 3, 1)[0].text
+
+
+class Served:
+    """``exactmines serve --port 0`` in a child process."""
+
+    def __init__(self, *options: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "exactmines", "serve", "--port", "0", *options],
+            stderr=subprocess.PIPE, text=True)
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        if "serving" not in line:
+            self.process.kill()
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.url = line.split()[2]
+
+    def health(self) -> dict:
+        return httpx.get(self.url + "api/health", timeout=30).json()
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        return self.process.wait(30)
+
+
+def _post_all(url: str, text: str, limit: float, count: int) -> list[threading.Thread]:
+    """``count`` hard requests at once, each in a thread; results in ``thread.result``."""
+
+    def post(thread: threading.Thread) -> None:
+        started = time.monotonic()
+        try:
+            answer = httpx.post(url + "api/analyze", json={"text": text, "time_limit": limit},
+                                timeout=120)
+            thread.result = (answer.status_code, time.monotonic() - started,  # type: ignore
+                             answer.json())
+        except httpx.HTTPError as exc:
+            thread.result = (None, time.monotonic() - started, repr(exc))  # type: ignore
+
+    threads = []
+    for _ in range(count):
+        thread = threading.Thread(target=lambda: post(threading.current_thread()))
+        thread.start()
+        threads.append(thread)
+    return threads
+
+
+def _timed(call) -> tuple[float, httpx.Response]:
+    started = time.monotonic()
+    answer = call()
+    return time.monotonic() - started, answer
+
+
+def test_hard_requests_leave_the_server_answering_and_give_back_what_they_took(hard_text):
+    server = Served()
+    try:
+        before = server.health()["workers"]
+        threads = _post_all(server.url, hard_text, 1.0, 4)
+        time.sleep(0.3)  # the four are running
+        health_seconds, health = _timed(lambda: httpx.get(server.url + "api/health",
+                                                          timeout=30))
+        small_seconds, small = _timed(lambda: httpx.post(server.url + "api/analyze",
+                                                         json={"text": REFERENCE},
+                                                         timeout=30))
+        during = health.json()["workers"]
+        for thread in threads:
+            thread.join(60)
+        # Every hard one: 200, within its limit and the margin, with nothing made up.
+        for thread in threads:
+            status, seconds, body = thread.result  # type: ignore[attr-defined]
+            assert status == 200, body
+            assert seconds < 1.0 + HARD_PAST_LIMIT, seconds
+            assert body["probabilities_computed"] is False and body["layouts"] is None
+            assert body["consistent"] is not False and body["notes"]
+        assert health.status_code == 200 and health_seconds < SMALL_WITHIN
+        assert small.status_code == 200 and small.json()["layouts"] == "1031"
+        assert small_seconds < SMALL_WITHIN
+        assert during["busy"] >= 4
+        # Then the extra workers go and memory comes back (idle workers end after 5 s).
+        deadline = time.monotonic() + 30
+        after = server.health()["workers"]
+        while time.monotonic() < deadline and (
+                after["workers"] != before["workers"] or after["busy"]
+                or after["rss"] > 1.25 * before["rss"]):
+            time.sleep(0.5)
+            after = server.health()["workers"]
+        assert after["workers"] == before["workers"] and after["busy"] == 0
+        assert after["rss"] <= 1.25 * before["rss"], (before, after)
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def test_sigterm_while_hard_requests_run_exits_143_at_once(hard_text):
+    server = Served()
+    pids = []
+    try:
+        threads = _post_all(server.url, hard_text, 30.0, 4)
+        time.sleep(1.0)
+        assert server.health()["workers"]["busy"] == 4
+        pids = _worker_pids(server.process.pid)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(10)
+        stopped = time.monotonic() - started
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+    assert code == 143 and stopped < 5, (code, stopped)
+    assert server.process.stderr is not None
+    assert server.process.stderr.read() == "exactmines: stopped\n"
+    for thread in threads:
+        thread.join(10)
+        status, seconds, body = thread.result  # type: ignore[attr-defined]
+        # Answered "stopping" when the workers ended, or cut off when the server went.
+        assert status in (503, None) and seconds < 10, body
+    time.sleep(1.5)  # a worker's own watch on its parent runs twice a second
+    assert pids and [pid for pid in pids if _alive(pid)] == []
+
+
+def _worker_pids(server: int) -> list[int]:
+    """The server's worker processes: children of its fork server (Linux ``/proc``)."""
+    def children(pid: int) -> list[int]:
+        found = []
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(p) for p in (task / "children").read_text().split()]
+        return found
+
+    return [worker for child in children(server) for worker in children(child)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_the_worker_pids_are_found():
+    server = Served()
+    try:
+        assert len(_worker_pids(server.process.pid)) == server.health()["workers"]["workers"]
+    finally:
+        server.stop()
+
+
+# -- slow and many clients ----------------------------------------------------------------
+
+
+@pytest.fixture
+def guarded_server():
+    """The app on uvicorn with the server's protocol, a short read timeout and few
+    connections, in a thread of this process."""
+    import uvicorn
+
+    from exactmines.ui.web.app import create_app
+    from exactmines.ui.web.server import guarded_protocol
+
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="critical",
+                            http=guarded_protocol(read_timeout=0.5, max_connections=20))
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive()
+        time.sleep(0.02)
+    yield server.servers[0].sockets[0].getsockname()[1]
+    server.should_exit = True
+    thread.join(10)
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    sock.settimeout(5)
+    chunks = []
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def test_a_request_that_does_not_arrive_whole_in_time_gets_408(guarded_server):
+    for partial in (b"", b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n",
+                    b"POST /api/analyze HTTP/1.1\r\nHost: localhost\r\n"
+                    b"Content-Length: 100\r\n\r\n9x9x10\n"):
+        with socket.create_connection(("127.0.0.1", guarded_server)) as sock:
+            sock.sendall(partial)
+            started = time.monotonic()
+            answer = _read_all(sock)
+            assert 0.4 < time.monotonic() - started < 3
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 ") and b"connection: close" in head
+        assert json.loads(body) == {"error": "the request did not arrive whole within 0.5 s"}
+
+
+@pytest.mark.parametrize("request_head", [
+    b"NOT HTTP AT ALL\r\n\r\n",
+    # A head still unfinished past h11's limit of 16 KiB (read by 64 KiB at most).
+    b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"x" * 40_000,
+])
+def test_a_request_that_cannot_be_read_gets_400_with_an_error_line(guarded_server,
+                                                                  request_head):
+    with socket.create_connection(("127.0.0.1", guarded_server)) as sock:
+        sock.sendall(request_head)
+        answer = _read_all(sock)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert json.loads(body) == {"error": "not an HTTP request this server can read "
+                                         "(malformed, or too long a head)"}
+
+
+def test_a_kept_alive_connection_must_send_its_next_request_whole_in_time(guarded_server):
+    with socket.create_connection(("127.0.0.1", guarded_server)) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        time.sleep(0.8)  # the first answer is in; the deadline holds for the next one
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: loc")
+        answer = _read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 200 ") and b"HTTP/1.1 408 " in answer
+
+
+def test_connections_past_the_cap_get_503_and_the_server_still_answers(guarded_server):
+    slow = []
+    try:
+        for _ in range(60):  # slow clients: a request head never finished
+            sock = socket.create_connection(("127.0.0.1", guarded_server))
+            sock.sendall(b"GET /api/health HTTP/1.1\r\n")
+            slow.append(sock)
+        refused = 0
+        for sock in slow[20:]:
+            sock.settimeout(5)
+            if sock.recv(4096).startswith(b"HTTP/1.1 503 "):
+                refused += 1
+        assert refused == 40  # at once, without waiting for the read timeout
+        time.sleep(0.7)  # the 20 held ones time out and go
+        answer = httpx.get(f"http://127.0.0.1:{guarded_server}/api/health", timeout=5)
+        assert answer.status_code == 200
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_serve_caps_its_connections():
+    from exactmines.ui.web.server import MAX_CONNECTIONS
+
+    server = Served()
+    host, port = server.url.split("//")[1].strip("/").split(":")
+    held = []
+    try:
+        for _ in range(MAX_CONNECTIONS):
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall(b"GET /api/health HTTP/1.1\r\n")  # a head never finished
+            held.append(sock)
+        with socket.create_connection((host, int(port))) as extra:
+            assert _read_all(extra).startswith(b"HTTP/1.1 503 ")
+        for sock in held:
+            sock.close()
+        time.sleep(0.3)
+        assert server.health()["status"] == "ok"
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_memory_comes_back_after_large_answers():
+    # Every covered cell's probability of four 500x500 boards: 15 MB answers that pass
+    # through the server process (glibc kept them: +45 MB), made in workers that keep
+    # the objects they took (recycled past their memory mark).
+    server = Served()
+    try:
+        before = server.health()["workers"]
+        own = _rss(server.process.pid)
+        for mines in (10_000, 20_000, 30_000, 40_000):
+            text = f"500x500x{mines}\n" + ("H" * 500 + "\n") * 500
+            answer = httpx.post(server.url + "api/analyze", content=text, timeout=120)
+            assert answer.status_code == 200 and len(answer.json()["cells"]) == 250_000
+        assert _rss(server.process.pid) - own < 15 * 2**20
+        after = server.health()["workers"]
+        assert after["workers"] == before["workers"] and after["busy"] == 0
+        assert after["rss"] < before["rss"] + 40 * 2**20, (before, after)
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("host, names", [
+    ("127.0.0.1", ("localhost", "127.0.0.1", "::1")),
+    ("localhost", ("localhost", "127.0.0.1", "::1")),
+    ("127.0.0.2", ("localhost", "127.0.0.1", "::1", "127.0.0.2")),
+    ("192.168.1.5", ("localhost", "127.0.0.1", "::1", "192.168.1.5")),
+    ("Box.LAN", ("localhost", "127.0.0.1", "::1", "box.lan")),
+    ("0.0.0.0", None),
+    ("::", None),
+])
+def test_the_host_names_a_server_answers(host, names):
+    from exactmines.ui.web.server import allowed_hosts
+
+    assert allowed_hosts(host) == names
+
+
+def test_a_server_on_another_address_answers_by_that_address():
+    server = Served("--host", "127.0.0.2")
+    try:
+        assert server.url.startswith("http://127.0.0.2:")
+        assert server.health()["status"] == "ok"  # Host: 127.0.0.2:PORT
+        refused = httpx.get(server.url + "api/health", headers={"host": "evil.example"})
+        assert refused.status_code == 403
+    finally:
+        server.stop()
