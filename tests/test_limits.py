@@ -24,13 +24,11 @@ from pysat.solvers import Solver
 
 from exactmines import analyze, read_position
 from exactmines.analysis.analyze import Analysis
-from exactmines.analysis.backends import get_backend
-from exactmines.budget import Budget
 from exactmines.generate.hardness import CNF, compile_cnf
 from exactmines.generate.positions import random_sat_instances
-from exactmines.io.formats import position_from_text
+from exactmines.io.formats import position_from_text, position_to_mine
 from exactmines.position import Cell, Position
-from exactmines.ui.web.advice import overlay
+from exactmines.ui.web import jobs
 
 ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
@@ -151,19 +149,25 @@ def test_the_limit_holds_on_a_formula_with_many_models(engine):
     assert result.consistent in (True, None) and result.layouts in (113_738, None)
 
 
+def overlay(position: Position, seconds: float) -> dict:
+    """What ``POST /api/overlay`` answers for ``position`` under the engine ``auto``."""
+    request = (position_to_mine(position), None, None, "auto", seconds, (), False)
+    return json.loads(jobs.overlay_body(request))
+
+
 def test_the_page_overlay_keeps_to_one_budget():
     # The page's three stages (the analysis, the clue at fault, the recommended click)
     # share one budget: at 0.5 s on the 5-variable formula the page waited 14 s, and POST
     # /api/overlay answered after 18 s.
     truth = truth_of(ROOT / "instances" / "sat-3sat-v5-c21-seed2-000.mine")
     started = time.monotonic()
-    drawn = overlay(truth.position, get_backend("auto"), Budget.seconds(0.5))
+    drawn = overlay(truth.position, 0.5)
     assert time.monotonic() - started < 0.5 + MARGIN
     assert drawn["analysis"]["consistent"] in (True, None) and drawn["fault"] is None
     # Given the time, each stage answers: counted, and a click recommended or said why not.
-    drawn = overlay(truth.position, get_backend("auto"), Budget.seconds(60))
+    drawn = overlay(truth.position, 60)
     assert drawn["analysis"]["layouts"] == "2"
     assert (drawn["recommendation"] is None) != (drawn["note"] is None)
     lie = position_from_text("3x1\nF1F\n")  # a 1 between two flags
-    drawn = overlay(lie, get_backend("auto"), Budget.seconds(60))
+    drawn = overlay(lie, 60)
     assert drawn["analysis"]["consistent"] is False and drawn["fault"]["clues"] == [[0, 1]]

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactmines.analysis.analyze import Analysis, analyze
+from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.frontier import Component, build_frontier
-from exactmines.analysis.serialize import analysis_to_dict, fraction_text
+from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
@@ -26,11 +26,7 @@ from exactmines.position import COVERED, FLAG, Cell, Position, indices_of
 
 __all__ = ["REASONS", "CANDIDATES", "Recommendation", "recommendation_to_dict", "first_click",
            "CandidateRow", "EndgameOdds", "Advice", "advise", "avoid_flags", "cell_groups",
-           "analysis_json", "Fault", "find_fault", "overlay", "ANALYSIS_SHARE"]
-
-#: The share of the page's budget the analysis gets; the search for the clue at fault (an
-#: inconsistent position) and the advice have the rest.
-ANALYSIS_SHARE = 0.6
+           "Fault", "find_fault"]
 
 #: Why a cell is recommended, in words for the page (keys: ``certain`` and the player's
 #: guess kinds).
@@ -399,32 +395,3 @@ def _minimal_conflict(component: Component, engine: Backend,
         if counts.total == 0:
             keep = trial
     return keep
-
-
-def overlay(position: Position, engine: Backend, budget: Budget, *,
-            flagged: Collection[Cell] = (), grouped: bool = False) -> dict[str, Any]:
-    """What the page draws over a position, within one ``budget``: the analysis
-    (:data:`ANALYSIS_SHARE` of it), then with the rest the clues at fault when the position
-    is inconsistent, and the advice (:func:`advise`, never on a cell in ``flagged``). The
-    JSON of ``POST /api/overlay``: ``analysis`` (:func:`analysis_json`), ``fault``
-    (``null`` unless inconsistent and found), and :meth:`Advice.to_dict`'s keys.
-
-    Each stage stops when its part runs out and says so (a note, an unfinished analysis, no
-    recommendation), so the whole returns within the budget plus what a stage cannot
-    interrupt."""
-    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
-    fault = find_fault(position, engine, budget=budget) if result.consistent is False else None
-    # Whatever is left, however little: a position without probabilities is said so
-    # before any search starts.
-    advice = advise(position, result, flagged=flagged, budget=budget)
-    return {"analysis": analysis_json(result, grouped),
-            "fault": None if fault is None else fault.to_dict(), **advice.to_dict()}
-
-
-def analysis_json(result: Analysis, grouped: bool) -> dict[str, Any]:
-    """The analysis's JSON (``analyze --format json``'s), its cells one object each or,
-    ``grouped``, by value (``"cell_groups"``: :func:`cell_groups`)."""
-    out = analysis_to_dict(result, cells=not grouped)
-    if grouped:
-        out["cell_groups"] = cell_groups(result)
-    return out

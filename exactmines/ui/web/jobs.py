@@ -27,7 +27,7 @@ from exactmines.io.replays import Replay, parse_replay, replay_kind
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
-from exactmines.ui.web.advice import Advice, analysis_json, overlay, recommendation_to_dict
+from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
@@ -40,6 +40,11 @@ __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "e
 #: limit in seconds, cells a player flagged, cells grouped)`` (the last two: the overlay's).
 Request = tuple[str | None, list[str] | None, int | None, str, float,
                 tuple[tuple[int, int], ...], bool]
+
+
+#: The share of an overlay's budget the analysis gets; the search for the clues at fault
+#: and the advice have the rest.
+ANALYSIS_SHARE = 0.6
 
 
 def json_bytes(value: Any) -> bytes:
@@ -66,14 +71,36 @@ def analysis_body(request: Request) -> bytes:
 
 
 def overlay_body(request: Request) -> bytes:
-    """``POST /api/overlay``: :func:`~exactmines.ui.web.advice.overlay` of the request's
-    position, within its time limit: the analysis, the player's advice (the recommended
-    click with its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's
-    odds, never on a cell the player flagged), and the clues at fault in an inconsistent
-    position."""
+    """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
+    its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
+    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
+    clues at fault in an inconsistent position.
+
+    The stages share the request's time: the analysis first, then the search for the
+    faulty clues and the advice with what is left of it.
+    """
     text, grid, mines, backend, limit, flagged, grouped = request
-    return json_bytes(overlay(read_position(text, grid, mines), get_backend(backend),
-                              Budget.seconds(limit), flagged=flagged, grouped=grouped))
+    budget = Budget.seconds(limit)
+    position = read_position(text, grid, mines)
+    engine = get_backend(backend)
+    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
+    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
+    if result.consistent is False:
+        fault = find_fault(position, engine, budget=budget)
+        out["fault"] = None if fault is None else fault.to_dict()
+    # Whatever is left, however little: a position without probabilities is said so
+    # before any search starts.
+    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
+    return json_bytes(out)
+
+
+def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
+    """The analysis's JSON, its cells one object each or, ``grouped``, by value
+    (``"cell_groups"``)."""
+    out = analysis_to_dict(result, cells=not grouped)
+    if grouped:
+        out["cell_groups"] = cell_groups(result)
+    return out
 
 
 def unanswered(position: Position, backend: str, note: str) -> Analysis:
@@ -98,7 +125,7 @@ def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     if not overlay:
         return json_bytes(analysis_to_dict(result))
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
-    return json_bytes({"analysis": analysis_json(result, grouped), "fault": None,
+    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
                        **advice.to_dict()})
 
 
