@@ -198,8 +198,8 @@ def test_play_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, ca
 
 
 def test_replay_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, capsys):
-    # The reading of each replay forks a child inside the Dask worker (ms_toollib aborts on
-    # a damaged file): that file is one error row, the others are judged as locally.
+    # Each replay is read in a child process of the Dask worker (ms_toollib aborts on a
+    # damaged file): that file is one error row, the others are judged as locally.
     replays = DATA / "replays" / "public"
     code, _, _ = cli_json(capsys, "replay", replays, "--out", tmp_path / "local.jsonl", "-q",
                           "--workers", 1)
