@@ -122,7 +122,7 @@ class Game:
     needs no flags; a replay's flags (:meth:`toggle_flag`) are kept as the programs keep
     them: a flagged cell is not opened by a click, nor by the flood of a zero.
 
-    State is one byte per cell (flat index ``r * width + c``), so a click costs what it
+    State is one small int per cell (flat index ``r * width + c``), so a click costs what it
     opens, whatever the size of the board; :attr:`revealed` and the other bitmasks are made
     when asked, each in one pass over the board.
 
@@ -140,10 +140,12 @@ class Game:
         self.topology = board.topology
         self.numbers = board.numbers()
         cells = self.width * self.height
-        self._mine = bytearray(cells)
+        # Lists of 0 and 1, not bytearrays: compiled (setup.py), a list of small ints is
+        # read in place, a bytearray through the generic item protocol.
+        self._mine = [0] * cells
         for r, c in board.mine_cells:
             self._mine[r * self.width + c] = 1
-        self._open = bytearray(cells)  # 1 revealed, 2 flagged (the flood skips non-zero)
+        self._open = [0] * cells  # 1 revealed, 2 flagged (the flood skips non-zero)
         self._opened = 0
         self._safe = cells - len(board.mine_cells)
         self.exploded: Cell | None = None
@@ -311,7 +313,7 @@ def three_bv(board: Board) -> int:
     return value + sum(1 for i in range(cells) if not covered[i] and i not in mines)
 
 
-#: The state byte of a flagged cell in ``Game._open``.
+#: The state of a flagged cell in ``Game._open`` (0 covered, 1 revealed).
 _FLAGGED = 2
 
 #: Byte 0, 1 or 2 -> ASCII digit, for :func:`_bitmask` (a flag, 2, is not revealed: 0).
@@ -327,7 +329,7 @@ def _rebuilt(board: Board, opened: bytes, count: int, exploded: Cell | None,
     return game
 
 
-def _bitmask(flags: bytearray) -> int:
-    """The cells whose byte is 1 as a bitmask (bit ``i`` for byte ``i``): the bytes as
+def _bitmask(flags: list[int] | bytearray) -> int:
+    """The cells whose flag is 1 as a bitmask (bit ``i`` for flag ``i``): the flags as
     binary digits, read by ``int`` in one linear pass."""
-    return int(flags[::-1].translate(_DIGITS01) or b"0", 2)
+    return int(bytes(flags)[::-1].translate(_DIGITS01) or b"0", 2)
