@@ -76,6 +76,29 @@ def test_a_file_ms_toollib_stops_on_is_one_error_naming_it(name, kind, tmp_path,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_reading_child_outlives_the_folder_it_started_in(tmp_path, monkeypatch):
+    # The child that reads is kept between files: one started in a folder since removed
+    # (a test's, a user's) reads the next file as well, and leaves nothing behind.
+    import exactmines.child as child
+
+    monkeypatch.setattr(child, "_idle", [])  # so that the next reading starts a child
+    started_in = tmp_path / "gone"
+    started_in.mkdir()
+    monkeypatch.chdir(started_in)
+    good = (PUBLIC / "vienna-beginner-preflags-thomas-kolar.rmv").resolve()
+    try:
+        first = read_replay(good)
+        (kept,) = child._idle
+        monkeypatch.chdir(tmp_path)
+        started_in.rmdir()  # empty: the reading's own folder was elsewhere
+        assert read_replay(good) == first
+        assert child._idle == [kept]  # the same child
+    finally:
+        for process in child._idle:
+            process.end()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_other_files_are_refused_by_name_or_content(tmp_path):
     with pytest.raises(InputError, match="not a replay: the name must end in .avf"):
         read_replay(DATA / "README.md")

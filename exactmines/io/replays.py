@@ -253,15 +253,16 @@ def _panic_message(log: Path) -> str:
 
 def _in_folder(folder: str, work: str, data: bytes, kind: str,
                budget: Budget) -> dict[str, Any]:
-    """``_WORK[work](data, kind)`` in the child process: in ``folder`` while ms_toollib
-    works (where a panic writes its crash.log), then back where it was, for the child is
-    kept for later work. (``budget``: the child's, which its parent enforces.)"""
-    home = os.getcwd()
+    """``_WORK[work](data, kind)`` in the child process, in ``folder`` while ms_toollib
+    works (where a panic writes its crash.log). The child is kept for later work, so it
+    leaves for the folder's parent, the system's temporary folder: ``folder`` is removed
+    next, and the folder the child started in may be gone by now. (``budget``: the
+    child's, which its parent enforces.)"""
     os.chdir(folder)
     try:
         return _WORK[work](data, kind)
     finally:
-        os.chdir(home)
+        os.chdir(os.path.dirname(folder))
 
 
 def _video(data: bytes, kind: str) -> Any:
