@@ -24,10 +24,8 @@ from pysat.solvers import Solver
 
 from exactmines import analyze, read_position
 from exactmines.analysis.analyze import Analysis
-from exactmines.analysis.backends import get_backend
 from exactmines.generate.hardness import CNF, compile_cnf
 from exactmines.generate.positions import random_sat_instances
-from exactmines.io.formats import position_from_text
 from exactmines.position import Cell, Position
 from exactmines.ui.web.jobs import overlay_body
 
