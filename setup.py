@@ -35,6 +35,7 @@ COMPILED = [
     "exactmines/deduction/search.py",
     "exactmines/solvability/check.py",
     "exactmines/game.py",
+    "exactmines/mine_counts.py",
     "exactmines/play/endgame.py",
     "exactmines/play/fifty_patterns.py",
     "exactmines/play/lookahead.py",

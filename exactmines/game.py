@@ -139,10 +139,12 @@ class Game:
         self.topology = board.topology
         self.numbers = board.numbers()
         cells = self.width * self.height
-        self._mine = bytearray(cells)
+        # Lists of 0 and 1, not bytearrays: compiled (setup.py), a list of small ints is
+        # read in place, a bytearray through the generic item protocol.
+        self._mine = [0] * cells
         for r, c in board.mine_cells:
             self._mine[r * self.width + c] = 1
-        self._open = bytearray(cells)
+        self._open = [0] * cells
         self._opened = 0
         self._safe = cells - len(board.mine_cells)
         self.exploded: Cell | None = None
@@ -309,7 +311,7 @@ def _rebuilt(board: Board, opened: bytes, count: int, exploded: Cell | None,
     return game
 
 
-def _bitmask(flags: bytearray) -> int:
-    """The cells whose byte is 1 as a bitmask (bit ``i`` for byte ``i``): the bytes as
+def _bitmask(flags: list[int] | bytearray) -> int:
+    """The cells whose flag is 1 as a bitmask (bit ``i`` for flag ``i``): the flags as
     binary digits, read by ``int`` in one linear pass."""
-    return int(flags[::-1].translate(_DIGITS01) or b"0", 2)
+    return int(bytes(flags)[::-1].translate(_DIGITS01) or b"0", 2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from exactmines.mine_counts import mine_counts
 from exactmines.topology import (
     Topology,
     char_number,
@@ -181,21 +182,9 @@ class Board:
 
     def numbers(self) -> list[int]:
         """The number of every cell, indexed ``r * width + c`` (mines included)."""
-        width, height = self.width, self.height
-        counts = [0] * (width * height)
-        if not self.topology.is_square:
-            table = self.topology.neighbour_table
-            for r, c in self.mine_cells:
-                for n in table[r * width + c]:
-                    counts[n] += 1
-            return counts
-        for r, c in self.mine_cells:
-            counts[r * width + c] -= 1  # the 3x3 block below counts the mine itself
-            low, high = max(c - 1, 0), min(c + 2, width)
-            for row in range(max(r - 1, 0), min(r + 2, height)):
-                for n in range(row * width + low, row * width + high):
-                    counts[n] += 1
-        return counts
+        width, topology = self.width, self.topology
+        return mine_counts(width, self.height, [r * width + c for r, c in self.mine_cells],
+                           None if topology.is_square else topology.neighbour_table)
 
     def position(self, revealed: frozenset[Cell] | set[Cell] = frozenset(),
                  flagged: frozenset[Cell] | set[Cell] = frozenset(),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from exactmines.analysis.frontier import Rule
 from exactmines.deduction.rules import pair
@@ -24,10 +24,14 @@ from exactmines.position import dilate, indices_of
 
 __all__ = ["Grid", "local_deductions"]
 
-# The state of a cell of the padded grid.
-_UNKNOWN, _REVEALED, _MINE, _OFF = 0, 1, 2, 3
+# The state of a cell of the padded grid. (Final: mypyc writes a constant in the code,
+# instead of a look-up in the module's globals at every use.)
+_UNKNOWN: Final = 0
+_REVEALED: Final = 1
+_MINE: Final = 2
+_OFF: Final = 3
 #: Off-board cells around the board, on every side.
-_PAD = 2
+_PAD: Final = 2
 
 #: State byte -> binary digit, for the bitmasks of :meth:`Grid._mask`.
 _IS_REVEALED = bytes.maketrans(bytes(range(4)), b"0100")
@@ -36,16 +40,16 @@ _IS_UNKNOWN = bytes.maketrans(bytes(range(4)), b"1000")
 
 
 @lru_cache(maxsize=16)
-def _fresh(width: int, height: int) -> tuple[bytes, bytes]:
+def _fresh(width: int, height: int) -> tuple[list[int], list[int]]:
     """The padded grid of a board with nothing known (every cell unknown, the border off
     the board) and :func:`_on_board_neighbours`, kept per size: a grid starts as copies (the
-    no-guess check makes one per board it checks)."""
+    no-guess check makes one per board it checks). Never changed: copied, not used."""
     stride = width + 2 * _PAD
     start = _PAD * stride + _PAD
     state = bytearray([_OFF]) * (stride * (height + 2 * _PAD))
     for r in range(height):
         state[start + r * stride:start + r * stride + width] = bytes(width)
-    return bytes(state), bytes(_on_board_neighbours(width, height))
+    return list(state), list(_on_board_neighbours(width, height))
 
 
 def _on_board_neighbours(width: int, height: int) -> bytearray:
@@ -114,14 +118,19 @@ class Grid:
         stride = self._stride = width + 2 * _PAD
         self._start = _PAD * stride + _PAD  # the padded index of cell 0
         state, free = _fresh(width, height)
-        self._state = bytearray(state)
-        self._number = bytearray(len(state))
+        # Lists, not bytearrays: compiled (setup.py), a list of small ints is read and
+        # written in place, a bytearray through the generic item protocol (a third of
+        # the no-guess check's time on small boards).
+        self._state = state.copy()
+        self._number = [0] * len(state)
         # Per cell of the padded grid, its unknown neighbours and its flagged ones, kept up
         # to date by every change: a clue's rule reads them in two steps.
-        self._free = bytearray(free)
-        self._flags = bytearray(len(self._state))
-        self._offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
-                         stride + 1)
+        self._free = free.copy()
+        self._flags = [0] * len(state)
+        # A list (as the pair offsets below): compiled, a loop over a list is indexed,
+        # over a tuple of any length it goes through the iterator protocol.
+        self._offsets = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride,
+                         stride + 1]
         self._flagged = 0
         self.dirty: set[int] = set()
         self.pair_dirty: set[int] = set()
@@ -134,8 +143,8 @@ class Grid:
         independent of it."""
         self.numbers = list(other.numbers)
         self.dirty, self.pair_dirty = set(other.dirty), set(other.pair_dirty)
-        self._state, self._number = bytearray(other._state), bytearray(other._number)
-        self._free, self._flags = bytearray(other._free), bytearray(other._flags)
+        self._state, self._number = list(other._state), list(other._number)
+        self._free, self._flags = list(other._free), list(other._flags)
         self._masks, self._live = dict(other._masks), set(other._live)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -219,7 +228,7 @@ class Grid:
         found = self._masks.get(digits)
         if found is None:
             state, width, stride, start = self._state, self.width, self._stride, self._start
-            cells = b"".join(state[start + r * stride:start + r * stride + width]
+            cells = b"".join(bytes(state[start + r * stride:start + r * stride + width])
                              for r in range(self.height))
             # int reads the most significant digit first: the last cell first.
             found = self._masks[digits] = int(cells[::-1].translate(digits), 2)
@@ -287,19 +296,37 @@ class Grid:
 #: The 7-wide frame in which :func:`local_deductions` compares two clues: a clue's unknown
 #: neighbours, as bits ``(dr + 1) * 7 + (dc + 1)`` (in the order of ``Grid._offsets``),
 #: are moved to another clue's frame by a shift.
-_FRAME = 7
-_FRAME_BITS = tuple(1 << ((dr + 1) * _FRAME + dc + 1)
+_FRAME: Final = 7
+_FRAME_BITS: Final = list(1 << ((dr + 1) * _FRAME + dc + 1)
                     for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 #: Where a clue sits in its own frame (row 3, column 3): the shift of its own bits.
-_CENTRE = 2 * _FRAME + 2
+_CENTRE: Final = 2 * _FRAME + 2
 
 
 @lru_cache(maxsize=64)
-def _pair_offsets(stride: int) -> tuple[tuple[int, int], ...]:
-    """``(padded offset, frame shift)`` of every cell within two steps (the clues whose
-    neighbourhoods can overlap a clue's)."""
-    return tuple((dr * stride + dc, (dr + 2) * _FRAME + dc + 2)
-                 for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc)
+def _pair_offsets(stride: int) -> tuple[list[int], list[int]]:
+    """The padded offsets of every cell within two steps (the clues whose neighbourhoods
+    can overlap a clue's), and in the same order the shifts of their frames into the frame
+    of a clue two steps from its edge. Kept per stride: never changed."""
+    near = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
+    return ([dr * stride + dc for dr, dc in near],
+            [(dr + 2) * _FRAME + dc + 2 for dr, dc in near])
+
+
+def _frame(state: list[int], p: int, offsets: list[int]) -> int:
+    """The frame bits (``_FRAME_BITS``) of the unknown neighbours of padded cell ``p``."""
+    bits = 0
+    for k in range(8):
+        if state[p + offsets[k]] == _UNKNOWN:
+            bits |= _FRAME_BITS[k]
+    return bits
+
+
+def _unframe(found: set[int], p: int, bits: int, stride: int) -> None:
+    """Frame bits around clue ``p`` (at the frame's centre) -> padded indices, into
+    ``found``."""
+    for k in indices_of(bits):
+        found.add(p + (k // _FRAME - 3) * stride + k % _FRAME - 3)
 
 
 def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
@@ -316,29 +343,8 @@ def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
     """
     state, number, offsets = grid._state, grid._number, grid._offsets
     free, flags, stride = grid._free, grid._flags, grid._stride
-    facts: dict[int, tuple[int, int]] = {}
-
-    def fact(p: int) -> tuple[int, int]:
-        """``(frame bits of the unknown neighbours, mines among them)`` of clue ``p``."""
-        found = facts.get(p)
-        if found is None:
-            bits = 0
-            if free[p]:
-                for d, bit in zip(offsets, _FRAME_BITS, strict=True):
-                    if state[p + d] == _UNKNOWN:
-                        bits |= bit
-            found = facts[p] = (bits, number[p] - flags[p])
-        return found
-
     safe: set[int] = set()
     mines: set[int] = set()
-
-    def prove(p: int, proved: tuple[int, int]) -> None:
-        """Frame bits around clue ``p`` (at the centre) -> padded indices, kept."""
-        for found, bits in zip((safe, mines), proved, strict=True):
-            found.update(p + (k // _FRAME - 3) * stride + k % _FRAME - 3
-                         for k in indices_of(bits))
-
     dirty = grid.dirty
     grid.dirty = set()
     pair_dirty = grid.pair_dirty
@@ -350,26 +356,38 @@ def local_deductions(grid: Grid) -> tuple[list[int], list[int]]:
         need = number[p] - flags[p]
         # single() read from the counts: it fires when no mine or every cell is left.
         if need == 0 or need == size:
-            (safe if need == 0 else mines).update(p + d for d in offsets
-                                                  if state[p + d] == _UNKNOWN)
+            found = safe if need == 0 else mines
+            for d in offsets:
+                if state[p + d] == _UNKNOWN:
+                    found.add(p + d)
     if safe or mines:
         return grid._flat(safe), grid._flat(mines)
-    pairs = _pair_offsets(stride)
+    near, shifts = _pair_offsets(stride)
     grid.pair_dirty = set()
+    # Frame bits of each clue's unknown neighbours, made once per call (a clue is in many
+    # pairs); its mines needed are read from the counts (two bytes).
+    frames: dict[int, int] = {}
     done: set[int] = set()  # a pair is looked at once, from whichever clue comes first
     for p in pair_dirty:
         if not free[p]:
             continue
         done.add(p)
-        bits_i, need_i = fact(p)
+        bits_i = frames.get(p, -1)
+        if bits_i < 0:
+            bits_i = frames[p] = _frame(state, p, offsets)
         mine = bits_i << _CENTRE
-        for offset, shift in pairs:
-            j = p + offset
-            if state[j] != _REVEALED or j in done or not free[j]:
+        need_i = number[p] - flags[p]
+        for k in range(len(near)):
+            j = p + near[k]
+            if state[j] != _REVEALED or not free[j] or j in done:
                 continue
-            found = facts.get(j)
-            bits_j, need_j = fact(j) if found is None else found
-            proved = pair(mine, need_i, bits_j << shift, need_j)
-            if proved[0] or proved[1]:
-                prove(p, proved)
+            bits_j = frames.get(j, -1)
+            if bits_j < 0:
+                bits_j = frames[j] = _frame(state, j, offsets)
+            proved_safe, proved_mines = pair(mine, need_i, bits_j << shifts[k],
+                                             number[j] - flags[j])
+            if proved_safe:
+                _unframe(safe, p, proved_safe, stride)
+            if proved_mines:
+                _unframe(mines, p, proved_mines, stride)
     return grid._flat(safe), grid._flat(mines)

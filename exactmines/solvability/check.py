@@ -275,7 +275,7 @@ class _Solver:
                  enumeration_limit: int, budget: Budget) -> None:
         self.game = game
         self.width = game.width
-        self.hidden = bytearray(game.width * game.height)  # 1 on a mine
+        self.hidden = [0] * (game.width * game.height)  # 1 on a mine (a list: see Grid)
         for r, c in game.board.mine_cells:
             self.hidden[r * game.width + c] = 1
         self.grid = Grid(game.width, game.height, mines)
