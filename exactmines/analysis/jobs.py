@@ -14,9 +14,9 @@ from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.budget import Budget
 from exactmines.errors import ExactminesError
 from exactmines.io.files import files_named, read_position
-from exactmines.runner import Row, Task
+from exactmines.runner import Row, Task, row_problem
 
-__all__ = ["position_files", "analysis_tasks", "analyze_files"]
+__all__ = ["position_files", "analysis_tasks", "analyze_files", "check_row"]
 
 
 def position_files(sources: list[str]) -> list[str]:
@@ -52,3 +52,17 @@ def analyze_files(chunk: list[Task]) -> list[Row]:
             row = analysis_to_dict(result, task["file"])
         rows.append({"id": task["id"], **row})
     return rows
+
+
+#: The fields of a row of :func:`analyze_files` that ``batch`` reads back on resume (its
+#: summary), and their JSON types.
+_ROW_FIELDS = {"consistent": (bool, type(None)), "unique": (bool,),
+               "probabilities_computed": (bool,), "seconds": (float,)}
+
+
+def check_row(row: Row) -> str | None:
+    """What keeps a resumed ``batch`` from reading ``row`` (one line), or ``None``: a file's
+    answer and an error row (``{"id", "file", "error"}``, retried) each have their fields."""
+    if "error" in row:
+        return row_problem(row, {"error": (str,)})
+    return row_problem(row, _ROW_FIELDS, {"verdicts_complete": (bool,)})
