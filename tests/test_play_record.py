@@ -50,3 +50,15 @@ def test_record_refuses_a_board_larger_than_a_replay_holds(tmp_path, capsys):
                  str(tmp_path / "big")])
     assert code == 2
     assert "--record" in capsys.readouterr().err and not (tmp_path / "big").exists()
+
+
+def test_a_record_folder_in_a_missing_folder_is_refused_before_the_games(tmp_path, capsys):
+    # --record DIR is made (as generate --out's folder is), but not its parents.
+    folder = tmp_path / "missing" / "replays"
+    code = main(["play", "--width", "9", "--height", "9", "--mines", "10", "--games", "2",
+                 "--start", "safe", "--at", "0,0", "--seed", "5", "--record", str(folder),
+                 "-q"])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err.strip().count("\n") == 0 and "does not exist" in captured.err
+    assert not (tmp_path / "missing").exists()

@@ -272,7 +272,7 @@ def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[s
             from exactmines.io.files import write_atomic
 
             path = Path(folder) / replay_name(settings, task["id"])
-            write_atomic(path, data)
+            write_atomic(path, data, make_folders=True)  # --record names its folder
             extra["replay"] = str(path)
         rows.append({"id": task["id"], "seed": seed, **asdict(record), **extra})
     return rows

@@ -433,7 +433,8 @@ def play_command(
     record: Annotated[Optional[Path], typer.Option(
         "--record", metavar="DIR", help="Also write every game there as a Metasweeper "
                                         "replay (.evf, through ms_toollib: needs the replay "
-                                        "extra).")] = None,
+                                        "extra); the folder is made, in a folder that "
+                                        "exists.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
@@ -450,9 +451,13 @@ def play_command(
     from exactmines.ui.report import play_summary, play_to_text
 
     _check_long_job(out, resume, workers, plot)
-    if record is not None and record.exists() and not record.is_dir():
-        raise InputError(f"--record {record}: exists and is not a directory",
-                         source="command line")
+    if record is not None:
+        from exactmines.io.files import check_folder
+
+        if record.exists() and not record.is_dir():
+            raise InputError(f"--record {record}: exists and is not a directory",
+                             source="command line")
+        check_folder(record)  # the folder DIR is made in, before the work
     settings = PlaySettings(width, height, mines, start, _parse_cell(at), seed, strategy,
                             tuple(without or ()), tuple(tune or ()))
     with _interrupted("games", out):
