@@ -119,9 +119,8 @@ def test_verdicts_stopped_at_any_point_claim_nothing_unproved(position, stop):
                       stop_after(budget, doing))
         result = analyze(position, backend="sat", time_limit=1.0)
     expected = truth(position)
-    assert result.consistent in (expected.consistent, None), position
-    if result.consistent is False:
-        return
+    assert expected.consistent  # drawn from a hidden layout
+    assert result.consistent in (True, None), position
     for cell in result.cells:
         if result.verdicts_complete:
             assert cell.verdict == expected.verdict[cell.cell], (position, cell)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
+import threading
 import time
 
 import pytest
 
-from exactmines.errors import InputError, WorkerLost
+from exactmines import runner
+from exactmines.errors import InputError, ParameterError, WorkerLost
 from exactmines.runner import read_rows, run_batch
 from exactmines.stats import rate_summary, wilson_interval
 
@@ -36,6 +39,33 @@ def dying_on_five(chunk):
     """The worker process running task 5 dies as a killed or out-of-memory one does."""
     if any(t["id"] == 5 for t in chunk):
         os.kill(os.getpid(), signal.SIGKILL)
+    return square(chunk)
+
+
+def raising_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise ValueError("task three")
+    return square(chunk)
+
+
+class Unpicklable(Exception):
+    """Pickled neither by its args (not what ``__init__`` takes) nor with its attributes (a
+    lock), the way ``distributed`` makes exceptions pickle once imported."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+        self.lock = threading.Lock()
+
+
+def refusing_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise ParameterError("x", 3, "three is not taken")
+    return square(chunk)
+
+
+def unpicklable_on_three(chunk):
+    if any(t["id"] == 3 for t in chunk):
+        raise Unpicklable("three", "not taken")
     return square(chunk)
 
 
@@ -133,3 +163,120 @@ def test_survey_speed_after_resume_counts_only_the_boards_checked_now(tmp_path, 
     assert speed.endswith(f"ms per board (the 300 checked now; 100 read from {out})")
     assert main([*args, "--boards", "400", "--resume", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["checked"] == 0
+
+
+def test_an_exception_in_a_worker_is_raised_here_with_where_it_came_from():
+    with pytest.raises(ValueError, match="^task three$") as raised:
+        run_batch(TASKS, raising_on_three, workers=2, chunk_size=2, progress=False)
+    assert "raising_on_three" in str(raised.value.__cause__)  # the worker's traceback
+    with pytest.raises(ParameterError, match="^x 3: three is not taken$") as refused:
+        run_batch(TASKS, refusing_on_three, workers=2, chunk_size=2, progress=False)
+    assert refused.value.parameter == "x"
+    with pytest.raises(RuntimeError, match="^Unpicklable: three: not taken$"):
+        run_batch(TASKS, unpicklable_on_three, workers=2, chunk_size=2, progress=False)
+
+
+def test_a_write_cut_short_leaves_whole_lines_only(tmp_path, monkeypatch):
+    out = tmp_path / "rows.jsonl"
+    results, _ = runner._open_output(out, {"n": 1}, resume=False)
+    results.append('{"id": 0}\n')
+    write = os.write
+    calls = []
+
+    def refused_half_way(fd, data):
+        # As at a file size limit: the write that reaches it takes what fits, the next fails.
+        calls.append(len(data))
+        if len(calls) == 1:
+            return write(fd, bytes(data[:len(data) // 2]))
+        raise OSError(errno.EFBIG, "File too large")
+
+    monkeypatch.setattr(runner.os, "write", refused_half_way)
+    with pytest.raises(OSError):
+        results.append('{"id": 1}\n{"id": 2}\n{"id": 3}\n')
+    monkeypatch.undo()
+    results.append('{"id": 4}\n')  # the next rows follow the last whole line
+    results.close()
+    assert out.read_text() == '{"meta": {"n": 1}}\n{"id": 0}\n{"id": 1}\n{"id": 4}\n'
+
+
+#: Rows a resumed run cannot use, and what the one line says about each.
+UNUSABLE_ROWS = [
+    ({"id": [0]}, 'row whose "id" is not a whole number or a string'),
+    ({"id": {"a": 1}}, 'row whose "id" is not a whole number or a string'),
+    ({"id": True}, 'row whose "id" is not a whole number or a string'),
+]
+
+
+def _resume_with(tmp_path, capsys, command, row, message):
+    """``command`` (ending in ``--out FILE --resume``) on a results file whose first row is
+    ``row``: exit 2, one line naming the file and the line."""
+    from exactmines.ui.cli import main
+
+    out = tmp_path / "out.jsonl"
+    assert main(command + ["--out", str(out), "--quiet"]) == 0
+    meta, *_ = out.read_text().splitlines()
+    out.write_text(f"{meta}\n{json.dumps(row)}\n")
+    capsys.readouterr()
+    assert main(command + ["--out", str(out), "--quiet", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"exactmines: error: {out}:2: {message}\n"
+
+
+SURVEY = ["survey", "--width", "5", "--height", "5", "--mines", "5", "--boards", "3",
+          "--start", "safe", "--at", "0,0", "--seed", "1"]
+PLAY = ["play", "--width", "5", "--height", "5", "--mines", "3", "--games", "2",
+        "--start", "safe", "--at", "0,0", "--seed", "1"]
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": 0}, 'row without "solvable"'),
+    ({"id": 0, "solvable": 1, "at": None}, 'row whose "solvable" is not true or false'),
+    ({"id": 0, "solvable": True, "at": "0,0"}, 'row whose "at" is not a list or null'),
+])
+def test_a_survey_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row,
+                                                                   message):
+    # A KeyError or TypeError traceback before, exit 1 (found by scripts/fuzz.py).
+    _resume_with(tmp_path, capsys, SURVEY, row, message)
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": 0}, 'row without "won"'),
+    ({"id": 0, "won": True, "guesses": 1.5, "endgame": 0, "cpu_ms": 1},
+     'row whose "guesses" is not a whole number'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": "1"},
+     'row whose "cpu_ms" is not a number'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": 1, "risk": 0.5},
+     'row whose "risk" is not an object'),
+    ({"id": 0, "won": True, "guesses": 1, "endgame": 0, "cpu_ms": 1,
+      "risk": {"endgame": "x"}}, 'row with a "risk" whose "endgame" is not a number'),
+])
+def test_play_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row, message):
+    _resume_with(tmp_path, capsys, PLAY, row, message)
+
+
+@pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
+    ({"id": "x.mine"}, 'row without "consistent"'),
+    ({"id": "x.mine", "consistent": True, "unique": None, "probabilities_computed": True,
+      "seconds": 0.1}, 'row whose "unique" is not true or false'),
+    ({"id": "x.mine", "error": 3}, 'row whose "error" is not a string'),
+])
+def test_batch_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row, message):
+    from pathlib import Path
+
+    position = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    _resume_with(tmp_path, capsys, ["batch", str(position), "--workers", "1"], row, message)
+
+
+def test_a_results_file_that_is_not_utf8_is_one_line_naming_the_line(tmp_path, capsys):
+    # A UnicodeDecodeError traceback before, exit 1 (found by scripts/fuzz.py).
+    from exactmines.ui.cli import main
+
+    out = tmp_path / "out.jsonl"
+    assert main([*SURVEY, "--out", str(out), "--quiet"]) == 0
+    meta = out.read_bytes().splitlines()[0]
+    out.write_bytes(meta + b'\n{"id": 0, "note": "\xff"}\n')
+    capsys.readouterr()
+    assert main([*SURVEY, "--out", str(out), "--quiet", "--resume"]) == 2
+    assert capsys.readouterr().err == f"exactmines: error: {out}:2: not UTF-8 text\n"
+    with pytest.raises(InputError, match=r":2: not UTF-8 text$"):
+        read_rows(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -147,6 +148,16 @@ def test_position_files_from_folders_patterns_and_names(tmp_path):
         position_files([str(tmp_path / "empty")])
 
 
+def test_a_fifo_or_device_named_is_a_file_to_read_not_a_missing_one(tmp_path, capsys):
+    # Both were "no such file or directory": only regular files were taken by name.
+    fifo = tmp_path / "position.fifo"
+    os.mkfifo(fifo)
+    assert position_files([str(fifo), "/dev/null"]) == [str(fifo), "/dev/null"]
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", "/dev/null", "--out", str(out), "--workers", "1", "--quiet"]) == 2
+    assert read_rows(out)[1][0]["error"].startswith("/dev/null:1:1: empty file")
+
+
 # --- convert ---------------------------------------------------------------------------
 
 def test_convert_between_every_board_format(tmp_path, capsys):
@@ -169,6 +180,12 @@ def test_convert_between_every_board_format(tmp_path, capsys):
     (["?b=32&m=8g", "out.png"], "must end in .mine, .mbf or .txt"),
     (["?b=32&m=8", "out.mine"], "needs 2"),
     (["missing.mbf", "out.mine"], "missing.mbf: no such file"),
+    # Board text given as the argument: the text was the error's source, newlines and all
+    # (3 lines), or "File name too long" with 5,000 characters (found by scripts/fuzz.py).
+    (["HHH\nHMH\n", "out.mine"], "IN: neither a file nor a JSMinesweeper link: "
+                                  "'HHH\\nHMH\\n' (8 characters)"),
+    (["H" * 5000, "out.mine"], f"IN: neither a file nor a JSMinesweeper link: "
+                               f"'{'H' * 40}...' (5,000 characters)"),
 ])
 def test_convert_errors_are_one_line(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -176,6 +193,13 @@ def test_convert_errors_are_one_line(tmp_path, capsys, monkeypatch, args, messag
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
     assert not (tmp_path / args[1]).exists()
+
+
+def test_an_error_naming_a_file_whose_name_has_a_newline_is_one_line(tmp_path, capsys):
+    name = str(tmp_path / "a\nb.mine")
+    assert main(["analyze", name]) == 2
+    assert capsys.readouterr().err == (f"exactmines: error: {tmp_path}/a\\nb.mine: no such "
+                                       "file\n")
 
 
 def test_convert_refuses_a_position_and_what_mbf_cannot_hold(tmp_path, capsys):

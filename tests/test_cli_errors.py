@@ -144,3 +144,26 @@ def test_an_engine_whose_package_is_missing_says_what_to_install(capsys, monkeyp
                                        "exactmines_fancy_solver\n")
     assert "fancy" not in backends.installed_backend_names()
     assert "dp" in backends.installed_backend_names()
+
+
+def test_running_out_of_memory_is_one_line_and_exit_4(tmp_path):
+    # The CNF of a 335x140 board's total count (30,154 mines: a cardinality network of
+    # millions of clauses) under a 1 GB address space: a MemoryError traceback, exit 1,
+    # before (found by scripts/fuzz.py under its 2 GB limit).
+    import resource
+    import subprocess
+    import sys
+
+    board = tmp_path / "covered.mine"
+    board.write_text("335x140x30154\n" + ("H" * 335 + "\n") * 140)
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "exactmines", "export", str(board), "--to",
+                           "cnf", "--out", str(tmp_path / "covered.cnf")],
+                          capture_output=True, text=True, preexec_fn=limit, timeout=300)
+    assert done.returncode == 4, done.stderr[-2000:]
+    assert done.stderr == ("exactmines: error: out of memory: this work needs more memory "
+                           "than the machine (or a limit set on the command) gives it\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["covered.mine"]

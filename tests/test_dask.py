@@ -12,6 +12,9 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -253,3 +256,119 @@ def test_a_chunk_that_kills_every_worker_fails_in_one_line_and_resume_completes(
     assert ids_exactly_once(out, 600)
     code, _, _ = cli_json(capsys, *SURVEY, "--out", tmp_path / "local.jsonl")
     assert without_time(read_rows(out)[1]) == without_time(read_rows(tmp_path / "local.jsonl")[1])
+
+
+@pytest.fixture
+def lone_scheduler():
+    """A scheduler with no worker of its own, for workers started without a nanny."""
+    cluster = LocalCluster(n_workers=0, processes=True, dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def start_workers(scheduler: str, count: int) -> list[subprocess.Popen]:
+    """``count`` Dask workers without a nanny (a killed one stays dead), each one thread,
+    importing this test module like the cluster's own workers; returns once they joined."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(__file__).parent), str(Path(__file__).parent.parent),
+         os.environ.get("PYTHONPATH", "")]))
+    workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", scheduler,
+                                 "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for _ in range(count)]
+    from dask.distributed import Client
+
+    with Client(scheduler, set_as_default=False) as client:
+        client.wait_for_workers(count, timeout=60)
+    return workers
+
+
+def test_a_cluster_whose_every_worker_died_is_one_line_after_a_bounded_wait(
+        lone_scheduler, tmp_path, capsys, monkeypatch):
+    import exactmines.runner as runner
+    import exactmines.solvability.survey as survey
+
+    workers = start_workers(lone_scheduler, 2)
+    try:
+        # The chunk holding board 250 kills each worker that runs it; without a nanny none
+        # comes back, and Dask's allowed failures (3) are not used up: the task waits for a
+        # worker that never comes.
+        monkeypatch.setattr(survey, "check_boards",
+                            partial(check_boards_killing_its_worker, None, 250))
+        monkeypatch.setattr(runner, "DASK_NO_WORKER_WAIT", 3.0)
+        out = tmp_path / "dask.jsonl"
+        started = time.monotonic()
+        code, text, err = cli_json(capsys, *SURVEY, "--out", out, "--scheduler",
+                                   lone_scheduler)
+        assert time.monotonic() - started < 60
+        assert code == 1 and text == "" and err.count("\n") == 1
+        assert f"the Dask cluster at {lone_scheduler} has had no worker" in err
+        assert "for 3 s, with" in err and f"finished rows are kept in {out}" in err
+        assert all(w.wait(timeout=30) == -signal.SIGKILL for w in workers)
+        _, kept = read_rows(out)
+        assert 250 not in {r["id"] for r in kept}
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+
+
+#: Run in a process of its own by the test below: the batch command, whose first write of
+#: rows (after the meta line) stops the Dask client's loop for 4 s (it fetches nothing), lets
+#: the workers finish the other chunks meanwhile, then kills every worker: those chunks'
+#: results are lost with them before they are fetched.
+_LOSE_COMPUTED_RESULTS = """
+import os, signal, sys, time
+import exactmines.runner as runner
+from exactmines.ui.cli import main
+
+scheduler, out, data, *pids = sys.argv[1:]
+runner.DASK_NO_WORKER_WAIT = 2.0
+clients = []
+dask_client = runner._dask_client
+runner._dask_client = lambda address: clients.append(dask_client(address)) or clients[-1]
+append = runner._Results.append
+
+def append_then_kill(self, text):
+    append(self, text)
+    if pids and not text.startswith('{"meta"'):
+        clients[0].loop.add_callback(time.sleep, 4)
+        time.sleep(3)
+        for pid in pids:
+            os.kill(int(pid), signal.SIGKILL)
+        pids.clear()
+
+runner._Results.append = append_then_kill
+sys.exit(main(["batch", data, "--out", out, "--scheduler", scheduler, "--chunk-size", "1",
+               "-q"]))
+"""
+
+
+def test_results_lost_with_every_worker_end_the_run_in_one_line_without_a_traceback(
+        lone_scheduler, tmp_path):
+    positions = tmp_path / "positions"
+    positions.mkdir()
+    for i in range(200):
+        shutil.copy(DATA / "reference-9x9.mine", positions / f"p{i}.mine")
+    workers = start_workers(lone_scheduler, 2)
+    try:
+        out = tmp_path / "batch.jsonl"
+        done = subprocess.run(
+            [sys.executable, "-c", _LOSE_COMPUTED_RESULTS, lone_scheduler, str(out),
+             str(positions), *(str(w.pid) for w in workers)],
+            capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH", "")])))
+        kept = read_rows(out)[1]
+        assert done.returncode == 1 and done.stdout == "", done.stderr
+        assert done.stderr == (f"exactmines: error: the Dask cluster at {lone_scheduler} has "
+                               f"had no worker (or no scheduler) for 2 s, with "
+                               f"{200 - len(kept)} tasks left; the finished rows are kept in "
+                               f"{out} and a resumed run does the rest\n")
+        assert 1 <= len(kept) < 200
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()

@@ -10,10 +10,9 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_strategy import (
-    consistent_view,
     game_positions,
     guesses,
     layouts_of,
@@ -130,8 +129,7 @@ def test_explain_names_the_move_next_clicks_plays_and_changes_nothing():
 @settings(max_examples=60)
 @given(game_positions(max_unknown=10))
 def test_dead_cells_can_show_one_value_only(position):
-    view = consistent_view(position)
-    assume(view is not None)
+    view = view_of(position)  # game_positions leave unknown cells and layouts
     layouts = layouts_of(view)
     base = estimate(view, Cache())
     dead = dead_cells(view, base, Cache())
@@ -194,8 +192,7 @@ def test_fifty_fifties_found_are_unresolvable(rows, mines, expected):
 @settings(max_examples=80)
 @given(game_positions(max_unknown=10))
 def test_every_fifty_fifty_found_is_unresolvable(position):
-    view = consistent_view(position)
-    assume(view is not None)
+    view = view_of(position)  # game_positions leave unknown cells and layouts
     base = estimate(view, Cache())
     found = fifty_fifties(view, base, Cache())
     assert set(forced_fifty_fifties(view, base)) <= set(found)
@@ -207,8 +204,7 @@ def test_every_fifty_fifty_found_is_unresolvable(position):
 @settings(max_examples=60)
 @given(game_positions(max_unknown=10), st.data())
 def test_chance_all_safe_is_the_share_of_layouts(position, data):
-    view = consistent_view(position)
-    assume(view is not None)
+    view = view_of(position)  # game_positions leave unknown cells and layouts
     base = estimate(view, Cache())
     unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
     cells = data.draw(st.sets(st.sampled_from(unknown), min_size=1, max_size=4))

@@ -407,3 +407,18 @@ def test_cli_bad_files_write_nothing(capsys, tmp_path):
 def test_library_names_the_parameter():
     with pytest.raises(ParameterError, match=r"^to xlsx: unknown format"):
         export_position(FLAG_LIE, "xlsx")
+
+
+def test_a_model_count_of_thousands_of_digits_is_written_out(tmp_path, capsys):
+    # str() of a count past 4,300 digits was Python's ValueError, a traceback (found by
+    # scripts/fuzz.py): C(22500, 11250) has 6,771 digits.
+    path = tmp_path / "covered.mine"
+    path.write_text("150x150x11250\n" + ("H" * 150 + "\n") * 150)
+    out = tmp_path / "covered.opb"
+    assert main(["export", str(path), "--to", "opb", "--out", str(out), "--format",
+                 "json"]) == 0
+    models = json.loads(capsys.readouterr().out)["models"]
+    assert len(models) == 6771 and models == analysis_to_dict(
+        analyze(read_position(path)))["layouts"]
+    assert main(["export", str(path), "--to", "opb", "--out", str(out)]) == 0
+    assert f"; models: {models}; ground truth" in capsys.readouterr().out  # too long for commas

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from exactmines.analysis import serialize
 from exactmines.analysis.analyze import analyze
 from exactmines.generate.families import (
     dense_games,
@@ -156,3 +157,14 @@ def test_cli_bad_family_options_are_one_line_and_exit_2(tmp_path, capsys, args, 
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], captured.err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_layout_count_of_thousands_of_digits_goes_in_the_header(tmp_path, capsys):
+    # str() of a count past 4,300 digits was Python's ValueError, a traceback.
+    assert main(["generate", "sparse", "--width", "200", "--height", "200", "--mines",
+                 "12000", "--share", "0.01", "--count", "1", "--out", str(tmp_path)]) == 0
+    (written,) = tmp_path.glob("*.mine")
+    layouts = analyze(read_position(written)).layouts
+    assert layouts is not None and layouts.bit_length() > 14_300  # 4,305 digits
+    header = written.read_text().splitlines()[0]
+    assert header.endswith("layouts = " + serialize.decimal(layouts))

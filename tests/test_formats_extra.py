@@ -204,6 +204,19 @@ def test_standard_descriptors_and_padded_sizes():
     assert (beginner.width, beginner.height, beginner.mines) == (9, 9, 10)
 
 
+def test_a_link_that_is_no_url_is_still_read(tmp_path, capsys):
+    # A bracket not closed in the host is "Invalid IPv6 URL" to urllib: a traceback in every
+    # reader of links, files included.
+    url = "http://[example.org/index.html?b=32&m=8g"
+    assert looks_like_jsm_url(url)
+    assert board_from_jsm_url(url) == Board(3, 2, frozenset({(0, 1), (1, 2)}))
+    path = tmp_path / "link.txt"
+    path.write_text("http://[x/?b=32&m=8")
+    assert main(["convert", str(path)]) == 2
+    assert capsys.readouterr().err == (f"exactmines: error: {path}: m= has 1 digits but a 3x2 "
+                                       "board needs 2 (five cells a digit)\n")
+
+
 def test_link_in_a_fragment_and_upper_case_digits():
     url = "https://llamasweeper.com/#/game/zini-explorer?b=32&m=8G"
     assert looks_like_jsm_url(url)
@@ -225,6 +238,8 @@ def test_link_round_trip(board):
     ("?b=32&m=8g0", "needs 2"),
     ("?b=32&m=8w", "not a base-32 digit"),
     ("?b=32&m=81", "past the last cell"),
+    ("A://[", "no b= or m= parameter"),  # these two were urllib's ValueError, a traceback
+    ("http://[x/?b=32&m=8", "needs 2"),
 ])
 def test_malformed_links_say_what_is_wrong(url, message):
     assert not looks_like_jsm_url("plain.mine")

@@ -1,19 +1,22 @@
-"""Fuzz every reader (``.mine``, x/o text, MBF, JSMinesweeper links) with hypothesis.
-
-Inputs are random bytes and text, and valid files of each format with random edits (a
-character changed, inserted or deleted; a line dropped or doubled; the data cut short), so
-most examples get past the first check and reach the deeper ones.
+"""Fuzz every reader (``.mine``, x/o text, MBF, JSMinesweeper links, CNF, results files) and
+the web API with hypothesis: the small form of ``scripts/fuzz.py``, on the inputs of
+``fuzzing.py`` (edited valid files of every format, numbers of up to 6,000 digits, huge
+grids, nested JSON, bytes that are not UTF-8), read from files, FIFOs, devices and standard
+input.
 
 * In the library, a reader either returns a value or raises :class:`InputError` (the only
-  error type that may escape, the one the web API turns into HTTP 400).
+  error type that may escape, the one the web API turns into HTTP 400), whatever it reads
+  from: a FIFO or standard input reads as the file would, and an input without end is
+  refused at the size cap.
 * On the command line, ``analyze`` and ``convert`` end with exit 0, 3 (inconsistent) or 2; on
   2 there is one line on stderr naming the file and nothing is written.
-
-The web API's own fuzz (text, uploads) is in ``test_web_api.py``.
+* The web API (FastAPI's test client) answers every request, nested JSON and 5,000-digit
+  numbers included, without a 500 or a traceback.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -26,69 +29,17 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from fuzzing import any_file, api_request, edited
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from strategies import boards
 
 from exactmines.errors import InputError
 from exactmines.generate.hardness import parse_dimacs
-from exactmines.io import registry
-from exactmines.io.formats import board_to_mbf, board_to_mine, board_to_xo
+from exactmines.io import files, registry
 from exactmines.io.urls import JSM_PAGE, board_from_jsm_url, board_to_jsm_url
 from exactmines.ui.cli import main
 from exactmines.ui.web.app import create_app
-
-ROOT = Path(__file__).parent.parent
-SEEDS = [(ROOT / "instances" / name).read_text() for name in (
-    "reference-9x9.mine", "position-9x9x10-seed1-000.mine", "noguess-9x9x10-seed1-000.mine")]
-
-
-@st.composite
-def edited(draw: st.DrawFn, text: str) -> str:
-    """``text`` with a few random edits."""
-    for _ in range(draw(st.integers(1, 4))):
-        lines = text.split("\n")
-        kind = draw(st.sampled_from(["change", "insert", "delete", "drop", "double", "cut"]))
-        at = draw(st.integers(0, max(0, len(text) - 1)))
-        char = draw(st.sampled_from(list("0123456789HFM?xo.*# \t\r\nx-=&b")))
-        if kind == "change" and text:
-            text = text[:at] + char + text[at + 1:]
-        elif kind == "insert":
-            text = text[:at] + char + text[at:]
-        elif kind == "delete":
-            text = text[:at] + text[at + 1:]
-        elif kind == "drop" and len(lines) > 1:
-            line = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:line] + lines[line + 1:])
-        elif kind == "double":
-            line = draw(st.integers(0, len(lines) - 1))
-            text = "\n".join(lines[:line + 1] + lines[line:])
-        else:
-            text = text[:at]
-    return text
-
-
-@st.composite
-def any_file(draw: st.DrawFn) -> tuple[bytes, str]:
-    """Bytes and a file name: random data, or an edited valid file of any format."""
-    name = draw(st.sampled_from(["a.mine", "b.txt", "c.mbf", "d"]))
-    source = draw(st.sampled_from(["random bytes", "random text", "seed", "board"]))
-    if source == "random bytes":
-        return draw(st.binary(max_size=300)), name
-    if source == "random text":
-        return draw(st.text(max_size=300)).encode(), name
-    if source == "seed":
-        return draw(edited(draw(st.sampled_from(SEEDS)))).encode(), name
-    board = draw(boards(max_side=8, max_cells=40))
-    kind = draw(st.sampled_from(["mine", "xo", "link", "mbf"]))
-    if kind == "mbf":
-        data = bytearray(board_to_mbf(board))
-        for _ in range(draw(st.integers(0, 3))):
-            if data:
-                data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-        return bytes(data[:draw(st.integers(0, len(data)))]), name
-    text = {"mine": board_to_mine, "xo": board_to_xo, "link": board_to_jsm_url}[kind](board)
-    return draw(edited(text)).encode(), name
 
 
 @given(any_file())
@@ -312,3 +263,76 @@ def test_a_fifo_is_read_once_its_writer_comes(fifo):
     writer.join()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["layouts"] == "1031"
+
+
+def _read_or_error(read, *args) -> object:
+    """What a reader gives: its value, or its InputError's message (the place aside)."""
+    try:
+        return read(*args)
+    except InputError as error:
+        assert "\n" not in str(error)
+        return ("InputError", error.message, error.line, error.column)
+
+
+@settings(max_examples=30, deadline=None)
+@given(file=any_file(), how=st.sampled_from(["fifo", "fifo, slow writer", "fifo, no writer",
+                                             "stdin"]))
+def test_a_fifo_or_standard_input_reads_as_the_file_would(file, how):
+    data, name = file
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        path = Path(folder) / (name or "input")
+        path.write_bytes(data)
+        expected = _read_or_error(files.read_board, path)
+        if how == "stdin":
+            patch.setattr(sys, "stdin", type("Stdin", (), {"buffer": io.BytesIO(data)}))
+            found = _read_or_error(files.read_board, "-")
+            # Standard input has no name to say "binary MBF": it reads as a file without one.
+            unnamed = Path(folder) / "unnamed"
+            unnamed.write_bytes(data)
+            assert found == _read_or_error(files.read_board, unnamed)
+            return
+        fifo = Path(folder) / f"fifo-{name}"
+        os.mkfifo(fifo)
+        patch.setattr(files, "FIFO_WAIT", 0.2 if how == "fifo, no writer" else 10.0)
+        writer = None
+        if how != "fifo, no writer":
+            def write() -> None:
+                with open(fifo, "wb") as handle:
+                    for start in range(0, len(data), 4096 if how == "fifo" else 97):
+                        handle.write(data[start:start + (4096 if how == "fifo" else 97)])
+                        handle.flush()
+
+            writer = threading.Thread(target=write)
+            writer.start()
+        found = _read_or_error(files.read_board, fifo)
+        if writer is None:
+            assert isinstance(found, tuple) and "nothing was written" in found[1]
+        else:
+            writer.join()
+            assert found == expected
+
+
+# -- the web API through FastAPI's test client ------------------------------------------
+
+@pytest.fixture(scope="module")
+def api():
+    with TestClient(create_app(), base_url="http://localhost",
+                    raise_server_exceptions=False) as client:
+        game = client.post("/api/games", json={"seed": 1}).json()["id"]
+        yield client, game
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(request=api_request())
+def test_the_api_answers_every_request_without_a_500(api, request):
+    client, game = api
+    method, path, body, kind = request
+    answer = client.request(method, path.replace("GAME", game), content=body,
+                            headers={"content-type": kind})
+    event(f"{path.replace('GAME', '{id}')}: {answer.status_code}")
+    assert answer.status_code != 500, answer.text[:500]
+    assert "Traceback" not in answer.text
+    document = answer.json()
+    if answer.status_code >= 400 and "error" in document:
+        assert "\n" not in document["error"]

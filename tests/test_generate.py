@@ -3,6 +3,7 @@ the ``generate`` command end to end."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -430,6 +431,18 @@ def test_cli_generates_sat_from_a_dimacs_file(tmp_path, capsys):
     cells = [(v["row"], v["col"]) for v in meta["variable_cells"]]
     assert [cell in layout for cell in cells] == [True, True]  # the one model: x1 = x2 = true
     assert parse_dimacs(cnf_file.read_text()) == CNF(2, ((1, -2), (2,)))
+
+
+def test_cli_generates_sat_from_standard_input(tmp_path, capsys, monkeypatch):
+    # It wrote -.mine and -.json, and named the input "-" in its errors.
+    for text in ("p cnf 2 1\n1 x 0\n", "p cnf 2 1\n1 2 0\n"):
+        stdin = SimpleNamespace(buffer=io.BytesIO(text.encode()))
+        monkeypatch.setattr("sys.stdin", stdin)
+        code = main(["generate", "sat", "--cnf", "-", "--out", str(tmp_path)])
+    assert "exactmines: error: <stdin>:2:3: 'x' is not a literal" in capsys.readouterr().err
+    assert code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["stdin.json",
+                                                                       "stdin.mine"]
+    assert json.loads((tmp_path / "stdin.json").read_text())["generator"] == {"cnf": "<stdin>"}
 
 
 def test_cli_generates_positions_and_noguess_boards(tmp_path, capsys):

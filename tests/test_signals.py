@@ -20,6 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from exactmines.generate.positions import midgame_positions
+
 DATA = Path(__file__).parent / "data"
 SURVEY = ["survey", "--width", "30", "--height", "16", "--mines", "99", "--boards", "6000",
           "--start", "safe", "--at", "0,0", "--seed", "1", "--workers", "2", "--quiet"]
@@ -35,10 +37,23 @@ def rows_in(out: Path) -> list[int]:
     return [json.loads(line)["id"] for line in lines[1:]]
 
 
-def start_and_stop(args: list[str], out: Path, signum: int) -> tuple[int, str]:
-    """Run ``exactmines ARGS --out OUT``, send ``signum`` once two workers run and rows are
-    written; check that no child process outlives the command. The exit code and stderr."""
-    command = subprocess.Popen([sys.executable, "-m", "exactmines", *args, "--out", str(out)],
+def exactmines(*args: str, death_signal: bool = True) -> list[str]:
+    """The command line of ``exactmines ARGS``; without ``death_signal`` its workers do not
+    ask Linux for a parent-death signal, so only the watchdog ends them."""
+    if death_signal:
+        return [sys.executable, "-m", "exactmines", *args]
+    return [sys.executable, "-c", "import sys, exactmines.runner as r; "
+            "r._PARENT_DEATH_SIGNAL = False; from exactmines.ui.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", *args]
+
+
+def start_and_stop(args: list[str], out: Path, signum: int, death_signal: bool = True,
+                   rows: int = 1) -> tuple[int, str]:
+    """Run ``exactmines ARGS --out OUT``, send ``signum`` once two workers run and ``rows``
+    rows are written; check that no child process outlives the command (by more than a
+    second after SIGKILL, which leaves the workers to end themselves). The exit code and
+    stderr."""
+    command = subprocess.Popen(exactmines(*args, "--out", str(out), death_signal=death_signal),
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     parent = psutil.Process(command.pid)
     children: dict[int, psutil.Process] = {}
@@ -47,7 +62,7 @@ def start_and_stop(args: list[str], out: Path, signum: int) -> tuple[int, str]:
         while True:
             for child in parent.children(recursive=True):
                 children[child.pid] = child
-            if len(children) >= 2 and rows_in(out):
+            if len(children) >= 2 and len(rows_in(out)) >= rows:
                 break
             if command.poll() is not None:
                 pytest.fail(f"the run ended before the signal: {command.stderr.read()}")
@@ -56,6 +71,8 @@ def start_and_stop(args: list[str], out: Path, signum: int) -> tuple[int, str]:
             time.sleep(0.02)
         command.send_signal(signum)
         _, err = command.communicate(timeout=30)
+        if signum == signal.SIGKILL:
+            time.sleep(1)
     finally:
         if command.poll() is None:
             command.kill()
@@ -116,3 +133,41 @@ def test_batch_stopped_by_sigterm_leaves_no_worker_and_resumes(tmp_path):
     finish(args, out)
     assert len(rows_in(out)) == 750 and len(set(rows_in(out))) == 750
     assert sorted(os.listdir(tmp_path)) == ["batch.jsonl", "positions"]  # no temporary left
+
+
+def big_positions(folder: Path, count: int) -> None:
+    """``count`` 100x100 mid-game positions (ten, copied): each row of results is ~800 kB,
+    so a worker stopped by a signal is often in the middle of sending one."""
+    folder.mkdir()
+    made = midgame_positions(100, 100, 1500, 1, 10, progress=0.3)
+    for index in range(count):
+        (folder / f"position-{index:03d}.mine").write_text(made[index % 10].text)
+
+
+def test_sigterm_while_workers_send_big_rows_exits_143_every_time(tmp_path):
+    # ProcessPoolExecutor waited for ever for the rest of a message cut short by a stopped
+    # worker (5 hangs in 15 runs); each run here must end with 143 in seconds.
+    big_positions(tmp_path / "positions", 60)
+    args = ["batch", str(tmp_path / "positions"), "--workers", "2", "--chunk-size", "2",
+            "--quiet"]
+    for trial in range(6):
+        out = tmp_path / f"batch-{trial}.jsonl"
+        code, err = start_and_stop(args, out, signal.SIGTERM, rows=2 + 3 * trial)
+        assert code == 128 + signal.SIGTERM, err
+        assert err.count("\n") == 1 and "interrupted" in err
+        assert out.read_text().endswith("\n")
+
+
+@pytest.mark.parametrize("death_signal", [True, False], ids=["death-signal", "watchdog"])
+@pytest.mark.parametrize("command", ["survey", "batch"])
+def test_workers_end_when_their_parent_is_killed(tmp_path, command, death_signal):
+    if command == "survey":
+        args = SURVEY
+    else:
+        big_positions(tmp_path / "positions", 200)
+        args = ["batch", str(tmp_path / "positions"), "--workers", "2", "--chunk-size", "2",
+                "--quiet"]
+    for trial in range(3):
+        code, _ = start_and_stop(args, tmp_path / f"{trial}.jsonl", signal.SIGKILL,
+                                 death_signal)
+        assert code == -signal.SIGKILL

@@ -690,6 +690,12 @@ def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
      "first click)"),
     ({"board": "3x1x1\nM1H\n"}, "board:2:2: shows 1 but its neighbours hold 1 marked mines"),
     ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
+    # Sizes no game can have, refused before the time allowed for the game is reckoned from
+    # them (it was a 500: an OverflowError, or a negative time).
+    ({"width": -1_000_000}, "game: board size -1000000x9: each side must be 1 to 250"),
+    ({"width": 10**320}, f"game: board size {10**320}x9: each side must be 1 to 250"),
+    ({"width": -10**200, "height": 10**200},
+     f"game: board size {-10**200}x{10**200}: each side must be 1 to 250"),
 ])
 def test_bad_game_settings_are_400(client, settings, message):
     answer = client.post("/api/games", json=settings)

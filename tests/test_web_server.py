@@ -164,7 +164,10 @@ def _worker_pids(server: int) -> list[int]:
     def children(pid: int) -> list[int]:
         found = []
         for task in Path(f"/proc/{pid}/task").iterdir():
-            found += [int(p) for p in (task / "children").read_text().split()]
+            try:
+                found += [int(p) for p in (task / "children").read_text().split()]
+            except FileNotFoundError:  # a thread that ended since the listing
+                continue
         return found
 
     return [worker for child in children(server) for worker in children(child)]

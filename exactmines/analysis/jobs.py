@@ -17,14 +17,15 @@ from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.budget import Budget
 from exactmines.errors import ExactminesError, InputError
 from exactmines.io.files import read_position
-from exactmines.runner import Row, Task
+from exactmines.runner import Row, Task, row_problem
 
-__all__ = ["position_files", "analysis_tasks", "analyze_files"]
+__all__ = ["position_files", "analysis_tasks", "analyze_files", "check_row"]
 
 
 def position_files(sources: list[str]) -> list[str]:
-    """The ``.mine`` files named by ``sources``: files as given, every ``*.mine`` directly in a
-    directory (sorted), and the matches of glob patterns (``**`` reaches into subfolders).
+    """The ``.mine`` files named by ``sources``: files (FIFOs, devices) as given, every
+    ``*.mine`` directly in a directory (sorted), and the matches of glob patterns (``**``
+    reaches into subfolders).
 
     Each file is listed once, in the order first named. A source that names nothing is an
     :class:`InputError`: a typo must not silently shrink a run.
@@ -36,7 +37,7 @@ def position_files(sources: list[str]) -> list[str]:
             matches = sorted(str(p) for p in path.glob("*.mine") if p.is_file())
             if not matches:
                 raise InputError("directory has no .mine files", source=source)
-        elif path.is_file():
+        elif path.exists():  # a file, or a FIFO or device that the reader reads as one
             matches = [source]
         elif glob.has_magic(source):
             matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
@@ -76,3 +77,17 @@ def analyze_files(chunk: list[Task]) -> list[Row]:
             row = analysis_to_dict(result, task["file"])
         rows.append({"id": task["id"], **row})
     return rows
+
+
+#: The fields of a row of :func:`analyze_files` that ``batch`` reads back on resume (its
+#: summary), and their JSON types.
+_ROW_FIELDS = {"consistent": (bool, type(None)), "unique": (bool,),
+               "probabilities_computed": (bool,), "seconds": (float,)}
+
+
+def check_row(row: Row) -> str | None:
+    """What keeps a resumed ``batch`` from reading ``row`` (one line), or ``None``: a file's
+    answer and an error row (``{"id", "file", "error"}``, retried) each have their fields."""
+    if "error" in row:
+        return row_problem(row, {"error": (str,)})
+    return row_problem(row, _ROW_FIELDS, {"verdicts_complete": (bool,)})

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from exactmines.analysis.analyze import Analysis, analyze
-from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.analysis.serialize import analysis_to_dict, decimal
 from exactmines.errors import ParameterError
 from exactmines.game import Game, deal, protected_cells, random_board
 from exactmines.generate.positions import (
@@ -307,7 +307,7 @@ def _instance(kind: str, name: str, header: str, position: Position, board: Boar
                 "expected": expected(result),
                 "note": "expected is analyze's answer for the position; the hidden board is "
                         "one of its consistent layouts"}
-    layouts = "not counted" if result.layouts is None else str(result.layouts)
+    layouts = "not counted" if result.layouts is None else decimal(result.layouts)
     text = position_to_mine(position, (f"{header}; layouts = {layouts}",))
     return FamilyInstance(name, text, metadata, position=position, board=board)
 

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from exactmines.analysis.serialize import decimal
 from exactmines.budget import Budget
 from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
@@ -840,7 +841,7 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
         "model_count": models,
         "satisfiable": None if models is None else models > 0,
         "expected": {"consistent": None if models is None else models > 0,
-                     "layouts": None if models is None else str(models)},
+                     "layouts": None if models is None else decimal(models)},
         "variable_cells": [{"variable": k + 1, "row": r, "col": c}
                            for k, (r, c) in enumerate(compiled.variable_cells)],
         "reading": "a layout's model: variable k is true exactly when the covered cell "
@@ -848,7 +849,7 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
         "size": size,
         "tile_size": 6,
     }
-    models_text = "unknown" if models is None else str(models)
+    models_text = "unknown" if models is None else decimal(models)
     text = position_to_mine(compiled.position, (
         f"exactmines generate sat: {cnf.variables} variables, {len(cnf.clauses)} clauses; "
         f"layouts = models = {models_text}",))

@@ -6,11 +6,13 @@ on text held in memory (``formats``) and errors always name the file.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -22,7 +24,8 @@ from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "write_position", "write_board", "write_atomic", "STDIN"]
+           "read_board_or_link", "write_position", "write_board", "write_atomic",
+           "check_folder", "source_name", "STDIN"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -41,7 +44,8 @@ _CHUNK = 1 << 20
 STDIN = "-"
 
 
-def _source(path: str | os.PathLike[str]) -> str:
+def source_name(path: str | os.PathLike[str]) -> str:
+    """How errors name what ``path`` reads: ``<stdin>`` for ``-``, else the path."""
     return "<stdin>" if str(path) == STDIN else str(path)
 
 
@@ -85,7 +89,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of ``path`` (``-``: standard input), at most :data:`MAX_FILE_BYTES` of them
     whatever it is: a file, a FIFO (waited for at most :data:`FIFO_WAIT` s at a time), a
     device."""
-    source = _source(path)
+    source = source_name(path)
     if str(path) == STDIN:
         return _read_capped(sys.stdin.buffer.read, source)
     try:
@@ -123,34 +127,45 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 def read_text(path: str | os.PathLike[str]) -> str:
     """A text file's contents (UTF-8), or an :class:`InputError` naming the file; ``-`` is
     standard input."""
-    return decode_text(_read_bytes(path), _source(path))
+    return decode_text(_read_bytes(path), source_name(path))
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
     """Read a position: ``.mine`` text (``M``/``?`` marks are read as covered cells), or an
     ``.mbf`` board as the position before its first click (:func:`registry.read_position`).
     ``-`` reads standard input."""
-    return registry.read_position(_read_bytes(path), _source(path), str(path))
+    return registry.read_position(_read_bytes(path), source_name(path), str(path))
 
 
 def read_board(path: str | os.PathLike[str]) -> Board:
     """Read a hidden board in any format of :mod:`~exactmines.io.registry` (``.mbf`` by
     name; ``.mine`` with marked mines, x/o text or a link by content); ``-`` is standard
     input."""
-    return registry.read_board(_read_bytes(path), _source(path), str(path))
+    return registry.read_board(_read_bytes(path), source_name(path), str(path))
 
 
 def read_board_and_click(path: str | os.PathLike[str]) -> tuple[Board, Cell | None]:
     """:func:`read_board`, and the first click the file's comments name (``None`` if none)."""
-    data, source = _read_bytes(path), _source(path)
+    data, source = _read_bytes(path), source_name(path)
     return (registry.read_board(data, source, str(path)),
             registry.first_click(data, source, str(path)))
 
 
 def read_board_or_link(source: str, parameter: str = "source") -> Board:
-    """A board from a JSMinesweeper link given as text, or else from the file it names."""
-    if looks_like_jsm_url(source) and not Path(source).exists():
+    """A board from a JSMinesweeper link given as text, or else from the file it names.
+
+    Text that names no file and could not be a file's name (control characters, longer than
+    a name may be: say, a board pasted in) is refused by ``parameter``, shown shortened."""
+    try:
+        exists = os.path.lexists(source)
+    except (OSError, ValueError):  # a name too long, a NUL
+        exists = False
+    if looks_like_jsm_url(source) and not exists:
         return registry.FORMATS["link"].decode(source, parameter)
+    if not exists and (len(source) > 255 or not source.isprintable()):
+        shown = repr(source if len(source) <= 40 else source[:40] + "...")
+        raise InputError(f"neither a file nor a JSMinesweeper link: {shown} "
+                         f"({len(source):,} characters)", source=parameter)
     return read_board(source)
 
 
@@ -160,13 +175,36 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+def check_folder(path: str | os.PathLike[str]) -> None:
+    """An :class:`InputError` naming ``path`` when the folder it would be written in is not
+    there: a missing folder is a slip in the name, not one to make unasked (as root, that
+    could be anywhere). Cheap: one ``stat``; commands call it before their work."""
+    folder = Path(path).parent
+    try:
+        if stat.S_ISDIR(os.stat(folder).st_mode):
+            return
+        why = "is a file, not a folder"
+    except FileNotFoundError:
+        why = "does not exist"
+    except NotADirectoryError:
+        why = "is inside a file, not a folder"
+    except OSError as exc:
+        why = f"cannot be reached ({exc.strerror})"
+    raise InputError(f"cannot write: the folder {str(folder)!r} {why}", source=str(path))
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
+                 make_folders: bool = False) -> None:
     """Write via a temporary file in the same folder and rename: all or nothing. The file
     gets the mode a plain ``open`` would give it (0666 less the umask).
 
-    A target that cannot be written (a directory, a folder that cannot be made, no
-    permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
+    The folder must exist (:func:`check_folder`) unless ``make_folders`` asks for it and
+    its parents to be made. A target that cannot be written (a directory, a missing folder,
+    no permission) is an :class:`InputError` naming it, not a traceback; a disk that refuses
     the data (full, over quota, a file size limit) is an :class:`OutputError`.
+
+    A symbolic link is kept: the file it names is written. A name that is not a regular file
+    (``/dev/null``, a FIFO) is written into, never replaced (:func:`_write_stream`).
     """
     target = Path(path)
     raw = data.encode() if isinstance(data, str) else data
@@ -174,7 +212,15 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         # Inside the try: a name the system refuses (too long) fails already here.
         if target.is_dir():
             raise InputError("is a directory, expected a file name to write", source=str(path))
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_symlink():
+            target = Path(os.path.realpath(target))
+        if target.exists() and not target.is_file():
+            _write_stream(target, raw, str(path))
+            return
+        if make_folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            check_folder(target)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",
@@ -194,6 +240,36 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
                               "written") from None
         raise
+
+
+def _write_stream(target: Path, data: bytes, source: str) -> None:
+    """``data`` written into ``target``, a device or a FIFO (whose reader is waited for at
+    most :data:`FIFO_WAIT` s): a stream has no "all or nothing", and putting a file in its
+    place would take the device away (as root, ``/dev/null`` for everyone)."""
+    try:
+        if stat.S_ISFIFO(os.stat(target).st_mode):
+            waited = 0.0
+            while True:  # non-blocking: a FIFO nobody reads would block open() for ever
+                try:
+                    fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.ENXIO:
+                        raise
+                if waited >= FIFO_WAIT:
+                    raise InputError(f"cannot write: a FIFO, and nothing opened it to read "
+                                     f"for {FIFO_WAIT:g} s", source=source)
+                time.sleep(0.05)
+                waited += 0.05
+            os.set_blocking(fd, True)
+        else:
+            fd = os.open(target, os.O_WRONLY | os.O_CLOEXEC)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        if exc.errno in DEVICE_ERRNOS or exc.errno == errno.EPIPE:
+            raise OutputError(f"{source}: cannot write: {exc.strerror}") from None
+        raise InputError(f"cannot write: {exc.strerror or exc}", source=source) from None
 
 
 def write_position(path: str | os.PathLike[str], position: Position,

@@ -46,10 +46,15 @@ def looks_like_jsm_url(text: str) -> bool:
 
 def _parameters(text: str) -> dict[str, list[str]]:
     # The pair may sit in the query (JSMinesweeper) or in the fragment after "?"
-    # (llamasweeper's "#/game/zini-explorer?b=...&m=..."): read both.
-    parts = urlsplit(text)
+    # (llamasweeper's "#/game/zini-explorer?b=...&m=..."): read both, and whatever follows
+    # the first "?" of text that is no URL to urllib (an unclosed "[" in the host).
+    try:
+        parts = urlsplit(text)
+        chunks = [parts.query, parts.fragment.partition("?")[2]]
+    except ValueError:
+        chunks = []
     found: dict[str, list[str]] = {}
-    for chunk in (parts.query, parts.fragment.partition("?")[2], text.partition("?")[2]):
+    for chunk in (*chunks, text.partition("?")[2]):
         for key, values in parse_qs(chunk, keep_blank_values=True).items():
             found.setdefault(key, values)
     return found
@@ -83,7 +88,7 @@ def board_from_jsm_url(url: str, source: str = "<url>") -> Board:
     params = _parameters(url.strip())
     missing = [key for key in ("b", "m") if key not in params]
     if missing:
-        raise InputError(f"not a JSMinesweeper board link: no {' or '.join(missing)}= "
+        raise InputError(f"not a JSMinesweeper board link: no {'= or '.join(missing)}= "
                          "parameter (expected ...?b=DESCRIPTOR&m=MINES)", source=source)
     descriptor, mines_text = params["b"][0].strip(), params["m"][0].strip().lower()
     width, height = _size(descriptor, source)

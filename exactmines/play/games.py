@@ -36,7 +36,7 @@ from exactmines.play.strategy import (
     strategy_named,
 )
 from exactmines.position import Cell
-from exactmines.runner import run_batch
+from exactmines.runner import row_problem, run_batch
 from exactmines.stats import rate_summary
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
@@ -290,13 +290,27 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
     started = time.perf_counter()
     rows = run_batch([{"id": i} for i in range(games)], partial(play_games, meta), out=out,
                      meta=meta, resume=resume, workers=workers, chunk_size=chunk_size,
-                     scheduler=scheduler, progress=progress,
+                     scheduler=scheduler, progress=progress, check=_row_problem,
                      description=f"{settings.width}x{settings.height}/{settings.mines} "
                                  f"{settings.start}")
     return PlayResult(settings, games, sum(r["won"] for r in rows),
                       sum(r["guesses"] for r in rows), sum(r["endgame"] for r in rows),
                       sum(r["cpu_ms"] for r in rows), time.perf_counter() - started,
                       mean_risk(rows)[0])
+
+
+#: The fields of a results row that :func:`run_play` reads back, and their JSON types.
+_ROW_FIELDS = {"won": (bool,), "guesses": (int,), "endgame": (int,), "cpu_ms": (float,)}
+
+
+def _row_problem(row: dict[str, Any]) -> str | None:
+    """What keeps a resumed run from reading ``row`` (:func:`~exactmines.runner.row_problem`):
+    its totals and, when recorded, its risk by kind."""
+    problem = row_problem(row, _ROW_FIELDS, {"risk": (dict,)})
+    if problem is None and "risk" in row:
+        problem = row_problem(row["risk"], {}, dict.fromkeys(RISK_KINDS, (float,)),
+                              what='row with a "risk"')
+    return problem
 
 
 def mean_risk(rows: list[dict[str, Any]]) -> tuple[dict[str, float], int]:

@@ -28,7 +28,7 @@ from typing import Any
 from exactmines.errors import ParameterError
 from exactmines.game import free_indices, protected_cells
 from exactmines.position import Cell, dilate, indices_of
-from exactmines.runner import run_batch
+from exactmines.runner import row_problem, run_batch
 from exactmines.solvability.check import solve_indices
 from exactmines.stats import rate_summary
 
@@ -175,6 +175,10 @@ def _settings_from_meta(meta: dict[str, Any]) -> SurveySettings:
                           meta["use_count"])
 
 
+#: The fields of a results row that :func:`run_survey` reads back, and their JSON types.
+_ROW_FIELDS = {"solvable": (bool,), "at": (list, type(None))}
+
+
 def run_survey(settings: SurveySettings, boards: int, *, out: str | None = None,
                resume: bool = False, workers: int = 1, chunk_size: int = 200,
                progress: bool = True, scheduler: str | None = None) -> SurveyResult:
@@ -191,6 +195,7 @@ def run_survey(settings: SurveySettings, boards: int, *, out: str | None = None,
                      out=out, meta=meta, resume=resume, workers=workers,
                      chunk_size=chunk_size, scheduler=scheduler, progress=progress,
                      description=f"{settings.width}x{settings.height}/{settings.mines} "
-                                 f"{settings.start}")
+                                 f"{settings.start}",
+                     check=lambda row: row_problem(row, _ROW_FIELDS))
     return SurveyResult(settings, boards, sum(r["solvable"] for r in rows),
                         sum(r["at"] is None for r in rows), rows.seconds, rows.ran)

@@ -32,6 +32,7 @@ from exactmines.errors import (
     InputError,
     OutputError,
     ParameterError,
+    TooLarge,
 )
 from exactmines.ui.report import plural
 from exactmines.version import __version__
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from exactmines.analysis.analyze import Analysis
+    from exactmines.analysis.backends import Backend
     from exactmines.position import Position
 
 __all__ = ["app", "main"]
@@ -119,9 +121,9 @@ def analyze_command(
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
-        "--unique", help="Only answer \"exactly one layout?\" (SAT, stops at the second "
-                         "layout, never counts): fast on big positions. Undecided past "
-                         "--time-limit.")] = False,
+        "--unique", help="Only answer \"exactly one layout?\" with the --backend engine "
+                         "(auto and sat stop at the second layout, never count: fast on big "
+                         "positions). Undecided past --time-limit.")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
@@ -156,7 +158,7 @@ def analyze_command(
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
     if unique:
-        _unique_report(positions, output, time_limit)
+        _unique_report(positions, output, engine, time_limit)
         return
 
     from exactmines.analysis.serialize import analysis_to_dict
@@ -188,21 +190,23 @@ def analyze_command(
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
-                   time_limit: float) -> None:
-    """``analyze --unique``: one answer per position, ``null`` answers when not decided
-    within ``time_limit`` seconds; exit 3 if any is inconsistent."""
-    from exactmines.errors import OutOfTime
+                   engine: "Backend", time_limit: float) -> None:
+    """``analyze --unique``: one answer per position from ``engine`` (the one ``--backend``
+    names), ``null`` answers when it could not decide within ``time_limit`` seconds or its
+    limits (a component too wide for the DP); exit 3 if any is inconsistent."""
+    from exactmines.errors import BudgetExceeded
     from exactmines.solvability.check import is_unique
 
     answers = []
     for name, position in positions:
         try:
-            found = is_unique(position, budget=Budget.seconds(time_limit)).to_dict()
-        except OutOfTime as exc:
+            found = is_unique(position, backend=engine,
+                              budget=Budget.seconds(time_limit)).to_dict()
+        except BudgetExceeded as exc:
             found = {"consistent": None, "unique": None,
-                     "reason": f"not decided: {exc}"}
+                     "reason": f"not decided by {engine.name}: {exc}"}
         answer = {"file": name, "width": position.width, "height": position.height,
-                  "mines": position.mines, **found}
+                  "mines": position.mines, **found, "backend": engine.name}
         answers.append(answer)
         if output is OutputFormat.jsonl:
             _emit_json(answer)
@@ -238,6 +242,10 @@ def _check_long_job(out: Path | None, resume: bool, workers: int | None,
         raise InputError(f"--workers {workers}: must be at least 1", source="command line")
     if resume and out is None:
         raise InputError("--resume needs --out FILE", source="command line")
+    if out is not None:
+        from exactmines.io.files import check_folder
+
+        check_folder(out)
     if plot is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -296,10 +304,12 @@ def solvable_command(
 
     Example: exactmines solvable board.mine --at 3,3 --format json
     """
-    from exactmines.io.files import read_board_and_click, write_position
+    from exactmines.io.files import check_folder, read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 
     given = None if at is None else _parse_cell(at)
+    if stuck is not None:
+        check_folder(stuck)
     engine = get_backend(backend)
     hidden, noted = read_board_and_click(board)
     cell = given or noted
@@ -500,7 +510,7 @@ def batch_command(
 
     Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
     """
-    from exactmines.analysis.jobs import analysis_tasks, analyze_files, position_files
+    from exactmines.analysis.jobs import analysis_tasks, analyze_files, check_row, position_files
     from exactmines.runner import run_batch
     from exactmines.ui.report import batch_summary, batch_to_text
 
@@ -523,7 +533,7 @@ def batch_command(
         rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
                          progress=not quiet, description="analysing",
-                         retry=lambda row: "error" in row)
+                         retry=lambda row: "error" in row, check=check_row)
     failed = [r for r in rows if "error" in r]
     summary = batch_summary(rows, str(out))
     if output is TextOrJson.json:
@@ -561,13 +571,17 @@ def export_command(
     Example: exactmines export instances/reference-9x9.mine --to cnf --out reference.cnf
     """
     from exactmines.analysis.export import write_export
+    from exactmines.analysis.serialize import decimal
+    from exactmines.io.files import check_folder
+    from exactmines.ui.report import grouped
 
     engine = get_backend(backend)
+    check_folder(out)  # before the work, which may take the whole time limit
     Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
     position = read_position(position_file)
     exported = write_export(out, position, to, count=not no_count, backend=engine,
                             budget=Budget.seconds(time_limit), source=str(position_file))
-    models = None if exported.models is None else str(exported.models)
+    models = None if exported.models is None else decimal(exported.models)
     summary = {"in": str(position_file), "out": str(out), "json": f"{out}.json",
                "format": exported.format, "variables": len(exported.cells),
                "count_in_file": exported.count_in_file, "models": models,
@@ -576,7 +590,7 @@ def export_command(
         _emit_json(summary)
         return
     count = "with the total mine count" if exported.count_in_file else "no total mine count"
-    shown = "not counted" if exported.models is None else f"{exported.models:,}"
+    shown = "not counted" if exported.models is None else grouped(exported.models)
     typer.echo(f"{position_file} -> {out} ({exported.format}, {len(exported.cells)} cell "
                f"variables, {count}); models: {shown}; ground truth in {out}.json")
 
@@ -603,11 +617,13 @@ def convert_command(
 
     Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
     """
-    from exactmines.io.files import read_board_or_link, write_atomic
+    from exactmines.io.files import check_folder, read_board_or_link, write_atomic
     from exactmines.io.registry import format_for_writing
     from exactmines.io.urls import board_to_jsm_url
 
     kind = None if target is None else format_for_writing(str(target), "target")
+    if target is not None:
+        check_folder(target)
     board = read_board_or_link(source, "IN")
     if target is not None and kind is not None:
         write_atomic(target, kind.encode_board(board, str(target),
@@ -675,8 +691,9 @@ def generate_command(
              "(random safe cells revealed, no flooding) or dense (every position of "
              "mid-games played with safe moves only).",
         show_default=False)],
-    out: Annotated[Path, typer.Option(help="Directory for the .mine and .json files.",
-                                      show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="Directory for the .mine and .json files (made if missing).",
+        show_default=False)],
     cnf: Annotated[Optional[Path], typer.Option(help="sat: a DIMACS CNF file.")] = None,
     variables: Annotated[Optional[int], typer.Option(help="sat: random 3-SAT variables.")]
     = None,
@@ -735,7 +752,7 @@ def generate_command(
         random_sat_instances,
         sat_instance,
     )
-    from exactmines.io.files import read_text, write_atomic
+    from exactmines.io.files import read_text, source_name, write_atomic
 
     instances: list[Any]  # each kind's instances: .mine text and .json metadata
 
@@ -750,8 +767,10 @@ def generate_command(
             if variables is not None or clauses is not None or count != 1:
                 raise InputError("give --cnf FILE or --variables/--clauses/--seed [--count], "
                                  "not both", source="command line")
-            formula = parse_dimacs(read_text(cnf), str(cnf))
-            instances = [sat_instance(formula, cnf.stem, generator={"cnf": str(cnf)})]
+            source = source_name(cnf)
+            formula = parse_dimacs(read_text(cnf), source)
+            name = "stdin" if source != str(cnf) else cnf.stem
+            instances = [sat_instance(formula, name, generator={"cnf": source})]
         else:
             need(variables=variables, clauses=clauses, seed=seed)
             assert variables is not None and clauses is not None and seed is not None
@@ -791,7 +810,7 @@ def generate_command(
     written: list[dict[str, Any]] = []
     for instance in instances:
         mine_path, json_path = out / f"{instance.name}.mine", out / f"{instance.name}.json"
-        write_atomic(mine_path, instance.text)
+        write_atomic(mine_path, instance.text, make_folders=True)  # --out names the folder
         write_atomic(json_path, instance.json_text())
         row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
         row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
@@ -880,13 +899,20 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
     return error
 
 
+def _error(message: str) -> None:
+    """``exactmines: error: MESSAGE`` on stderr, in one line whatever the message quotes: a
+    control character (a newline in a file's name) is written as its escape, ``\\n``."""
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+    sys.stderr.write(f"exactmines: error: {shown}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning domain errors, usage errors and refused paths into
     one line on stderr (docs/contract.md: one clear line, no traceback) and an exit code:
     an error's own (:mod:`exactmines.errors`), 2 for usage errors and refused paths.
 
     ``exactmines`` alone prints the help (exit 2); an interrupt exits 130 (SIGTERM during a
-    run 143) or, at a prompt, 1 after "Aborted!".
+    run 143) or, at a prompt, 1 after "Aborted!"; memory run out is a limit (exit 4).
     """
     args = sys.argv[1:] if argv is None else argv
     try:
@@ -899,23 +925,28 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except ParameterError as exc:
-        sys.stderr.write(f"exactmines: error: {_as_option(exc, args)}\n")
+        _error(str(_as_option(exc, args)))
         return exc.exit_code
     except ExactminesError as exc:
-        sys.stderr.write(f"exactmines: error: {exc}\n")
+        _error(str(exc))
         return exc.exit_code
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except OSError as exc:
         if exc.errno in DEVICE_ERRNOS:  # writing the output, not reading the input
             where = exc.filename or "standard output"
-            sys.stderr.write(f"exactmines: error: {where}: cannot write: {exc.strerror}\n")
+            _error(f"{where}: cannot write: {exc.strerror}")
             return OutputError.exit_code
         # A path the system refuses that no check above caught (say, a name too long):
         # still bad input, said in one line.
         where = f"{exc.filename}: " if exc.filename else ""
-        sys.stderr.write(f"exactmines: error: {where}{exc.strerror or exc}\n")
+        _error(f"{where}{exc.strerror or exc}")
         return 2
+    except MemoryError:
+        # A limit the work ran into (a machine's memory, ulimit -v), as a TooLarge would.
+        _error("out of memory: this work needs more memory than the machine (or a limit set "
+               "on the command) gives it")
+        return TooLarge.exit_code
     except Exception as exc:
         names = _click_error_names(exc)
         if "NoArgsIsHelpError" in names:
@@ -926,7 +957,7 @@ def main(argv: list[str] | None = None) -> int:
             where = f"{ctx.command_path}: " if ctx is not None else ""
             hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
             message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
-            sys.stderr.write(f"exactmines: error: {where}{message}{hint}\n")
+            _error(f"{where}{message}{hint}")
             return 2
         if "Abort" in names:
             sys.stderr.write("Aborted!\n")

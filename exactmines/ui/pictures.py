@@ -11,6 +11,7 @@ of the picture and the pixel under every cell are known exactly (tests rely on i
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.errors import ExactminesError, InputError
+from exactmines.io.files import check_folder, write_atomic
 from exactmines.position import Position
 from exactmines.stats import wilson_interval
 from exactmines.ui.report import plural
@@ -74,8 +76,16 @@ def check_image_path(path: str | os.PathLike[str], option: str = "--image") -> P
     if target.suffix.lower() not in IMAGE_SUFFIXES:
         raise InputError(f"{option} {target}: the file name must end in "
                          f"{', '.join(IMAGE_SUFFIXES)}", source="command line")
+    check_folder(target)
     _figure_class()
     return target
+
+
+def _save(figure: Any, target: Path, dpi: int) -> None:
+    """The picture written whole or not at all (:func:`write_atomic`), in its folder."""
+    picture = io.BytesIO()
+    figure.savefig(picture, dpi=dpi, format=target.suffix[1:].lower())
+    write_atomic(target, picture.getvalue())
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +258,7 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
                   frameon=False, bbox_to_anchor=(layout.left / fw, 0.04 / fh))
     figure.text(layout.left / fw, 1 - 0.12 / fh, title or _title(result, file), fontsize=9,
                 va="top", ha="left")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, dpi=dpi, format=target.suffix[1:].lower())
+    _save(figure, target, dpi)
     return layout
 
 
@@ -347,7 +356,7 @@ def _stage_board(position: Position, path: Path, title: str,
     figure.legend(handles=handles, loc="lower left", ncol=min(len(handles), 3), fontsize=7,
                   frameon=False, bbox_to_anchor=(layout.left / fw, 0.04 / fh))
     figure.text(layout.left / fw, 1 - 0.12 / fh, title, fontsize=9, va="top", ha="left")
-    figure.savefig(path, dpi=dpi, format=path.suffix[1:].lower())
+    _save(figure, path, dpi)
 
 
 def _bars(path: Path, title: str, panels: list[tuple[str, str, dict[int, str], list[int]]],
@@ -375,7 +384,7 @@ def _bars(path: Path, title: str, panels: list[tuple[str, str, dict[int, str], l
         for side in ("top", "right", "left"):
             axes.spines[side].set_visible(False)
     figure.text(0.5 / width, 1 - 0.1 / 2.7, title, fontsize=9, va="top", ha="left")
-    figure.savefig(path, dpi=dpi, format=path.suffix[1:].lower())
+    _save(figure, path, dpi)
 
 
 def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: str = "dp",
@@ -553,5 +562,4 @@ def plot_rates(rows: Iterable[Rate | Mapping[str, Any]], path: str | os.PathLike
                 frameon=False)
     if title:
         figure.text(0.02, 1 - 0.1 / height, title, fontsize=10, va="top")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(target, dpi=DPI, format=target.suffix[1:].lower())
+    _save(figure, target, DPI)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
     from exactmines.solvability.check import Solvability
     from exactmines.solvability.survey import SurveyResult
 
-__all__ = ["analysis_to_text", "percent", "plural", "solvable_to_text", "survey_to_text",
+__all__ = ["analysis_to_text", "grouped", "percent", "plural", "solvable_to_text", "survey_to_text",
            "play_summary", "play_to_text", "batch_summary", "batch_to_text"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
@@ -58,10 +58,16 @@ def _grid(result: Analysis) -> list[str]:
     return lines
 
 
-def analysis_to_text(result: Analysis, file: str | None = None) -> str:
-    """A report a person reads at a glance (rich markup; the console strips it if plain)."""
+def grouped(n: int) -> str:
+    """A count for people: ``1,234,567``, or its plain digits when it is too long for Python
+    to group (thousands of digits, which no one reads by the group anyway)."""
     from exactmines.analysis.serialize import decimal
 
+    return f"{n:,}" if n.bit_length() < 12_000 else decimal(n)
+
+
+def analysis_to_text(result: Analysis, file: str | None = None) -> str:
+    """A report a person reads at a glance (rich markup; the console strips it if plain)."""
     position = result.position
     mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
     title = f"{file + ': ' if file else ''}{position.width}x{position.height}, {mines}"
@@ -70,8 +76,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
         lines += [f"  {note}" for note in result.notes]
         return "\n".join(lines)
-    layouts = ("not counted" if result.layouts is None else f"{result.layouts:,}"
-               if result.layouts.bit_length() < 12_000 else decimal(result.layouts))
+    layouts = "not counted" if result.layouts is None else grouped(result.layouts)
     if result.consistent is None:
         lines.append(f"[bold yellow]consistency not decided[/] within the time limit, "
                      f"layouts: {layouts}")

@@ -402,7 +402,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def new_game(body: NewGameRequest) -> Response:
         game_id = store.new_id()
         seed = body.seed if body.seed is not None else secrets.randbits(32)
-        cells = len(body.board or "") or body.width * body.height
+        # Time for the sizes a game can have: the worker refuses others in one line (sides
+        # of 10^320 cells overflowed the float of the time allowed, negative ones made it
+        # negative: both were 500s).
+        cells = len(body.board or "") or max(0, min(body.width * body.height,
+                                                    MAX_SIDE * MAX_SIDE))
         state, answer = await run(
             jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
                             body.noguess, body.board, settings.time_limit),
