@@ -283,9 +283,18 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
     assert answer.status_code == 200, answer.text
     assert seconds < 0.5 + 10  # the limit, the stop, a loaded machine
     body = answer.json()
-    assert body["analysis"]["probabilities_computed"] is False
     assert body["analysis"]["consistent"] is not False and body["fault"] is None
-    assert body["recommendation"] is None and body["note"].startswith("no recommendation")
+    if body["analysis"]["probabilities_computed"]:
+        # A fast machine, or an engine's child process kept warm by an earlier test, may
+        # finish within the limit: then what it says must be the whole truth.
+        whole = analyze(position_from_text(text))
+        assert body["analysis"]["layouts"] == str(whole.layouts)
+        assert {(c["row"], c["col"]): Fraction(c["probability"])
+                for c in body["analysis"]["cells"]} == {
+            cell.cell: cell.probability for cell in whole.cells}
+    else:
+        assert body["recommendation"] is None
+        assert body["note"].startswith("no recommendation")
 
 
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
