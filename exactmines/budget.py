@@ -4,10 +4,11 @@ stages, never made again below.
 
 A :class:`Budget` holds a deadline on the ``time.monotonic()`` clock, or none. It is a value:
 frozen, cheap to pass and to copy, shared by threads. Work that runs long asks it
-:meth:`Budget.check` between steps (one clock read, well under a microsecond), and work that
-cannot check (a solver call in C) is stopped from outside by :meth:`Budget.alarm`. A
-deadline is a moment on this machine's clock: a child process is given
-:meth:`Budget.remaining` seconds, never the deadline itself.
+:meth:`Budget.check` between steps (one clock read, well under a microsecond); work that
+cannot (a solver call in C) runs in slices (the SAT engine) or in a child process that is
+ended when the budget runs out (:mod:`exactmines.child`). A deadline is a moment on this
+machine's clock: a child process is given :meth:`Budget.remaining` seconds, never the
+deadline itself.
 
 The meaning of the limits is the same everywhere: a time limit is a number of seconds more
 than 0; ``inf`` (or ``None`` in the library) means no limit; 0, a negative number and NaN
@@ -17,10 +18,7 @@ are refused.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from exactmines.errors import OutOfTime, ParameterError
@@ -87,24 +85,6 @@ class Budget:
         """This budget, cut to end within ``seconds`` from now: the earlier of the two."""
         end = time.monotonic() + seconds
         return Budget(end if self.deadline is None else min(end, self.deadline))
-
-    @contextmanager
-    def alarm(self, action: Callable[[], None]) -> Iterator[None]:
-        """Call ``action`` (from a timer thread) if the deadline passes while the ``with``
-        block runs: how work that never returns to Python between steps (a solver call) is
-        stopped. ``action`` must be safe to call from another thread, and may be called
-        just after the block has ended: it must be harmless then too. Costs one thread per
-        block with a limit, nothing without one."""
-        if self.deadline is None:
-            yield
-            return
-        timer = threading.Timer(self.remaining(), action)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield
-        finally:
-            timer.cancel()
 
 
 #: No limit.

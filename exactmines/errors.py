@@ -18,6 +18,8 @@ WorkerLost               1   500   a worker process died, or a cluster gave up
 BudgetExceeded           4   500   a limit stopped the work and no caller turned
                                    it into "not computed" (OutOfTime, TooLarge)
 SolverError              4   500   an engine or solver failed without an answer
+ChildDied                4   500   a child process running external code died
+                                   (a SolverError)
 =====================  ====  ====  ===============================================
 
 An inconsistent position is an answer, not an error: exit code
@@ -43,6 +45,7 @@ __all__ = [
     "OutOfTime",
     "TooLarge",
     "SolverError",
+    "ChildDied",
 ]
 
 
@@ -187,3 +190,11 @@ class SolverError(ExactminesError):
 
     exit_code = 4
     http_status = 500
+
+
+class ChildDied(SolverError):
+    """A child process running external code (:mod:`exactmines.child`) ended without an
+    answer: killed by a signal, or an abort inside a library (ms_toollib stops the whole
+    process on some damaged files, a solver may crash). Callers that know what the child
+    was reading turn it into an :class:`InputError`; one that reaches a boundary is an
+    engine's failure, a :class:`SolverError`."""

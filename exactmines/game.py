@@ -118,10 +118,11 @@ class Game:
     """One game on a hidden board.
 
     Clicking a zero opens its neighbourhood, recursively, as every Minesweeper does. The
-    game is lost on a click on a mine and won when every safe cell is revealed. Flags are
-    the player's business: the engine never needs them.
+    game is lost on a click on a mine and won when every safe cell is revealed. The player
+    needs no flags; a replay's flags (:meth:`toggle_flag`) are kept as the programs keep
+    them: a flagged cell is not opened by a click, nor by the flood of a zero.
 
-    State is one byte per cell (flat index ``r * width + c``), so a click costs what it
+    State is one small int per cell (flat index ``r * width + c``), so a click costs what it
     opens, whatever the size of the board; :attr:`revealed` and the other bitmasks are made
     when asked, each in one pass over the board.
 
@@ -144,7 +145,7 @@ class Game:
         self._mine = [0] * cells
         for r, c in board.mine_cells:
             self._mine[r * self.width + c] = 1
-        self._open = [0] * cells
+        self._open = [0] * cells  # 1 revealed, 2 flagged (the flood skips non-zero)
         self._opened = 0
         self._safe = cells - len(board.mine_cells)
         self.exploded: Cell | None = None
@@ -199,6 +200,19 @@ class Game:
     def is_revealed(self, cell: Cell) -> bool:
         return self._open[cell[0] * self.width + cell[1]] == 1
 
+    def is_flagged(self, cell: Cell) -> bool:
+        return self._open[cell[0] * self.width + cell[1]] == _FLAGGED
+
+    def toggle_flag(self, cell: Cell) -> bool:
+        """Put a flag on a covered cell, or take it off; ``True`` if the cell is now flagged.
+        A revealed cell cannot be flagged (:class:`ValueError`)."""
+        _check_cell(self.width, self.height, cell, "flag")
+        index = cell[0] * self.width + cell[1]
+        if self._open[index] == 1:
+            raise ValueError(f"cell {cell} is revealed and cannot be flagged")
+        self._open[index] ^= _FLAGGED
+        return self._open[index] == _FLAGGED
+
     def number(self, cell: Cell) -> int:
         """What ``cell`` shows; only for revealed cells (the hidden board stays hidden)."""
         if not self.is_revealed(cell):
@@ -206,7 +220,8 @@ class Game:
         return self.numbers[cell[0] * self.width + cell[1]]
 
     def reveal(self, cell: Cell) -> list[Cell]:
-        """Click ``cell``: the cells it newly reveals, row-major (empty if already shown).
+        """Click ``cell``: the cells it newly reveals, row-major (empty if already shown or
+        flagged).
 
         A mine ends the game (``lost``) and returns ``[]``. Cost: a few steps per cell
         opened (the neighbours of each zero the flood reaches are looked at once).
@@ -230,11 +245,11 @@ class Game:
             if self.exploded is not None or self._opened + len(new) == self._safe:
                 break
             self.clicks += 1
+            if opened[index]:  # shown already, or flagged (a flagged mine does not go off)
+                continue
             if mine[index]:
                 self.exploded = divmod(index, width)
                 break
-            if opened[index]:
-                continue
             opened[index] = 1
             new.append(index)
             zeros = [index] if numbers[index] == 0 else []
@@ -298,8 +313,11 @@ def three_bv(board: Board) -> int:
     return value + sum(1 for i in range(cells) if not covered[i] and i not in mines)
 
 
-#: Byte 0 or 1 -> ASCII digit, for :func:`_bitmask`.
-_DIGITS01 = bytes.maketrans(b"\x00\x01", b"01")
+#: The state of a flagged cell in ``Game._open`` (0 covered, 1 revealed).
+_FLAGGED = 2
+
+#: Byte 0, 1 or 2 -> ASCII digit, for :func:`_bitmask` (a flag, 2, is not revealed: 0).
+_DIGITS01 = bytes.maketrans(b"\x00\x01\x02", b"010")
 
 
 def _rebuilt(board: Board, opened: bytes, count: int, exploded: Cell | None,

@@ -296,7 +296,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
               chunk_size: int = 32, scheduler: str | None = None, progress: bool = True,
               description: str = "working",
               retry: Callable[[Row], bool] | None = None,
-              check: RowCheck | None = None) -> Rows:
+              check: RowCheck | None = None,
+              on_rows: Callable[[list[Row]], None] | None = None) -> Rows:
     """Run ``work`` over ``tasks`` and return one row per task, in task order.
 
     Parameters
@@ -322,6 +323,9 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
         On resume, what is wrong with a row of ``out`` for the caller, which reads the rows
         returned (:func:`row_problem` of the fields it reads): a row it finds wrong is an
         :class:`InputError` naming its line, before any work.
+    on_rows:
+        Called in this process with the rows of each chunk as it finishes (in the order
+        chunks finish), after they are written: a command can print results as they come.
 
     Notes
     -----
@@ -352,6 +356,8 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
         if handle is not None:
             with _writing(out):
                 handle.append("".join(json.dumps(r) + "\n" for r in rows))
+        if on_rows is not None:
+            on_rows(rows)
 
     started = time.perf_counter()
     try:

@@ -16,19 +16,16 @@ every ``instances/*.mine``. For each engine two routes are timed:
 ``count``
     ``analyze`` as the CLI runs it: exact layout counts, probabilities and verdicts;
 ``verdicts``
-    ``analyze(..., time_limit=0)``: counting stops at once, so the verdicts come from
-    ``mine_numbers`` and ``deduce`` (the "maximise disagreement" loop for MILP).
+    ``analyze(..., backend=VerdictsOnly(engine))``: counting switched off, so the verdicts
+    come from ``mine_numbers`` and ``deduce`` (the "maximise disagreement" loop for MILP).
 
 Figures are CPU milliseconds of this process *and its children* (CBC runs as a child
 process per solve), the median over ``--repeat`` runs; CPU time is the per-core cost even on
 a shared, loaded machine, whereas wall time grows with the load. Every engine's JSON (less
 ``seconds`` and ``backend``) must equal SAT's wherever both finish (``agree`` "yes"); a run
 stopped by its time limit (``part``) must claim nothing SAT does not: each of its verdicts
-is SAT's or "unknown". The script exits 1 otherwise.
-
-Last, ``--time-limit`` itself: each engine on the biggest shipped instance with
-``--honour`` seconds (counting stops, then the verdicts get as long again), wall time
-against twice the limit.
+is SAT's or "unknown". The script exits 1 otherwise. (How each engine keeps to a time limit
+is ``scripts/bench_limits.py``'s.)
 
 ``--families``: the engines side by side, in one run, on
 
@@ -74,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from exactmines import analyze, read_position
-from exactmines.analysis.backends import engine_names, get_backend
+from exactmines.analysis.backends import VerdictsOnly, engine_names, get_backend
 from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.game import Game, deal
 from exactmines.position import Position, neighbours
@@ -127,16 +124,17 @@ def cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def timed(position: Position, engine: str, time_limit: float | None,
+def timed(position: Position, engine: str, route: str, time_limit: float | None,
           repeat: int) -> tuple[float, int, dict[str, Any]]:
     """Median CPU ms, solver calls per run (MILP only) and the JSON of the last run."""
     backend = get_backend(engine)
+    asked = backend if route == "count" else VerdictsOnly(backend)
     times = []
     calls = 0
     for _ in range(repeat):
         before_calls = getattr(backend, "solves", 0)
         start = cpu()
-        result = analyze(position, backend=backend, time_limit=time_limit)
+        result = analyze(position, backend=asked, time_limit=time_limit)
         times.append((cpu() - start) * 1000)
         calls = getattr(backend, "solves", 0) - before_calls
     out = analysis_to_dict(result)
@@ -176,21 +174,6 @@ def explain(name: str, engine: str, route: str, out: dict[str, Any],
           file=sys.stderr)
 
 
-def honoured(limit: float, name: str, position: Position) -> None:
-    """Wall seconds of each engine on ``position`` under ``limit``."""
-    print(f"\n--time-limit {limit:g} on {name} (counting, then verdicts; "
-          f"<= about {2 * limit:g} s plus one model build per question):")
-    for engine in ENGINES:
-        start = time.perf_counter()
-        result = analyze(position, backend=engine, time_limit=limit)
-        wall = time.perf_counter() - start
-        print(f"  {engine:11} {wall:6.1f} s wall: probabilities "
-              f"{'computed' if result.probabilities_computed else 'not computed'}, verdicts "
-              f"{'complete' if result.verdicts_complete else 'incomplete'} "
-              f"({len(result.safe)} safe, {len(result.mines)} mines proved), consistent "
-              f"{result.consistent}")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--families", action="store_true",
@@ -216,9 +199,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3, help="positions per shape")
     parser.add_argument("--repeat", type=int, default=1, help="runs per measurement")
     parser.add_argument("--time-limit", type=float, default=120.0,
-                        help="seconds for counting (the count route)")
-    parser.add_argument("--honour", type=float, default=2.0,
-                        help="the time limit of the last check (0 skips it)")
+                        help="seconds per analysis (either route)")
     parser.add_argument("--only", default="",
                         help="only the positions whose name contains this")
     parser.add_argument("--max-covered", type=int, default=50_000,
@@ -245,10 +226,10 @@ def main() -> int:
         cells: list[str] = []
         verdict = "yes"
         shape = None
-        for route, limit in (("count", args.time_limit), ("verdicts", 0.0)):
+        for route in ("count", "verdicts"):
             reference = None
             for engine in ENGINES:
-                ms, calls, out = timed(position, engine, limit, args.repeat)
+                ms, calls, out = timed(position, engine, route, args.time_limit, args.repeat)
                 totals[engine, route][0] += ms
                 totals[engine, route][1] += calls
                 if reference is None:
@@ -279,8 +260,6 @@ def main() -> int:
             parts.append(f"{engine} {ms:.0f} ms = {ms / sat_ms:.1f}x sat, {calls} solves, "
                          f"{ms / max(calls, 1):.2f} ms/solve")
         print(f"total {route:8}: " + "; ".join(parts))
-    if args.honour:
-        honoured(args.honour, *max(positions, key=lambda item: covered(item[1])))
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if disagreements:
         print(f"{disagreements} positions where an engine's JSON differs from SAT's",

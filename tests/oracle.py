@@ -109,7 +109,10 @@ def _fits(position: Position, around: dict[Cell, set[Cell]], mines: set[Cell]) -
     return True
 
 
-def truth(position: Position) -> Truth:
+def _placements(position: Position) -> tuple[list[tuple[int, int]], list[tuple[int, int]],
+                                             list[set[tuple[int, int]]]]:
+    """The covered cells, the cells placements are made over, and every placement of the
+    mines over them that fits every number (neighbours on the position's topology)."""
     around = neighbours_of(position)
     covered = [(r, c) for r, row in enumerate(position.rows) for c, ch in enumerate(row)
                if ch == "H"]
@@ -125,13 +128,16 @@ def truth(position: Position) -> Truth:
                  if any(_value(position.rows[n[0]][n[1]]) is not None for n in around[cell])]
         placements = ({cell for cell, bit in zip(cells, bits, strict=True) if bit}
                       for bits in product((0, 1), repeat=len(cells)))
-    layouts = 0
+    return covered, cells, [mines for mines in placements if _fits(position, around, mines)]
+
+
+def truth(position: Position) -> Truth:
+    covered, cells, fitting = _placements(position)
+    layouts = len(fitting)
     hits = dict.fromkeys(covered, 0)
-    for mines in placements:
-        if _fits(position, around, mines):
-            layouts += 1
-            for cell in mines:
-                hits[cell] += 1
+    for mines in fitting:
+        for cell in mines:
+            hits[cell] += 1
     probability: dict[tuple[int, int], Fraction | None] = {}
     verdict: dict[tuple[int, int], str] = {}
     for cell in covered:
@@ -143,3 +149,12 @@ def truth(position: Position) -> Truth:
             probability[cell] = p
             verdict[cell] = "safe" if p == 0 else "mine" if p == 1 else "unknown"
     return Truth(layouts, probability, verdict)
+
+
+def chance_any(position: Position, cells: set[tuple[int, int]]) -> Fraction | None:
+    """The share of the layouts that put a mine on at least one of ``cells``; ``None`` when
+    no layout fits, or (no total count) a cell lies off the frontier."""
+    _, over, fitting = _placements(position)
+    if not fitting or (position.mines is None and not cells <= set(over)):
+        return None
+    return Fraction(sum(bool(mines & cells) for mines in fitting), len(fitting))

@@ -12,9 +12,10 @@ from strategies import positions
 import exactmines.analysis.analyze as analyze_module
 from exactmines import analyze
 from exactmines.analysis.analyze import CellAnalysis, Cells
-from exactmines.analysis.backends import get_backend
+from exactmines.analysis.backends import VerdictsOnly, get_backend
 from exactmines.analysis.combine import combine, combine_ratios
 from exactmines.analysis.frontier import build_frontier, split_forced
+from exactmines.budget import Budget
 from exactmines.game import Game, deal
 from exactmines.io.formats import position_from_text
 
@@ -108,16 +109,20 @@ def test_the_split_gives_way_to_the_general_path():
     position = position_from_text("2x2\n1H\n0H\n")
     assert split_forced(position) is None
     assert _answers(analyze(position)) == _answers(_general(position))
-    # No time to count: verdicts only, as before.
+    # No count: verdicts only, as before.
     position = position_from_text("5x2x2\nHHHHH\n01HHH\n")
-    assert _answers(analyze(position, time_limit=0)) == \
-        _answers(_general(position, time_limit=0))
-    assert not analyze(position, time_limit=0).probabilities_computed
-    # Nothing to count once the forced cells are settled: still no time to count.
+    assert _answers(analyze(position, backend=_no_count())) == \
+        _answers(_general(position, backend=_no_count()))
+    assert not analyze(position, backend=_no_count()).probabilities_computed
+    # Nothing to count once the forced cells are settled, but no time left either.
     position = position_from_text("4x2x3\nHHHH\n02HH\n")
-    assert _answers(analyze(position, time_limit=0)) == \
-        _answers(_general(position, time_limit=0))
-    assert not analyze(position, time_limit=0).probabilities_computed
+    assert _answers(analyze(position, budget=Budget(0.0))) == \
+        _answers(_general(position, budget=Budget(0.0)))
+    assert not analyze(position, budget=Budget(0.0)).probabilities_computed
+
+
+def _no_count() -> VerdictsOnly:
+    return VerdictsOnly(get_backend("auto"))
 
 
 def test_a_split_position():

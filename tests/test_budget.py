@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import threading
 import time
 
 import pytest
@@ -56,17 +55,3 @@ def test_at_most_takes_the_earlier_end():
     assert 0.5 < parent.at_most(1).remaining() <= 1
     assert parent.at_most(100).deadline == parent.deadline
     assert 0.5 < UNLIMITED.at_most(1).remaining() <= 1
-
-
-def test_the_alarm_rings_at_the_deadline_and_not_after_the_block():
-    rang = threading.Event()
-    with Budget.seconds(0.05).alarm(rang.set):
-        assert rang.wait(30)
-    quiet = threading.Event()
-    with Budget.seconds(0.05).alarm(quiet.set):
-        pass
-    time.sleep(0.1)
-    assert not quiet.is_set()
-    with UNLIMITED.alarm(quiet.set):  # no limit: no timer at all
-        pass
-    assert not quiet.is_set()

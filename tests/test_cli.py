@@ -97,9 +97,18 @@ def test_text_report_shows_verdicts(capsys):
     assert "layouts: 2" in out and "safe: 6" in out and "mines: 1  (0,4)" in out
 
 
-def test_time_limit_keeps_verdicts_and_says_so(capsys):
+def test_time_limit_keeps_verdicts_and_says_so(capsys, monkeypatch):
+    # Counting runs out at once; the verdicts have the rest of the limit.
+    real = Budget.check
+
+    def counting_runs_out(budget, doing="counting layouts"):
+        if doing == "counting layouts":
+            raise OutOfTime(f"time limit reached while {doing}")
+        real(budget, doing)
+
+    monkeypatch.setattr(Budget, "check", counting_runs_out)
     _, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
-                           "--time-limit", "0")
+                           "--time-limit", "30")
     assert document["probabilities_computed"] is False and document["layouts"] is None
     assert document["notes"] and "not computed" in document["notes"][0]
     golden = json.loads((DATA / "reference-9x9.json").read_text())
@@ -126,10 +135,20 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
     assert "consistency not decided" in out and "verdicts incomplete" in out
 
 
-def test_negative_time_limit_is_refused(capsys):
-    assert main(["analyze", str(GOLDEN[0]), "--time-limit", "-1"]) == 2
+@pytest.mark.parametrize("limit", ["-1", "0", "nan"])
+@pytest.mark.parametrize("unique", [[], ["--unique"]])
+def test_a_time_limit_of_0_or_below_is_refused(capsys, limit, unique):
+    # 0 once meant "verdicts only, no limit": every limit is now more than 0, inf none.
+    assert main(["analyze", str(GOLDEN[0]), "--time-limit", limit, *unique]) == 2
     captured = capsys.readouterr()
-    assert captured.out == "" and "--time-limit -1.0: must be at least 0" in captured.err
+    assert captured.out == "" and captured.err == (
+        f"exactmines: error: command line: --time-limit {float(limit)}: must be more than "
+        "0 s; inf for no limit\n")
+
+
+def test_a_time_limit_of_inf_is_no_limit(capsys):
+    _, document = run_json(capsys, DATA / "reference-9x9.mine", "--time-limit", "inf")
+    assert document["probabilities_computed"] and document["verdicts_complete"]
 
 
 def test_unknown_backend_is_a_usage_error(capsys):

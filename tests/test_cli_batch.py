@@ -118,6 +118,7 @@ def test_batch_refuses_to_overwrite_or_mix_runs(positions, tmp_path, capsys):
     (["--chunk-size", "0"], "--chunk-size 0"),
     (["--backend", "nonsense"], "nonsense"),
     (["--scheduler", "nonsense"], "--scheduler nonsense"),
+    (["--time-limit", "0"], "--time-limit 0.0: must be more than 0 s; inf for no limit"),
 ])
 def test_batch_bad_options_are_one_line(positions, tmp_path, capsys, args, message):
     out = tmp_path / "r.jsonl"
@@ -286,3 +287,12 @@ def test_progress_bar_on_a_terminal_unless_quiet(positions, tmp_path, monkeypatc
         assert shown == "" and capsys.readouterr().out == ""
     else:
         assert "analysing" in shown and f"{len(GOLDEN)}/{len(GOLDEN)}" in shown
+
+
+def test_batch_without_a_time_limit_says_null(positions, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(positions / "needs-count.mine"), "--out", str(out),
+                 "--time-limit", "inf", "--workers", "1", "--quiet"]) == 0
+    meta, rows = read_rows(out)
+    assert meta is not None and meta["time_limit"] is None
+    assert rows and rows[0]["probabilities_computed"]

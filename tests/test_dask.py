@@ -200,6 +200,21 @@ def test_play_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, ca
         without_time(read_rows(tmp_path / "local.jsonl")[1], "cpu_ms")
 
 
+def test_replay_command_on_the_cluster_matches_a_local_run(scheduler, tmp_path, capsys):
+    # Each replay is read in a child process of the Dask worker (ms_toollib aborts on a
+    # damaged file): that file is one error row, the others are judged as locally.
+    replays = DATA / "replays" / "public"
+    code, _, _ = cli_json(capsys, "replay", replays, "--out", tmp_path / "local.jsonl", "-q",
+                          "--workers", 1)
+    assert code == 2
+    code, text, err = cli_json(capsys, "replay", replays, "--out", tmp_path / "dask.jsonl",
+                               "--scheduler", scheduler, "--format", "json")
+    assert code == 2 and err.count("exactmines: error:") == 2
+    assert json.loads(text)["errors"] == 1
+    assert without_time(read_rows(tmp_path / "dask.jsonl")[1], "seconds") == \
+        without_time(read_rows(tmp_path / "local.jsonl")[1], "seconds")
+
+
 def check_boards_killing_its_worker(marker, victim, meta, chunk):
     """survey's work, except that the worker running board ``victim`` dies (SIGKILL): once
     when ``marker`` names a file to create, every time when it is None."""

@@ -4,8 +4,11 @@ fall-back of ``auto`` when counting is infeasible."""
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from math import comb, prod
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,7 +16,7 @@ from hypothesis import strategies as st
 from test_analysis import assert_matches_oracle
 
 from exactmines import analyze
-from exactmines.analysis.backends import dp, get_backend
+from exactmines.analysis.backends import VerdictsOnly, dp, get_backend
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.backends.brute import BruteForceBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component, forward_states, sweep_order
@@ -23,6 +26,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.position import Board, Position
+from exactmines.ui.cli import main
 
 
 @st.composite
@@ -223,11 +227,10 @@ def test_auto_falls_back_to_exact_verdicts_when_nothing_can_count():
 
 
 @given(position=lattice_positions(max_side=5))
-def test_auto_with_no_time_keeps_verdicts_exact(position):
+def test_auto_without_counts_keeps_verdicts_exact(position):
     if oracle_is_quick(position):
-        result = assert_matches_oracle(position, "auto", time_limit=0.0)
-        if result.consistent and result.frontier_cells:
-            assert not result.probabilities_computed
+        # (Probabilities too when nothing is left to count once the forced cells are set.)
+        assert_matches_oracle(position, VerdictsOnly(get_backend("auto")))
 
 
 def test_deduce_and_mine_numbers_come_from_counts():
@@ -279,6 +282,21 @@ def test_a_component_without_boxes_has_one_empty_layout():
     empty = Component(sizes=(), constraints=())
     counts = count_component(empty)
     assert counts.layouts == (1,) and counts.box_mines == ((),)
+
+
+def test_a_component_too_wide_is_not_computed_on_time(capsys):
+    # The DP cannot count a compiled formula: the analysis says "not computed" (exit 0), on
+    # time, where it took 5.8 s on a 1 s limit and ended with an error as if the input were
+    # bad.
+    path = Path(__file__).resolve().parents[1] / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
+    started = time.monotonic()
+    code = main(["analyze", str(path), "--backend", "dp", "--time-limit", "1",
+                 "--format", "json"])
+    assert time.monotonic() - started < 1.0 + 15.0
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0 and document["layouts"] is None and document["consistent"] is None
+    assert not document["probabilities_computed"] and not document["verdicts_complete"]
+    assert any("not counted" in note for note in document["notes"])
 
 
 @pytest.mark.parametrize("rules", [(), ((0,), 1), ((0,), 2), ((0,), 5), ((0,), 1, (0,), 1),

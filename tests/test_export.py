@@ -379,7 +379,10 @@ def test_cli_writes_the_file_and_its_ground_truth(capsys, tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--to", "xlsx"], "--to xlsx: unknown format"),
-    (["--to", "cnf", "--time-limit", "-1"], "--time-limit -1.0: must be at least 0"),
+    (["--to", "cnf", "--time-limit", "-1"],
+     "--time-limit -1.0: must be more than 0 s; inf for no limit"),
+    (["--to", "cnf", "--time-limit", "0"],
+     "--time-limit 0.0: must be more than 0 s; inf for no limit"),
     (["--to", "cnf", "--backend", "nope"], "nope"),
 ])
 def test_cli_bad_input_writes_nothing(capsys, tmp_path, args, message):

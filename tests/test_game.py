@@ -156,6 +156,28 @@ def test_dilate_adds_exactly_the_neighbours(width, height, data):
     assert dilate(mask, width, height) == expected
 
 
+def test_flags_are_kept_as_the_programs_keep_them():
+    # 0 0 1 *
+    # 1 1 1 1
+    # * 1 0 0
+    game = Game(Board(4, 3, frozenset({(0, 3), (2, 0)})))
+    assert game.toggle_flag((1, 2))
+    assert game.reveal((1, 2)) == []  # a flagged cell does not open
+    # nor does the flood of the zeros at (2, 3) and (2, 2) open it
+    assert game.reveal((2, 3)) == [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3)]
+    assert game.is_flagged((1, 2)) and not game.is_revealed((1, 2))
+    assert not game.toggle_flag((1, 2))
+    assert game.reveal((1, 2)) == [(1, 2)]
+    with pytest.raises(ValueError, match="revealed"):
+        game.toggle_flag((1, 2))
+    game.toggle_flag((0, 0))
+    assert game.revealed == sum(1 << (r * 4 + c) for r, c in [(1, 1), (1, 2), (1, 3), (2, 1),
+                                                               (2, 2), (2, 3)])
+    assert game.revealed_count == 6
+    assert game.toggle_flag((0, 3))
+    assert game.reveal((0, 3)) == [] and not game.lost  # a flagged mine does not go off
+
+
 @given(boards(max_side=4, max_cells=12))
 def test_three_bv_is_the_fewest_clicks_that_clear_the_board(board):
     """3BV against a brute-force minimum: the fewest cells whose reveals (flood included)

@@ -145,23 +145,11 @@ def test_the_end_of_the_budget_stops_the_counting_process():
                              budget=Budget.seconds(0.2)).complete
 
 
-def test_the_counting_process_reports_errors(monkeypatch):
-    def fails(component, budget=UNLIMITED):
-        raise TooLarge("too large (test)")
-
-    monkeypatch.setattr(ganak_engine, "count_component", fails)
-    component = Component((1, 1), (Constraint((0, 1), 1),))
-    with pytest.raises(TooLarge, match="test"):  # from the child process
-        GanakBackend().count(component, budget=Budget.seconds(30))
-    with pytest.raises(TooLarge, match="test"):  # in this process
-        GanakBackend().count(component)
-
-
 def test_counts_are_kept_for_the_next_question(monkeypatch):
     component = Component((1, 1, 2), (Constraint((0, 1), 1), Constraint((1, 2), 2)))
     engine = GanakBackend()
     counts = engine.count(component)
-    monkeypatch.setattr(ganak_engine, "count_component", None)  # asked again: TypeError
+    monkeypatch.setattr(ganak_engine, "run_in_child", None)  # asked again: TypeError
     assert engine.mine_numbers(component) == counts.mine_numbers() == frozenset({2, 3})
     assert engine.deduce(component, frozenset({2})) == SatBackend().deduce(
         component, frozenset({2}))

@@ -13,6 +13,7 @@ from math import comb
 from pathlib import Path
 
 import highspy
+import psutil
 import pulp
 import pytest
 from hypothesis import given
@@ -22,7 +23,7 @@ from strategies import positions
 
 from exactmines import analyze
 from exactmines.analysis import backends as registry
-from exactmines.analysis.backends import get_backend
+from exactmines.analysis.backends import VerdictsOnly, get_backend
 from exactmines.analysis.backends.milp import (
     CbcMilpBackend,
     HighsMilpBackend,
@@ -34,11 +35,11 @@ from exactmines.analysis.backends.milp import (
     cbc_outcome,
     highs_outcome,
 )
-from exactmines.analysis.frontier import Component, Constraint
+from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.budget import Budget
 from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 from exactmines.game import Game, deal
-from exactmines.io.files import write_position
+from exactmines.io.files import read_position, write_position
 from exactmines.position import Board, neighbours
 from exactmines.ui.cli import main
 
@@ -96,8 +97,8 @@ def test_verdict_questions_equal_sat(milp, component, data):
 
 @given(position=positions(count_known=True))
 def test_verdicts_without_counts_match_the_oracle(milp, position):
-    # A zero time limit stops every count at once: mine_numbers and deduce decide alone.
-    result = analyze(position, backend=milp, time_limit=0.0)
+    # No count: mine_numbers and deduce decide alone.
+    result = analyze(position, backend=VerdictsOnly(milp))
     expected = truth(position)
     assert result.consistent == expected.consistent, position
     if expected.consistent:
@@ -141,31 +142,25 @@ def _cli_json(files: list[Path], backend: str, *extra: str, capsys) -> tuple[int
     return code, out
 
 
-@pytest.mark.parametrize("time_limit", ["30", "0"])
-def test_cli_json_equals_sat(milp, tmp_path, capsys, time_limit):
+def test_cli_json_equals_sat(milp, tmp_path, capsys):
     rng = random.Random(3)
     # The compiled 5-variable formulas (2,400 cells) are counted by both engines; bigger
-    # ones take minutes on MILP, and proving their fixed mine number without counting
-    # (time limit 0) takes SAT seconds: left to scripts/bench_backends.py. The cube's
-    # component of 26-neighbour rules takes MILP past the limit (every engine meets the
-    # oracle on cubes in test_topology_oracle).
+    # ones take minutes on MILP: left to scripts/bench_backends.py. The cube's component of
+    # 26-neighbour rules takes MILP past the limit (every engine meets the oracle on cubes
+    # in test_topology_oracle).
     files = [path for path in sorted((ROOT / "instances").glob("*.mine"))
-             if path.stat().st_size < 20_000 and not path.name.startswith("cube-")
-             and not (time_limit == "0" and path.name.startswith("sat-"))]
+             if path.stat().st_size < 20_000 and not path.name.startswith("cube-")]
     files += sorted((ROOT / "tests" / "data").glob("*.mine"))
     shapes = [(5, 4, 4, 1), (8, 8, 10, 3), (9, 9, 10, 5), (16, 16, 40, 8), (16, 16, 40, 20)]
     for i, shape in enumerate(shapes * 3):
         path = tmp_path / f"p{i}.mine"
         write_position(path, _mid_game(*shape, rng))
         files.append(path)
-    limit = ("--time-limit", time_limit)
+    limit = ("--time-limit", "30")
     sat_code, sat = _cli_json(files, "sat", *limit, capsys=capsys)
     milp_code, mine = _cli_json(files, milp.name, *limit, capsys=capsys)
     assert len(sat) == len(files)
     assert (milp_code, mine) == (sat_code, sat)
-    if time_limit == "0":
-        assert not any(item["probabilities_computed"] for item in mine
-                       if item["frontier_cells"] and item["consistent"])
 
 
 # ------------------------------------------------------------------ the model and its cut
@@ -280,7 +275,7 @@ def test_cbc_failure_is_an_error(monkeypatch):
 
     monkeypatch.setattr(pulp.LpProblem, "solve", broken)
     with pytest.raises(SolverError, match="cbc crashed"):
-        get_backend("milp-cbc").deduce(strip(3), frozenset(range(10)))
+        _cbc_here().deduce(strip(3), frozenset(range(10)))
 
 
 @pytest.mark.parametrize("time_limit", [None, 0.01, 60.0])
@@ -371,8 +366,15 @@ class _Spy:
 
 
 def _spied(name: str, log: list) -> MilpBackend:
-    engine = HighsMilpBackend() if name == "milp-highs" else CbcMilpBackend()
+    engine = HighsMilpBackend() if name == "milp-highs" else _cbc_here()
     engine._driver = lambda: _Spy(DRIVERS[name](), log)  # type: ignore[method-assign]
+    return engine
+
+
+def _cbc_here() -> CbcMilpBackend:
+    """The CBC engine asked in this process (not in a child), where a test can patch it."""
+    engine = CbcMilpBackend()
+    engine.in_child = False
     return engine
 
 
@@ -388,7 +390,7 @@ def test_cbc_never_sees_an_all_zero_objective(monkeypatch):
         return solve(self, solver, **kwargs)
 
     monkeypatch.setattr(pulp.LpProblem, "solve", checked)
-    engine = get_backend("milp-cbc")
+    engine = _cbc_here()
     component = Component((1,) * 6, tuple(Constraint((i, i + 1), 1) for i in range(5)))
     assert engine.deduce(component, frozenset(range(7))) == \
         get_backend("sat").deduce(component, frozenset(range(7)))
@@ -416,16 +418,16 @@ def test_count_honours_the_budget(name):
 def test_analyze_degrades_to_exact_verdicts_when_out_of_time(milp):
     rng = random.Random(7)
     position = _scattered(30, 16, 99, 0.3, rng)
-    reference = analyze(position, backend="sat", time_limit=0.0)
-    # Without a limit on them (time limit 0: no counting), the verdicts are all proved.
-    result = analyze(position, backend=milp, time_limit=0.0)
+    reference = analyze(position, backend=VerdictsOnly(get_backend("sat")))
+    # Without a limit on them (and no counting), the verdicts are all proved.
+    result = analyze(position, backend=VerdictsOnly(milp))
     assert not result.probabilities_computed and result.verdicts_complete
     assert [c.verdict for c in result.cells] == [c.verdict for c in reference.cells]
-    # With 0.2 s for counting and 0.2 s for verdicts (they need about 1 s here), the run
-    # stops and says so; what it does claim is right.
+    # With 0.4 s for counting and verdicts (they need about 1 s here), the run stops and
+    # says so; what it does claim is right.
     started = time.monotonic()
-    result = analyze(position, backend=milp, time_limit=0.2)
-    assert time.monotonic() - started < 0.4 + 5.0  # one model build each is not interrupted
+    result = analyze(position, backend=milp, time_limit=0.4)
+    assert time.monotonic() - started < 0.4 + 5.0
     assert not result.probabilities_computed and result.consistent in (True, None)
     for mine, cell in zip(result.cells, reference.cells, strict=True):
         assert mine.verdict == cell.verdict if result.verdicts_complete else \
@@ -511,3 +513,42 @@ def test_missing_cbc_is_reported(monkeypatch):
     monkeypatch.setattr(cbc, "available", lambda self: False)
     with pytest.raises(BackendUnavailable, match="milp-cbc"):
         CbcMilpBackend()
+
+
+def test_cbc_not_solved_before_its_time_limit_is_a_solver_error(monkeypatch):
+    # "Not Solved" long before the limit is not a time-out, and never an answer.
+    def not_solved(self, solver=None, **kwargs):
+        self.status, self.sol_status = pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
+        return self.status
+
+    monkeypatch.setattr(pulp.LpProblem, "solve", not_solved)
+    driver = _CbcDriver()
+    driver.add_columns(2)
+    with pytest.raises(SolverError, match="without a proven answer"):
+        driver.solve({0: 1}, 60.0)
+    with pytest.raises(SolverError, match="without a proven answer"):
+        driver.solve({0: 1}, None)
+
+
+def test_cbc_questions_stop_on_time_with_the_solver_they_started():
+    # Each question runs in a child process, ended with the CBC runs it started when the
+    # budget runs out: the model's file alone takes seconds of Python here.
+    path = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
+    (component,) = build_frontier(read_position(path)).components
+    engine = get_backend("milp-cbc")
+    started = time.monotonic()
+    with pytest.raises(OutOfTime):
+        engine.count(component, budget=Budget.seconds(1.0))
+    facts = engine.deduce(component, frozenset(range(component.cells + 1)),
+                          budget=Budget.seconds(1.0))
+    assert time.monotonic() - started < 2.0 + 15.0
+    assert not facts.complete and all(facts.can_mine) and all(facts.can_clear)
+
+    def solvers() -> list[psutil.Process]:
+        return [p for p in psutil.Process().children(recursive=True)
+                if "cbc" in p.name().lower() and p.status() != psutil.STATUS_ZOMBIE]
+
+    deadline = time.monotonic() + 10
+    while solvers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not solvers()

@@ -214,3 +214,23 @@ def test_the_stages_need_a_total_count_and_a_frontier(tmp_path):
         draw_stages(Position(2, 1, 1, ("HH",)), tmp_path)
     with pytest.raises(InputError, match="file name must end"):
         draw_stages(Position(3, 2, 1, ("1HH", "HHH")), tmp_path, suffix=".gif")
+
+
+def test_a_replay_picture_shows_the_board_before_its_riskiest_guess(tmp_path):
+    from exactmines.io.files import read_replay
+    from exactmines.replay.judge import analysis_before, judge_replay
+    from exactmines.ui.pictures import draw_replay
+
+    judged = judge_replay(read_replay(DATA / "replays" / "public" /
+                                      "clone-expert-zhang-shen-jia.mvf"))
+    out = tmp_path / "replay.png"
+    layout = draw_replay(judged, out)
+    riskiest = judged.riskiest
+    assert riskiest is not None and riskiest.probability == 1 / 2
+    assert_cells_painted(out, analysis_before(judged, riskiest), layout)
+    # The clicked cell is framed.
+    pixels = imread(out)
+    r, c = riskiest.cell
+    x, y = layout.pixel(r, c, 0.5, 0.08)
+    assert max(abs(a - b) for a, b in zip(pixels[y, x][:3], to_rgba("#1f4fff")[:3],
+                                         strict=True)) < 0.05

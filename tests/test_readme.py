@@ -58,9 +58,11 @@ CONSOLE = _console_examples()
 
 @pytest.fixture
 def scratch(tmp_path, monkeypatch):
-    """A folder to run examples in, with the repository's instances/ beside them."""
+    """A folder to run examples in, with the repository's instances/ beside them (and its
+    tests/, whose data has the replays the examples read)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "instances").symlink_to(ROOT / "instances")
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
     return tmp_path
 
 

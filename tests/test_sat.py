@@ -5,6 +5,7 @@ brute force on random positions is in the shared property tests (``backend`` fix
 from __future__ import annotations
 
 import json
+import time
 from itertools import product
 from math import log2
 from pathlib import Path
@@ -16,12 +17,19 @@ from pysat.solvers import Solver
 
 from exactmines import analyze, read_position
 from exactmines.analysis.backends import get_backend
+from exactmines.analysis.backends import sat as sat_engine
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.backends.dp import DPBackend
 from exactmines.analysis.backends.sat import _Session, sorting_network
-from exactmines.analysis.frontier import Component, Constraint
+from exactmines.analysis.frontier import Component, Constraint, build_frontier
+from exactmines.budget import Budget
+from exactmines.errors import OutOfTime
+from exactmines.generate.hardness import compile_cnf, random_ksat
+from exactmines.generate.positions import instance_rng
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Seconds allowed past a limit (the suite runs on a loaded machine).
+MARGIN = 15.0
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -133,3 +141,46 @@ def test_auto_counts_a_component_too_wide_for_dp_by_enumeration():
     assert result.layouts == truth["model_count"] == 2
     plain = analyze(read_position(path), backend="sat")
     assert result.cells == plain.cells
+
+
+@pytest.fixture(scope="module")
+def v30() -> Component:
+    """The issue's compiled formula (generate sat --variables 30 --clauses 60 --seed 3): one
+    34,216-cell component with 113,738 layouts, every cell free (safe in some layout, a mine
+    in another), and a sorting network over it of 12 million clauses."""
+    cnf = random_ksat(30, 60, instance_rng("sat", 3, 0))
+    (component,) = build_frontier(compile_cnf(cnf).position).components
+    return component
+
+
+def test_every_question_stops_when_the_budget_runs_out(v30):
+    # Each ran for minutes before (the encoding, the network and every solve unbounded).
+    sat = get_backend("sat")
+    everything = frozenset(range(v30.cells + 1))
+    for question in (lambda b: sat.count(v30, budget=b),
+                     lambda b: sat.mine_numbers(v30, budget=b),
+                     lambda b: sat.layouts_up_to(v30, 200_000, budget=b)):
+        started = time.monotonic()
+        with pytest.raises(OutOfTime):
+            question(Budget.seconds(1.0))
+        assert time.monotonic() - started < 1.0 + MARGIN
+    started = time.monotonic()
+    facts = sat.deduce(v30, everything, budget=Budget.seconds(1.0))
+    assert time.monotonic() - started < 1.0 + MARGIN
+    # Nothing proved that is not so: every box can hold a mine and be clear.
+    assert all(facts.can_mine) and all(facts.can_clear)
+
+
+def test_a_sliced_solve_gives_the_same_answers():
+    # Slices of one conflict each, on a formula that needs 3,000: the same verdicts. (The
+    # decisions of a slice are not bounded here: a model needs more decisions in a row than
+    # a slice of one conflict allows, and each solve starts its decisions again.)
+    path = ROOT / "instances" / "sat-3sat-v10-c43-seed1-000.mine"
+    (component,) = build_frontier(read_position(path)).components
+    allowed = frozenset(range(component.cells + 1))
+    plain = get_backend("sat").deduce(component, allowed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat_engine, "_SLICE_CONFLICTS", 1)
+        patch.setattr(sat_engine, "_SLICE_RANGE", (1, 1))
+        patch.setattr(sat_engine, "_DECISIONS_PER_CONFLICT", 1 << 30)
+        assert get_backend("sat").deduce(component, allowed, budget=Budget.seconds(600)) == plain

@@ -17,6 +17,7 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
+from exactmines.analysis.backends import Deductions
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
@@ -242,7 +243,8 @@ def test_a_wrong_proof_is_a_solver_error():
     from exactmines.game import Game, board_from_indices
 
     def solver():
-        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100)
+        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100,
+                             UNLIMITED)
 
     with pytest.raises(SolverError, match=r"proved cell \(0, 1\) safe"):
         solver().apply([1], [])
@@ -400,7 +402,7 @@ def test_analyze_unique(tmp_path, capsys):
 
 def test_analyze_unique_past_its_time_limit_is_undecided(tmp_path, capsys):
     # A limit too short for any question: no answer is made up, each says why, and an
-    # undecided position is not an inconsistent one (exit 0, not 3). With 0: no limit.
+    # undecided position is not an inconsistent one (exit 0, not 3). With inf: no limit.
     two = tmp_path / "two.mine"
     two.write_text("2x2x1\nHH\nH1\n")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "1e-9",
@@ -410,7 +412,7 @@ def test_analyze_unique_past_its_time_limit_is_undecided(tmp_path, capsys):
     assert answer["reason"].startswith("not decided by auto: time limit reached")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "1e-9")
     assert code == 0 and out.startswith(f"{two}: undecided (not decided by auto: time limit")
-    code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "0",
+    code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "inf",
                        "--format", "json")
     assert code == 0 and json.loads(out)["unique"] is False
 
@@ -540,3 +542,22 @@ def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monke
     engine = Recorded()
     assert solvable(board, (0, 0), enumeration_limit=0, backend=engine) == first
     assert engine.asked and store == kept  # the backend answered; the store is untouched
+
+
+class _Unfinished(SatBackend):
+    """SAT whose verdicts always run out of time (nothing proved, complete=False)."""
+
+    def deduce(self, component, allowed, *, budget=UNLIMITED):
+        return Deductions.unsettled(len(component.sizes))
+
+
+def test_a_solvability_check_out_of_time_is_not_stuck():
+    # Every component goes to the engine (enumeration_limit 0); an engine that ran out of
+    # time proved nothing, which must not read as "a guess is needed".
+    board = deal(9, 9, 10, random.Random(13), rule="opening", at=(4, 4))
+    answer = solvable(board, (4, 4), enumeration_limit=0)
+    assert answer.solvable and answer.exact_steps  # the engine is asked
+    with pytest.raises(OutOfTime):
+        solvable(board, (4, 4), enumeration_limit=0, backend=_Unfinished())
+    with pytest.raises(OutOfTime, match="time limit reached"):
+        solvable(board, (4, 4), enumeration_limit=0, budget=Budget(0.0))

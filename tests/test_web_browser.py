@@ -863,3 +863,91 @@ def test_torus_and_hex_games_are_played_on_their_own_neighbours(page, base_url):
     page.wait_for_selector("#outcome", timeout=60_000)
     game = page.evaluate("window.exactmines.state.game")
     assert game["topology"] == "hex" and _numbers_agree(game["rows"], "hex") > 0
+
+
+# -- replays ----------------------------------------------------------------------------
+
+REPLAYS = ROOT / "tests" / "data" / "replays"
+
+
+def open_replay(page: Page, base_url: str, path: Path) -> dict:
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#mode-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => window.exactmines.state.replay !== null")
+    wait_ready(page)
+    return page.evaluate("window.exactmines.state.replay.answer")
+
+
+def test_a_replay_stepped_through_with_the_overlay_as_it_was(page, base_url, capsys,
+                                                              tmp_path):
+    path = REPLAYS / "public" / "clone-expert-zhang-shen-jia.mvf"
+    answer = open_replay(page, base_url, path)
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert answer["events"] == printed["events"] and answer["luck"] == printed["luck"]
+    assert page.inner_text("#replay-step") == f"event 1 of {len(answer['events'])}"
+    # To the riskiest guess, the board drawn in the picture of docs/replay.md.
+    riskiest = answer["riskiest"]["index"]
+    while page.evaluate("window.exactmines.state.replay.step") != riskiest:
+        page.click("#replay-guess")
+        wait_ready(page)
+    event = answer["events"][riskiest]
+    assert page.inner_text("#click-class") == event["class"] == "needless guess"
+    assert page.inner_text("#click-chance").startswith(event["probability"])
+    # The overlay is the exact analysis of the position the player saw, flags untrusted.
+    rows = [row.replace("F", "H") for row in answer["shown"][riskiest]]
+    text = f"{answer['width']}x{answer['height']}x{answer['mines']}\n" + "\n".join(rows) + "\n"
+    assert_page_matches(page, cli_json(capsys, text, tmp_path))
+    clicked = page.eval_on_selector_all("#board .cell.clicked",
+                                        "els => els.map(e => [Number(e.dataset.row),"
+                                        " Number(e.dataset.col)])")
+    assert clicked == event["opens"]
+    # The risk log: one row per click that opened cells, the current one marked; a row
+    # jumps to its click.
+    opening = [e for e in answer["events"] if e["class"] is not None]
+    assert page.locator("#replay-clicks tbody tr").count() == len(opening)
+    assert page.locator("#replay-clicks tr.current").count() == 1
+    page.locator("#replay-clicks tbody tr").nth(3).click()
+    wait_ready(page)
+    assert page.evaluate("window.exactmines.state.replay.step") == opening[3]["index"]
+    page.keyboard.press(".")
+    wait_ready(page)
+    assert page.evaluate("window.exactmines.state.replay.step") == opening[3]["index"] + 1
+    # Back to the guess for the screenshot people look at.
+    page.locator("#replay-clicks tbody tr").nth(opening.index(event)).click()
+    wait_ready(page)
+    assert page.evaluate("window.exactmines.state.replay.step") == riskiest
+    assert page.inner_text("#click-class") == "needless guess"
+
+
+def test_the_end_of_a_lost_replay_shows_the_mines(page, base_url):
+    answer = open_replay(page, base_url, REPLAYS / "recorded" /
+                         "clumsy-small-5x5x4-seed21-v0.evf")
+    page.click("#replay-last")
+    page.wait_for_selector("#outcome")
+    assert page.get_attribute("#outcome", "data-outcome") == "lost"
+    assert page.inner_text("#replay-step") == f"the end ({len(answer['events'])} events)"
+    assert page.locator("#board .cell.exploded").count() == 1
+    assert page.locator("#board .cell.shown-mine").count() == answer["mines"] - 1
+    # Trusting the flags, the losing chord looked safe.
+    page.click("#replay-first")
+    wait_ready(page)
+    page.check("#trust-flags")
+    page.wait_for_function("() => window.exactmines.state.replay.answer.trust_flags")
+    wait_ready(page)
+    lost = page.evaluate("window.exactmines.state.replay.answer.lost_at")
+    assert lost["probability"] == "0"
+
+
+def test_a_damaged_replay_is_one_line(page, base_url):
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#mode-replay")
+    page.set_input_files("#replay-file", str(REPLAYS / "public" /
+                                            "damaged-vienna-invalid-utf8.rmv"))
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error")
+    assert message.startswith("damaged-vienna-invalid-utf8.rmv: ms_toollib")
+    assert "\n" not in message.strip()

@@ -3,14 +3,17 @@
 The stages, each a function below:
 
 1. ``build_frontier``: numbers -> boxes -> independent components;
-2. ``_count``: each component's layouts by mine number, from the backend, within the time
-   limit (a component that runs out is left uncounted);
+2. ``_count``: each component's layouts by mine number, from the backend, within
+   :data:`COUNT_SHARE` of the budget (a component that runs out is left uncounted);
 3. with every component counted, ``combine``: exact fractions under the total count;
 4. otherwise ``_deduce``: exact safe/mine verdicts from the backend's feasibility tests,
    using which mine numbers each component can take under the total count (probabilities
-   are then reported as not computed, never guessed). This stage has its own time limit
-   (the same allowance again); an engine stopped by it leaves the cells it did not prove
-   "unknown", and says so in the notes and ``verdicts_complete``.
+   are then reported as not computed, never guessed), within the rest of the budget; an
+   engine stopped by it leaves the cells it did not prove "unknown", and says so in the
+   notes and ``verdicts_complete``.
+
+One budget covers the whole analysis: a time limit of 1 s returns in about 1 s, whatever
+the stages found.
 """
 
 from __future__ import annotations
@@ -43,11 +46,18 @@ from exactmines.analysis.combine import (
     fraction_of,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
-from exactmines.budget import UNLIMITED, Budget
+from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 
-__all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze"]
+__all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "COUNT_SHARE"]
+
+#: The share of the budget counting may use; the verdicts have the rest (all of it, when
+#: every component was counted in time, since they then need none).
+COUNT_SHARE = 0.5
+#: The share of the verdicts' time that finding a component's possible numbers of mines may
+#: use: the proofs of safe cells and mines keep the rest.
+NUMBERS_SHARE = 0.5
 
 Verdict = Literal["safe", "mine", "unknown"]
 
@@ -329,12 +339,13 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     backend:
         A name from :func:`exactmines.analysis.backends.backend_names` or a backend object.
     budget:
-        The time allowed (:class:`~exactmines.budget.Budget`; none: no limit). Components
-        not counted in time still get exact verdicts, but no probabilities; past the budget
+        The time allowed for the whole analysis (:class:`~exactmines.budget.Budget`; none:
+        no limit). Counting gets :data:`COUNT_SHARE` of it; components not counted in time
+        still get exact verdicts, but no probabilities, within the rest; past the budget
         unproved cells are "unknown" and ``verdicts_complete`` is ``False``.
     time_limit:
-        The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (0:
-        counting stops at once, the verdicts have no limit). Give one or the other.
+        The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (more
+        than 0; ``inf`` for no limit). Give one or the other.
     cache:
         Counts of components met before (:class:`~exactmines.analysis.cache.CountCache`),
         read and added to: for many positions that share most of their components, such as
@@ -354,10 +365,9 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     started = time.perf_counter()
     if budget is not None and time_limit is not None:
         raise TypeError("analyze takes a budget or a time_limit, not both")
-    if time_limit is not None:
-        budget = Budget(time.monotonic() + time_limit) if time_limit == 0 else Budget.seconds(
-            time_limit)
-    count_budget = UNLIMITED if budget is None else budget
+    if budget is None:
+        budget = Budget.seconds(time_limit)
+    count_budget = budget.share(COUNT_SHARE)
     engine = get_backend(backend) if isinstance(backend, str) else backend
     if engine.name in _SPLIT_ENGINES:
         quick = _from_split(position, engine, count_budget, started, cache)
@@ -391,9 +401,7 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
-    verdict_budget = (Budget.seconds(time_limit or None) if time_limit is not None
-                      else count_budget)
-    return _deduce(frontier, engine, counts, reasons, verdict_budget, finish)
+    return _deduce(frontier, engine, counts, reasons, budget, finish)
 
 
 #: Engines whose counts the analysis may take part by part (see
@@ -489,7 +497,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             numbers.append(c.mine_numbers())
             continue
         try:
-            numbers.append(engine.mine_numbers(comp, budget=budget))
+            numbers.append(engine.mine_numbers(comp, budget=budget.share(NUMBERS_SHARE)))
         except BudgetExceeded as exc:
             decided = False
             numbers.append(frozenset(range(comp.cells + 1)))
@@ -507,7 +515,13 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
                           ["inconsistent: no layout fits the numbers and the mine count"])
     values: Values = []
     complete = decided
-    for i, (comp, c, ok) in enumerate(zip(components, counts, allowed, strict=True)):
+    for i, (comp, c, ok, can) in enumerate(zip(components, counts, allowed, numbers,
+                                                strict=True)):
+        if c is None and ok == can:
+            # Every number the component can hold is allowed: asking for every number is
+            # the same question, without the total's bound (which costs the SAT and MILP
+            # engines a counter over all the cells).
+            ok = frozenset(range(comp.cells + 1))
         if c is not None:
             facts = deductions_from_counts(comp, c, ok)
         else:

@@ -49,6 +49,7 @@ from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import Backend
 from exactmines.analysis.frontier import build_frontier
 from exactmines.analysis.serialize import analysis_to_dict, decimal
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, ParameterError
 from exactmines.io.files import write_atomic
 from exactmines.position import Cell, Position, Topology
@@ -116,12 +117,12 @@ class Exported:
 
 
 def export_position(position: Position, to: str, *, count: bool = True,
-                    backend: str | Backend = "auto", time_limit: float | None = None,
+                    backend: str | Backend = "auto", budget: Budget = UNLIMITED,
                     source: str = "position") -> Exported:
     """``position`` as a ``to`` instance (one of :data:`FORMATS`) with its exact answer.
 
     ``count=False`` leaves the total mine count out of the file and out of the analysis.
-    ``backend`` and ``time_limit`` are :func:`analyze`'s. ``source`` names the position in
+    ``backend`` and ``budget`` are :func:`analyze`'s. ``source`` names the position in
     the file's comments. Cost: the analysis, plus the file (linear in the board; a CNF's
     total is O(n x min(k, n - k)) clauses up to :data:`TOTALIZER_LIMIT`).
     """
@@ -140,7 +141,7 @@ def export_position(position: Position, to: str, *, count: bool = True,
     rules.sort(key=lambda rule: rule.clue or (-1, -1))
     if frontier.mines_left is not None:
         rules.append(Rule(None, tuple(range(1, len(cells) + 1)), frontier.mines_left))
-    analysis = analyze(target, backend=backend, time_limit=time_limit)
+    analysis = analyze(target, backend=backend, budget=budget)
     models = analysis.layouts
     if models is not None and frontier.mines_left is None:
         models <<= len(frontier.outside)
@@ -160,7 +161,7 @@ def export_position(position: Position, to: str, *, count: bool = True,
 
 def write_export(path: str | os.PathLike[str], position: Position, to: str, *,
                  count: bool = True, backend: str | Backend = "auto",
-                 time_limit: float | None = None, source: str = "position") -> Exported:
+                 budget: Budget = UNLIMITED, source: str = "position") -> Exported:
     """:func:`export_position`, written to ``path`` and its ground truth to ``path.json``
     (:meth:`Exported.sidecar`), each file all or nothing. Both names are checked before
     the work, so a name that cannot be written leaves nothing behind."""
@@ -170,7 +171,7 @@ def write_export(path: str | os.PathLike[str], position: Position, to: str, *,
         if name.is_dir():
             raise InputError("is a directory, expected a file name to write", source=str(name))
     exported = export_position(position, to, count=count, backend=backend,
-                               time_limit=time_limit, source=source)
+                               budget=budget, source=source)
     write_atomic(out, exported.text)
     write_atomic(sidecar, json.dumps(exported.sidecar(source), separators=(", ", ": ")) + "\n")
     return exported

@@ -7,49 +7,27 @@ installed, the same version as the client, and the files at the same paths.
 
 from __future__ import annotations
 
-import glob
-import os
-from pathlib import Path
 from typing import Any
 
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.serialize import analysis_to_dict
-from exactmines.errors import ExactminesError, InputError
-from exactmines.io.files import read_position
+from exactmines.budget import Budget
+from exactmines.errors import ExactminesError
+from exactmines.io.files import files_named, read_position
 from exactmines.runner import Row, Task, row_problem
 
 __all__ = ["position_files", "analysis_tasks", "analyze_files", "check_row"]
 
 
 def position_files(sources: list[str]) -> list[str]:
-    """The ``.mine`` files named by ``sources``: files (FIFOs, devices) as given, every
-    ``*.mine`` directly in a directory (sorted), and the matches of glob patterns (``**``
-    reaches into subfolders).
-
-    Each file is listed once, in the order first named. A source that names nothing is an
-    :class:`InputError`: a typo must not silently shrink a run.
-    """
-    found: dict[str, None] = {}
-    for source in sources:
-        path = Path(source)
-        if path.is_dir():
-            matches = sorted(str(p) for p in path.glob("*.mine") if p.is_file())
-            if not matches:
-                raise InputError("directory has no .mine files", source=source)
-        elif path.exists():  # a file, or a FIFO or device that the reader reads as one
-            matches = [source]
-        elif glob.has_magic(source):
-            matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
-            if not matches:
-                raise InputError("no file matches this pattern", source=source)
-        else:
-            raise InputError("no such file or directory", source=source)
-        found.update(dict.fromkeys(matches))
-    return list(found)
+    """The ``.mine`` files named by ``sources`` (:func:`~exactmines.io.files.files_named`)."""
+    return files_named(sources, (".mine",))
 
 
 def analysis_tasks(files: list[str], backend: str, time_limit: float | None) -> list[Task]:
-    """One task per file; its id is the path as given (resume matches on it)."""
+    """One task per file; its id is the path as given (resume matches on it).
+    ``time_limit``: seconds per file (``None``: no limit), each file's budget made when
+    its analysis starts."""
     return [{"id": name, "file": name, "backend": backend, "time_limit": time_limit}
             for name in files]
 
@@ -69,7 +47,8 @@ def analyze_files(chunk: list[Task]) -> list[Row]:
         except ExactminesError as exc:
             row = {"file": task["file"], "error": str(exc)}
         else:
-            result = analyze(position, backend=task["backend"], time_limit=task["time_limit"])
+            result = analyze(position, backend=task["backend"],
+                             budget=Budget.seconds(task["time_limit"]))
             row = analysis_to_dict(result, task["file"])
         rows.append({"id": task["id"], **row})
     return rows

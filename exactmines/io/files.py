@@ -7,6 +7,7 @@ on text held in memory (``formats``) and errors always name the file.
 from __future__ import annotations
 
 import errno
+import glob
 import os
 import select
 import stat
@@ -17,16 +18,18 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 from pathlib import Path
 
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError, ParameterError
 from exactmines.io import registry
 from exactmines.io.formats import decode_text
+from exactmines.io.replays import REPLAY_SUFFIXES, Replay, parse_replay, replay_kind
 from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 from exactmines.topology import Topology, named_topology
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
-           "read_board_or_link", "write_position", "write_board", "write_atomic",
-           "check_folder", "source_name", "STDIN", "board_topology"]
+           "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
+           "write_atomic", "check_folder", "source_name", "STDIN", "board_topology"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -208,6 +211,47 @@ def board_topology(word: str, width: int, height: int, layers: int = 1,
 @lru_cache(maxsize=4)
 def _graph_of(path: str) -> Topology:
     return read_position(path).topology
+
+
+def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
+    """The files named by ``sources``: files (FIFOs, devices) as given, every file directly
+    in a directory whose name ends in one of ``suffixes`` (any case; sorted), and the
+    matches of glob patterns (``**`` reaches into subfolders).
+
+    Each file is listed once, in the order first named. A source that names nothing is an
+    :class:`InputError`: a typo must not silently shrink a run.
+    """
+    found: dict[str, None] = {}
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            matches = sorted(str(p) for p in path.iterdir()
+                             if p.name.lower().endswith(suffixes) and p.is_file())
+            if not matches:
+                named = (suffixes[0] if len(suffixes) == 1 else
+                         f"{', '.join(suffixes[:-1])} or {suffixes[-1]}")
+                raise InputError(f"directory has no {named} files", source=source)
+        elif path.exists():  # a file, or a FIFO or device that the reader reads as one
+            matches = [source]
+        elif glob.has_magic(source):
+            matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
+            if not matches:
+                raise InputError("no file matches this pattern", source=source)
+        else:
+            raise InputError("no such file or directory", source=source)
+        found.update(dict.fromkeys(matches))
+    return list(found)
+
+
+def read_replay(path: str | os.PathLike[str], *, budget: Budget = UNLIMITED) -> Replay:
+    """Read a recorded game (``.avf``, ``.rmv``, ``.evf``, ``.mvf``: the name's ending says
+    which) through ms_toollib (:func:`~exactmines.io.replays.parse_replay`); an
+    :class:`InputError` naming the file if it is not one or cannot be read."""
+    kind = replay_kind(str(path))
+    if kind is None:
+        raise InputError("not a replay: the name must end in "
+                         f"{', '.join(REPLAY_SUFFIXES)}", source=source_name(path))
+    return parse_replay(_read_bytes(path), source_name(path), kind, budget=budget)
 
 
 def _umask() -> int:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from exactmines.errors import ParameterError, SolverError
@@ -41,8 +43,8 @@ from exactmines.runner import row_problem, run_batch
 from exactmines.stats import rate_summary
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
-           "play_one", "play_games", "run_play", "PUBLISHED", "published_rate", "RISK_KINDS",
-           "mean_risk"]
+           "record_game", "replay_name", "play_one", "play_games", "run_play", "PUBLISHED",
+           "published_rate", "RISK_KINDS", "mean_risk"]
 
 #: Kinds of risk a game's record sums: the first click (``start``: only the rule
 #: ``unprotected`` risks it) and the player's guesses by how they were chosen.
@@ -186,14 +188,17 @@ def click(game: Game, player: Player, index: int) -> bool:
 
 def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
               strategy: Strategy, rule: str = "safe",
-              log: list[Guess] | None = None, topology: Topology | None = None) -> GameRecord:
+              log: list[Guess] | None = None, topology: Topology | None = None,
+              on_click: Callable[[Cell], None] | None = None) -> GameRecord:
     """Play one game on the board with mines at ``mine_indices`` from a first click at
     ``at``: every certainly safe cell is revealed as soon as it is found; otherwise the
     strategy guesses. ``rule``: the first-click rule the board was dealt under (it sets
     the first click's risk). Cost: a few steps per cell revealed, plus the exact analyses
     where the local rules are stuck. ``log``, if given, receives the player's guesses in order
     (:attr:`Player.guesses <exactmines.play.strategy.Player.guesses>`). ``topology``: the
-    board's (the square grid by default).
+    board's (the square grid by default); ``on_click``, if given, is called with each cell
+    just before it is clicked (a :class:`~exactmines.io.replays.Recorder` records the game
+    that way).
     """
     started = time.process_time()
     game = Game(board_from_indices(width, height, mine_indices, topology))
@@ -208,6 +213,8 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
         for index in todo:
             if not game.is_revealed(divmod(index, width)):
                 clicks += 1
+                if on_click is not None:
+                    on_click(divmod(index, width))
                 if not click(game, player, index):
                     break
         if game.over:
@@ -223,6 +230,28 @@ def play_game(width: int, height: int, mine_indices: list[int], at: Cell,
                       cpu_ms=round(1000 * (time.process_time() - started), 3),
                       risk={kind: round(float(r), 6) for kind, r in
                             (("start", start), *player.risks.items()) if r})
+
+
+def record_game(width: int, height: int, mine_indices: list[int], at: Cell,
+                strategy: Strategy, rule: str = "safe", *,
+                version: int = 4) -> tuple[GameRecord, bytes]:
+    """:func:`play_game`, recorded click by click through ms_toollib as Metasweeper's
+    ``.evf`` of ``version`` (the times are the player's own, thinking included). Needs the
+    replay extra (``pip install 'exactmines[replay]'``)."""
+    from exactmines.io.replays import Recorder
+    from exactmines.version import __version__
+
+    recorder = Recorder(board_from_indices(width, height, mine_indices))
+    record = play_game(width, height, mine_indices, at, strategy, rule,
+                       on_click=recorder.left)
+    return record, recorder.evf(player=f"exactmines {strategy.name}",
+                                software=f"exactmines {__version__}", version=version)
+
+
+def replay_name(settings: PlaySettings, index: int) -> str:
+    """The file name of game ``index``'s replay: its rules, run seed and index."""
+    return (f"{settings.width}x{settings.height}x{settings.mines}-{settings.start}-"
+            f"seed{settings.seed}-{index:06d}.evf")
 
 
 def play_one(settings: PlaySettings, index: int) -> GameRecord:
@@ -243,8 +272,13 @@ def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
 
 
 def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Batch work: deal and play the games of ``tasks`` (``{"id": index}``) -> rows."""
+    """Batch work: deal and play the games of ``tasks`` (``{"id": index}``) -> rows.
+
+    With ``meta["record"]`` (a folder), each game is also recorded there as ``.evf``
+    (:func:`record_game`, :func:`replay_name`) and its row names the file (``"replay"``).
+    """
     settings = _settings_from_meta(meta)
+    folder = meta.get("record")
     strategy = settings.player_strategy()
     free = _free(settings)
     board = settings.board_topology()
@@ -252,9 +286,19 @@ def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[s
     for task in tasks:
         seed = game_seed(settings.seed, task["id"])
         mines = random.Random(seed).sample(free, settings.mines)
-        record = play_game(board.width, board.height, mines, settings.at, strategy,
-                           settings.start, topology=board)
-        rows.append({"id": task["id"], "seed": seed, **asdict(record)})
+        extra = {}
+        if folder is None:
+            record = play_game(board.width, board.height, mines, settings.at, strategy,
+                               settings.start, topology=board)
+        else:  # a square grid (run_play refuses to record other boards)
+            record, data = record_game(settings.width, settings.height, mines, settings.at,
+                                       strategy, settings.start)
+            from exactmines.io.files import write_atomic
+
+            path = Path(folder) / replay_name(settings, task["id"])
+            write_atomic(path, data, make_folders=True)  # --record names its folder
+            extra["replay"] = str(path)
+        rows.append({"id": task["id"], "seed": seed, **asdict(record), **extra})
     return rows
 
 
@@ -301,17 +345,31 @@ class PlayResult:
 
 def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
              resume: bool = False, workers: int = 1, chunk_size: int | None = None,
-             progress: bool = True, scheduler: str | None = None) -> PlayResult:
+             progress: bool = True, scheduler: str | None = None,
+             record: str | None = None) -> PlayResult:
     """Play games ``0..games-1`` with :func:`~exactmines.runner.run_batch`.
 
     With ``out``, one JSONL row per game is written as each chunk finishes; ``resume``
-    skips the games already there (and refuses a file from other settings).
+    skips the games already there (and refuses a file from other settings). With
+    ``record`` (a folder), every game is also written there as a Metasweeper replay
+    (:func:`play_games`); the folder is part of the run's meta.
     """
     if games < 1:
         raise ParameterError("games", games, "must be at least 1")
     if workers < 1:
         raise ParameterError("workers", workers, "must be at least 1")
     meta = settings.as_meta()
+    if record is not None:
+        from exactmines.io.replays import MAX_SIDE, ms_toollib_version
+
+        ms_toollib_version()  # a missing ms_toollib fails before any game is played
+        if settings.topology != "square":
+            raise ParameterError("record", record, "a replay records a game on the square "
+                                                   f"grid, not on {settings.topology}")
+        if max(settings.width, settings.height) > MAX_SIDE:
+            raise ParameterError("record", record, f"a replay holds at most {MAX_SIDE}x"
+                                                   f"{MAX_SIDE} cells")
+        meta["record"] = record
     if chunk_size is None:
         # Small chunks: an interrupted run loses at most a chunk in flight per worker.
         chunk_size = max(1, min(50, games // (4 * workers)))

@@ -45,7 +45,7 @@ from exactmines.analysis.combine import allowed_mine_numbers, feasible_sums, fit
 from exactmines.analysis.frontier import Component, Rule, build_frontier
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, component, extremes, group, local_deductions, new_grid
-from exactmines.errors import InputError, ParameterError, SolverError, TooLarge
+from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError, TooLarge
 from exactmines.game import Game, board_from_indices
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, indices_of
@@ -146,7 +146,7 @@ class Outcome:
 
 def solvable(board: Board, at: Cell, *, use_count: bool = True,
              backend: str | Backend = "auto",
-             enumeration_limit: int = NODES) -> Solvability:
+             enumeration_limit: int = NODES, budget: Budget = UNLIMITED) -> Solvability:
     """Can ``board`` be cleared from a first click at ``at`` without guessing?
 
     Parameters
@@ -164,11 +164,16 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
         Search nodes per component before it goes to ``backend`` (the shared budget
         :data:`~exactmines.deduction.search.NODES` by default; 0 sends every component
         there: slow, but a second, independent route to the same answers).
+    budget:
+        The time allowed (no limit by default).
 
     Raises
     ------
     InputError
         When ``at`` is off the board or on a mine.
+    OutOfTime
+        When ``budget`` runs out before the answer: a deduction not finished is never
+        read as "stuck".
 
     Notes
     -----
@@ -187,7 +192,7 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     indices = [rr * width + cc for rr, cc in board.mine_cells]
     outcome = solve_indices(width, board.height, indices, r * width + c, use_count=use_count,
                             backend=backend, enumeration_limit=enumeration_limit,
-                            topology=topology)
+                            topology=topology, budget=budget)
     stuck = None
     if not outcome.solvable:
         revealed = frozenset(divmod(i, width) for i in indices_of(outcome.revealed))
@@ -208,7 +213,8 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
 
 def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                   start: int, *, use_count: bool = True, backend: str | Backend = "auto",
-                  enumeration_limit: int = NODES, topology: Topology | None = None) -> Outcome:
+                  enumeration_limit: int = NODES, topology: Topology | None = None,
+                  budget: Budget = UNLIMITED) -> Outcome:
     """:func:`solvable` on flat indices (``r * width + c``), without a Position (on
     ``topology``, the square grid by default).
 
@@ -227,14 +233,14 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     game = Game(board_from_indices(width, height, mine_indices, topology))
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
     return solver.run([start], [])
 
 
 def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
                safe: list[int], flagged: list[int], *, use_count: bool = True,
                backend: str | Backend = "auto", enumeration_limit: int = NODES,
-               topology: Topology | None = None) -> Outcome:
+               topology: Topology | None = None, budget: Budget = UNLIMITED) -> Outcome:
     """:func:`solve_indices` resumed from a known state instead of a first click: the cells
     ``safe`` revealed (zeros flood, as clicks do) and ``flagged`` flagged, then the same
     deduction until it is stuck or every safe cell is revealed.
@@ -254,7 +260,7 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
         raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
                              f"is off the {width}x{height} board")
     game = Game(board_from_indices(width, height, mine_indices, topology))
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
     hidden = solver.hidden
     wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
     if wrong:
@@ -269,7 +275,7 @@ class _Solver:
     which keeps the clues near each change for the local rules)."""
 
     def __init__(self, game: Game, mines: int, use_count: bool, backend: str | Backend,
-                 enumeration_limit: int) -> None:
+                 enumeration_limit: int, budget: Budget) -> None:
         self.game = game
         self.width = game.width
         self.hidden = [0] * (game.width * game.height)  # 1 on a mine (a list: see Grid)
@@ -279,6 +285,7 @@ class _Solver:
         self.use_count = use_count
         self.backend = backend
         self.limit = enumeration_limit
+        self.budget = budget
         self.steps = 0
         self.exact_steps = 0
         self.count_deductions = 0
@@ -309,6 +316,7 @@ class _Solver:
             # Steps 1 and 2: one clue, else two, near what changed.
             safe, mines = local_deductions(grid)
             if not (safe or mines):
+                self.budget.check("deducing")
                 safe, mines = self.exact_step()
                 if not (safe or mines):
                     break
@@ -339,7 +347,8 @@ class _Solver:
                                   for j in members}))
             summary = self.cache.get(rules)
             if summary is None:
-                summary = self.cache[rules] = _summarise(rules, self.limit, self.engine)
+                summary = self.cache[rules] = _summarise(rules, self.limit, self.engine,
+                                                         self.budget)
             parts.append((cells, summary))
         numbers_each = [summary.numbers for _, summary in parts]
         unknown = self.width * self.game.height - self.game.revealed_count - grid.flagged
@@ -415,14 +424,17 @@ class _ByBackend(_Summary):
     """A component too large to enumerate, answered by a backend."""
 
     def __init__(self, component: Component, box_masks: tuple[int, ...],
-                 engine: Backend) -> None:
+                 engine: Backend, budget: Budget) -> None:
         self.component = component
         self.box_masks = box_masks
         self.engine = engine
-        self.numbers = engine.mine_numbers(component)
+        self.budget = budget
+        self.numbers = engine.mine_numbers(component, budget=budget)
 
     def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
-        facts = self.engine.deduce(self.component, allowed)
+        facts = self.engine.deduce(self.component, allowed, budget=self.budget)
+        if not facts.complete:  # an unproved cell here would read as a guess
+            raise OutOfTime("time limit reached while proving safe cells and mines")
         can_mine = can_clear = 0
         for mask, mine, clear in zip(self.box_masks, facts.can_mine, facts.can_clear,
                                      strict=True):
@@ -441,9 +453,10 @@ _ENUMERATED: dict[tuple[Rule, ...], _Enumerated] = {}
 _KEPT = 50_000
 
 
-def _summarise(rules: tuple[Rule, ...], limit: int, engine: Callable[[], Backend]) -> _Summary:
+def _summarise(rules: tuple[Rule, ...], limit: int, engine: Callable[[], Backend],
+               budget: Budget) -> _Summary:
     """The component's layouts enumerated (at most ``limit`` search nodes), else handed to
-    the backend ``engine()`` gives (``limit`` 0: always)."""
+    the backend ``engine()`` gives (``limit`` 0: always), within ``budget``."""
     if limit > 0:
         found = _ENUMERATED.get(rules)
         if found is not None:
@@ -461,7 +474,7 @@ def _summarise(rules: tuple[Rule, ...], limit: int, engine: Callable[[], Backend
             found = _ENUMERATED[rules] = _Enumerated(cells, by_number)
             return found
     made, box_masks = component(rules)
-    return _ByBackend(made, box_masks, engine())
+    return _ByBackend(made, box_masks, engine(), budget)
 
 
 # -- uniqueness ---------------------------------------------------------------------------

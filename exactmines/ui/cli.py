@@ -12,6 +12,7 @@ are quoted.
 """
 
 import json
+import math
 import os
 import signal
 import sys
@@ -115,17 +116,16 @@ def analyze_command(
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting layouts per position; past it, "
-                             "probabilities are reported as not computed and the safe/mine "
-                             "verdicts get as long again (no limit with 0: verdicts only); "
-                             "a cell not proved by then is unknown, and the output says "
-                             "so.")] = 30.0,
+        "--time-limit", help="Seconds per position, more than 0 (inf: no limit), shared "
+                             "by counting and then the safe/mine verdicts: past it "
+                             "probabilities are reported as not computed, and a cell not "
+                             "proved safe or a mine is unknown; the output says so.")] = 30.0,
     output: Annotated[OutputFormat, typer.Option("--format", help="text, json or jsonl.")]
     = OutputFormat.text,
     unique: Annotated[bool, typer.Option(
         "--unique", help="Only answer \"exactly one layout?\" with the --backend engine "
                          "(auto and sat stop at the second layout, never count: fast on big "
-                         "positions). Undecided past --time-limit (0: no limit).")] = False,
+                         "positions). Undecided past --time-limit.")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
@@ -139,8 +139,7 @@ def analyze_command(
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
-    if time_limit < 0:  # 0 is allowed: verdicts only, no counting
-        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -161,7 +160,7 @@ def analyze_command(
                                  f"{unrevealed} mines", source=str(path))
         positions.append((str(path), position))
     if unique:
-        _unique_report(positions, output, engine, time_limit or None)
+        _unique_report(positions, output, engine, time_limit)
         return
 
     from exactmines.analysis.serialize import analysis_to_dict
@@ -170,7 +169,7 @@ def analyze_command(
     results = []
     console = _console()
     for name, position in positions:
-        result = analyze(position, backend=engine, time_limit=time_limit)
+        result = analyze(position, backend=engine, budget=Budget.seconds(time_limit))
         results.append(result)
         if output is OutputFormat.jsonl:
             _emit_json(analysis_to_dict(result, name))
@@ -193,7 +192,7 @@ def analyze_command(
 
 
 def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat,
-                   engine: "Backend", time_limit: float | None) -> None:
+                   engine: "Backend", time_limit: float) -> None:
     """``analyze --unique``: one answer per position from ``engine`` (the one ``--backend``
     names), ``null`` answers when it could not decide within ``time_limit`` seconds or its
     limits (a component too wide for the DP); exit 3 if any is inconsistent."""
@@ -499,6 +498,11 @@ def play_command(
         "--plot", help="Also draw the win rate with its 95 % interval next to the published "
                        "figure for these rules: .png, .svg or .pdf (needs the plot extra).")]
     = None,
+    record: Annotated[Optional[Path], typer.Option(
+        "--record", metavar="DIR", help="Also write every game there as a Metasweeper "
+                                        "replay (.evf, through ms_toollib: needs the replay "
+                                        "extra); the folder is made, in a folder that "
+                                        "exists.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
@@ -515,6 +519,13 @@ def play_command(
     from exactmines.ui.report import play_summary, play_to_text
 
     _check_long_job(out, resume, workers, plot)
+    if record is not None:
+        from exactmines.io.files import check_folder
+
+        if record.exists() and not record.is_dir():
+            raise InputError(f"--record {record}: exists and is not a directory",
+                             source="command line")
+        check_folder(record)  # the folder DIR is made in, before the work
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
                             tuple(without or ()), tuple(tune or ()), name, layers,
@@ -522,7 +533,7 @@ def play_command(
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
-                          progress=not quiet)
+                          progress=not quiet, record=None if record is None else str(record))
     summary = play_summary(result, None if out is None else str(out))
     if plot is not None:
         from exactmines.ui.pictures import plot_rates
@@ -553,8 +564,7 @@ def batch_command(
              "\"id\" = the path), written as each chunk finishes.", show_default=False)],
     backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting layouts per position (as in analyze).")]
-    = 30.0,
+        "--time-limit", help="Seconds per position, as in analyze.")] = 30.0,
     workers: Annotated[Optional[int], typer.Option(
         help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
     scheduler: Annotated[Optional[str], typer.Option(
@@ -592,16 +602,16 @@ def batch_command(
     if chunk_size is not None and chunk_size < 1:
         raise InputError(f"--chunk-size {chunk_size}: must be at least 1",
                          source="command line")
-    if time_limit <= 0:
-        raise InputError(f"--time-limit {time_limit}: must be positive", source="command line")
+    # Refused when not more than 0; no limit is null in the tasks and meta (JSON has no inf).
+    limit = time_limit if Budget.seconds(time_limit).limited else None
     files = position_files(sources)
     processes = workers if workers is not None else (os.cpu_count() or 1)
     if chunk_size is None:
         # About four chunks per worker keeps everyone busy to the end; 32 amortises the
         # ~2 ms a Dask task costs.
         chunk_size = max(1, min(32, len(files) // (4 * (processes if scheduler is None else 8))))
-    tasks = analysis_tasks(files, backend, time_limit)
-    meta = {"command": "batch", "backend": backend, "time_limit": time_limit}
+    tasks = analysis_tasks(files, backend, limit)
+    meta = {"command": "batch", "backend": backend, "time_limit": limit}
     with _interrupted("files", out):
         rows = run_batch(tasks, analyze_files, out=out, meta=meta, resume=resume,
                          workers=processes, chunk_size=chunk_size, scheduler=scheduler,
@@ -619,6 +629,120 @@ def batch_command(
                               f"(rows with \"error\" in {out}); first: {first}")
 
 
+@app.command("replay")
+def replay_command(
+    sources: Annotated[list[str], typer.Argument(
+        metavar="FILE_OR_DIR", help="Replay files (.avf, .rmv, .evf, .mvf), directories (their "
+                                    "replay files) or quoted glob patterns.",
+        show_default=False)],
+    output: Annotated[TextOrJson, typer.Option(
+        "--format", help="text, or json (one object per game; one per line for several "
+                         "games; with --out, the run's summary).")] = TextOrJson.text,
+    out: Annotated[Optional[Path], typer.Option(
+        help="JSONL results: a meta line, then one game object per file (with \"id\" = the "
+             "path), written as each chunk finishes.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the run in --out: files already judged there are "
+                         "skipped, files that failed are tried again.")] = False,
+    trust_flags: Annotated[bool, typer.Option(
+        "--trust-flags", help="Take the player's flags as mines (by default they are shown "
+                              "but analysed as covered cells: a wrong flag cannot mislead "
+                              "the analysis).")] = False,
+    image: Annotated[Optional[Path], typer.Option(
+        "--image", help="Also draw the game's risk timeline and the board at its riskiest "
+                        "guess: .png, .svg or .pdf (one replay; needs the plot extra).")]
+    = None,
+    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds per replay, its reading included (inf: no limit); "
+                             "clicks reached past it are reported as not judged.")] = 60.0,
+    workers: Annotated[Optional[int], typer.Option(
+        help="Local worker processes [default: one per CPU core].", show_default=False)] = None,
+    scheduler: Annotated[Optional[str], typer.Option(
+        help="Dask scheduler address (tcp://host:port) instead of local processes; workers "
+             "need exactmines[replay] installed and the files at the same paths.")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar (and, with --out, no text summary).")] = False,
+) -> None:
+    """Judge every click of recorded games exactly: was it a guess, how risky, was a
+    certainly safe cell on offer, and how lucky was the game.
+
+    Reads Minesweeper Arbiter (.avf), Viennasweeper (.rmv), Metasweeper (.evf) and
+    Minesweeper Clone (.mvf) replays through ms_toollib (pip install 'exactmines[replay]').
+    A file that cannot be read is one line on stderr and the others go on; the command then
+    exits 2.
+
+    Example: exactmines replay game.avf
+
+    Example: exactmines replay replays/ --out judged.jsonl --workers 2
+    """
+    from exactmines.io.replays import ms_toollib_version
+    from exactmines.replay.jobs import judge_files, replay_files, replay_tasks
+    from exactmines.runner import run_batch
+    from exactmines.ui.report import replay_summary, replay_summary_to_text, replay_to_text
+
+    get_backend(backend)  # an unknown or uninstalled engine fails before any work
+    ms_toollib_version()  # so does a missing ms_toollib
+    _check_long_job(out, resume, workers, image)
+    Budget.seconds(time_limit)  # 0, negatives and NaN are refused before any work
+    limit = None if time_limit == math.inf else time_limit  # per replay; None: no limit
+    files = replay_files(sources)
+    if image is not None and (len(files) != 1 or out is not None or scheduler is not None):
+        raise InputError("--image draws one replay: give one file, and no --out or "
+                         "--scheduler", source="command line")
+    processes = workers if workers is not None else (os.cpu_count() or 1)
+    chunk_size = max(1, min(16, len(files) // (4 * (processes if scheduler is None else 8))))
+    tasks = replay_tasks(files, trust_flags=trust_flags, backend=backend, time_limit=limit)
+    meta = {"command": "replay", "trust_flags": trust_flags, "backend": backend,
+            "time_limit": limit}
+    console = _console()
+    printed = 0
+
+    def show(rows: "list[dict[str, Any]]") -> None:
+        nonlocal printed
+        for row in rows:
+            if "error" in row:
+                sys.stderr.write(f"exactmines: error: {row['error']}\n")
+            elif out is None and output is TextOrJson.json:
+                _emit_json({k: v for k, v in row.items() if k != "id"})
+            elif out is None:
+                if printed:
+                    console.print()
+                console.print(replay_to_text(row))
+                printed += 1
+        sys.stdout.flush()
+
+    if image is not None:  # one replay, judged here: the picture needs the judgement
+        from exactmines.io.files import read_replay
+        from exactmines.replay.judge import judge_replay
+        from exactmines.replay.serialize import judgement_to_dict
+        from exactmines.ui.pictures import draw_replay
+
+        budget = Budget.seconds(limit)
+        judged = judge_replay(read_replay(files[0], budget=budget), trust_flags=trust_flags,
+                              backend=backend, budget=budget)
+        show([judgement_to_dict(judged, files[0])])
+        draw_replay(judged, image, file=files[0])
+        if output is TextOrJson.text:
+            console.print(f"picture written to {image}")
+        return
+    with _interrupted("replays", out):
+        rows = run_batch(tasks, judge_files, out=out, meta=meta, resume=resume,
+                         workers=processes, chunk_size=chunk_size, scheduler=scheduler,
+                         progress=not quiet and out is not None, description="judging",
+                         retry=lambda row: "error" in row, on_rows=show)
+    if out is not None:
+        summary = replay_summary(rows, str(out))
+        if output is TextOrJson.json:
+            _emit_json(summary)
+        elif not quiet:
+            typer.echo(replay_summary_to_text(summary))
+    failed = sum("error" in r for r in rows)
+    if failed:
+        raise ExactminesError(f"{failed} of {plural(len(rows), 'replay')} could not be "
+                              "judged (each named above)")
+
+
 @app.command("export")
 def export_command(
     position_file: Annotated[Path, typer.Argument(
@@ -634,7 +758,7 @@ def export_command(
     backend: Annotated[str, typer.Option(
         help=f"Engine of the ground truth: {', '.join(backend_names())}.")] = "auto",
     time_limit: Annotated[float, typer.Option(
-        "--time-limit", help="Seconds for counting the ground truth's layouts, as in "
+        "--time-limit", help="Seconds for the ground truth's analysis, as in "
                              "analyze.")] = 30.0,
     output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
     = TextOrJson.text,
@@ -650,11 +774,10 @@ def export_command(
 
     engine = get_backend(backend)
     check_folder(out)  # before the work, which may take the whole time limit
-    if time_limit < 0:
-        raise InputError(f"--time-limit {time_limit}: must be at least 0", source="command line")
+    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
     position = read_position(position_file)
     exported = write_export(out, position, to, count=not no_count, backend=engine,
-                            time_limit=time_limit, source=str(position_file))
+                            budget=Budget.seconds(time_limit), source=str(position_file))
     models = None if exported.models is None else decimal(exported.models)
     summary = {"in": str(position_file), "out": str(out), "json": f"{out}.json",
                "format": exported.format, "variables": len(exported.cells),

@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.errors import ExactminesError, InputError
@@ -27,6 +27,9 @@ from exactmines.stats import wilson_interval
 from exactmines.topology import char_number
 from exactmines.ui.report import plural, shape_text
 
+if TYPE_CHECKING:
+    from exactmines.replay.judge import Click, Judgement
+
 __all__ = [
     "IMAGE_SUFFIXES",
     "COLOURS",
@@ -34,6 +37,8 @@ __all__ = [
     "board_layout",
     "check_image_path",
     "draw_analysis",
+    "draw_replay",
+    "CLASS_COLOURS",
     "STAGES",
     "draw_stages",
     "Rate",
@@ -187,20 +192,38 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     """
     target = check_image_path(path)
     figure_class = _figure_class()
+    drawn = _shapes(result.position.topology)  # None: one square per cell
+    if drawn is None:
+        layout = board_layout(result.position.width, result.position.height, dpi)
+    else:
+        layout = board_layout(math.ceil(drawn[1]), math.ceil(drawn[2]), dpi)
+    figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
+    _draw_board(figure, result, layout, drawn=drawn)
+    figure.text(layout.left / layout.figure_width, 1 - 0.12 / layout.figure_height,
+                title or _title(result, file), fontsize=9, va="top", ha="left")
+    _save(figure, target, dpi)
+    return layout
+
+
+def _draw_board(figure: Any, result: Analysis, layout: BoardLayout, *,
+                flags: frozenset[tuple[int, int]] = frozenset(),
+                outlined: tuple[tuple[int, int], ...] = (),
+                drawn: tuple[list[list[tuple[float, float]]], float, float] | None = None,
+                ) -> None:
+    """The heat map of :func:`draw_analysis` on ``figure`` where ``layout`` puts it, with its
+    colour scale and legend. ``flags``: covered cells to mark with an ``F`` although the
+    analysis saw them covered (a player's flags it did not trust); ``outlined``: cells to
+    draw a frame around (a click, on a board of squares); ``drawn``: the cells' shapes
+    (:func:`_shapes`) on a board not drawn as squares."""
     import numpy as np
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize, to_rgba
-    from matplotlib.patches import Patch
+    from matplotlib.patches import Patch, Rectangle
 
     position = result.position
     topology = position.topology
     width, height = position.width, position.height
-    drawn = _shapes(topology)  # None: one square per cell, as on the square grid
-    if drawn is None:
-        layout = board_layout(width, height, dpi)
-    else:
-        layout = board_layout(math.ceil(drawn[1]), math.ceil(drawn[2]), dpi)
     cmap = colormaps[CMAP]
     fills = {name: to_rgba(colour) for name, colour in COLOURS.items()}
     image = np.empty((height, width, 4))
@@ -235,23 +258,30 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
             kinds_seen.add(kind)
             if kind != "probability":
                 image[r, c] = fills[kind]
+            if (r, c) in flags and kind != "flag":
+                text = f"F{text}" if kind == "probability" else "F"
             if text and layout.text:
                 if kind == "revealed":
                     ink = _NUMBER_COLOURS.get(text, "black")
+                elif text.startswith("F") and kind != "flag":
+                    ink = COLOURS["flag"] if _luminance(tuple(image[r, c])) >= 0.5 else "white"
                 else:
                     ink = "white" if _luminance(tuple(image[r, c])) < 0.5 else "black"
                 labels.append((r, c, text, ink))
 
-    figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     fw, fh = layout.figure_width, layout.figure_height
     board_w, board_h = layout.width * layout.cell, layout.height * layout.cell
     # Board marks (numbers, F, S, M) bold; percentages lighter, so the board reads first.
-    marks = [(r, c, text, ink, text.isdigit() and (r, c) in by_cell)
+    marks = [(r, c, text, ink, text.lstrip("F").isdigit() and (r, c) in by_cell)
              for r, c, text, ink in labels]
     if drawn is None:
         axes = _board_axes(figure, layout, image, marks)
         if topology.kind == "torus":
             _mark_wrap(axes, width, height)
+        for r, c in outlined:
+            axes.add_patch(Rectangle((c + 0.06, r + 0.06), 0.88, 0.88, fill=False,
+                                     edgecolor=_OUTLINE,
+                                     linewidth=max(1.0, layout.cell * layout.dpi / 12)))
     else:
         _shape_axes(figure, layout, topology, drawn[0], image, marks)
 
@@ -266,13 +296,18 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
              "mine": "certain mine (M)", "not computed": "not computed (?)"}
     handles = [Patch(facecolor=COLOURS[k], edgecolor="#555555", label=label)
                for k, label in names.items() if k in kinds_seen or k in ("safe", "mine")]
+    if flags:
+        handles.append(Patch(facecolor="none", edgecolor="none",
+                             label="F: a flag of the player, not trusted"))
+    if outlined:
+        handles.append(Patch(facecolor="none", edgecolor=_OUTLINE, label="the click"))
     columns = len(handles) if board_w >= 7 else 3
     figure.legend(handles=handles, loc="lower left", ncol=columns, fontsize=7,
                   frameon=False, bbox_to_anchor=(layout.left / fw, 0.04 / fh))
-    figure.text(layout.left / fw, 1 - 0.12 / fh, title or _title(result, file), fontsize=9,
-                va="top", ha="left")
-    _save(figure, target, dpi)
-    return layout
+
+
+#: The frame drawn around the cells of a click.
+_OUTLINE = "#1f4fff"
 
 
 def _board_axes(figure: Any, layout: BoardLayout, image: Any,
@@ -381,6 +416,118 @@ def _mark_wrap(axes: Any, width: int, height: int) -> None:
         axes.text(x, y, text, ha="center", va="center", color="#6a3d9a", fontsize=9)
     axes.text(width / 2, height + 0.45, "wraps around", ha="center", va="top",
               color="#6a3d9a", fontsize=7)
+
+
+#: Colours of the timeline's bars, by class of click.
+CLASS_COLOURS = {"needless guess": "#e66101", "forced guess": "#5e3c99",
+                 "not judged": "#8c8c8c"}
+_TIMELINE = 1.7  # inches: height of the risk timeline
+_GAP = 0.95  # inches between the board's top and the timeline (ticks and a caption)
+_REPLAY_WIDTH = 8.5  # inches at least: room for the titles and the timeline's legend
+
+
+def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | None = None,
+                dpi: int = DPI) -> BoardLayout:
+    """Draw a judged replay into ``path``: above, the game's risk timeline (one bar per
+    guess, its height the chance of a mine, coloured by class, a tick at the safest chance
+    on offer, a red edge where a mine was hit; grey dots for the safe clicks); below, the
+    board before its riskiest guess (the last click if it made none) with the exact
+    overlay of :func:`draw_analysis`, the player's flags marked ``F`` and the click's cells
+    framed.
+
+    Returns the board's layout (its ``pixel`` places cells in the picture). Cost: one
+    analysis, and matplotlib's rendering.
+    """
+    from dataclasses import replace
+
+    from exactmines.replay.judge import analysis_before
+
+    target = check_image_path(path)
+    figure_class = _figure_class()
+    opening = judged.opening
+    shown = judged.riskiest or (opening[-1] if opening else None)
+    if shown is None:
+        raise InputError("the replay has no click that opens cells: nothing to draw",
+                         source=file or judged.replay.source)
+    result = analysis_before(judged, shown, backend=judged.backend)
+    width, height = result.position.width, result.position.height
+    base = board_layout(width, height, dpi)
+    board_top = base.bottom + height * base.cell
+    layout = replace(base, figure_height=board_top + _GAP + _TIMELINE + 0.95,
+                     figure_width=max(base.figure_width, _REPLAY_WIDTH))
+    figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
+    flags = frozenset(cell for cell in shown.before.flags) if not judged.trust_flags \
+        else frozenset()
+    _draw_board(figure, result, layout, flags=flags, outlined=shown.opens)
+    fw, fh = layout.figure_width, layout.figure_height
+    what = "riskiest guess" if shown.guess else "last click"
+    figure.text(0.75 / fw, (board_top + 0.42) / fh,
+                f"before its {what} (click {opening.index(shown) + 1}, {shown.kind} at "
+                f"{shown.cell[0]},{shown.cell[1]}, {shown.time:.2f} s): {_chance(shown)}",
+                fontsize=8, va="bottom", ha="left")
+    timeline = figure.add_axes((0.75 / fw, (board_top + _GAP) / fh, (fw - 1.15) / fw,
+                                _TIMELINE / fh))
+    _draw_timeline(timeline, opening, shown)
+    figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file), fontsize=9,
+                va="top", ha="left")
+    _save(figure, target, dpi)
+    return layout
+
+
+def _chance(click: Click) -> str:
+    from exactmines.ui.report import chance
+
+    if click.probability is None:
+        return "not judged"
+    text = f"mine chance {chance(str(click.probability))}"
+    if click.safest is not None:
+        text += f", safest {chance(str(click.safest))}"
+    return text + (", hit a mine" if click.mine else "")
+
+
+def _draw_timeline(axes: Any, opening: list[Click], shown: Click) -> None:
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+
+    xs = range(1, len(opening) + 1)
+    safe = [x for x, c in zip(xs, opening, strict=True) if not c.guess and c.judged != "not judged"]
+    axes.scatter(safe, [0.0] * len(safe), s=4, color="#b0b0b0", zorder=2, clip_on=False)
+    for x, click in zip(xs, opening, strict=True):
+        if click.judged not in CLASS_COLOURS:
+            continue
+        height = 0.02 if click.probability is None else float(click.probability)
+        axes.bar(x, height, width=0.8, color=CLASS_COLOURS[click.judged],
+                 edgecolor="#d7191c" if click.mine else "none", linewidth=1.5, zorder=3)
+        if click.safest is not None and click.guess:
+            axes.hlines(float(click.safest), x - 0.45, x + 0.45, colors="black",
+                        linewidth=1.2, zorder=4)
+        if click is shown:
+            axes.annotate("shown below", (x, height), xytext=(0, 6), textcoords="offset points",
+                          ha="center", fontsize=7)
+    axes.set_xlim(0.3, len(opening) + 0.7)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylim(0, 1)
+    axes.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
+    axes.set_ylabel("mine chance", fontsize=8)
+    axes.set_xlabel("clicks that opened cells, in order", fontsize=8)
+    axes.tick_params(labelsize=7)
+    handles = [Patch(facecolor=colour, label=name) for name, colour in CLASS_COLOURS.items()
+               if any(c.judged == name for c in opening)]
+    handles.append(Patch(facecolor="none", edgecolor="#d7191c", label="hit a mine"))
+    handles.append(Patch(facecolor="black", label="safest on offer (tick)"))
+    axes.legend(handles=handles, loc="upper right", fontsize=7, frameon=False,
+                ncol=len(handles))
+
+
+def _replay_title(judged: Judgement, file: str | None) -> str:
+    replay = judged.replay
+    board = replay.board
+    who = ", ".join(x for x in (replay.software, replay.player) if x)
+    return (f"{file or replay.source}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
+            f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
+            f"{plural(len(judged.opening), 'click')} opened cells: "
+            f"{judged.count('needless guess')} needless and {judged.count('forced guess')} "
+            f"forced guesses; luck {float(judged.luck):.3g} (-log10 {judged.luck_log10:.3f})")
 
 
 def _title(result: Analysis, file: str | None) -> str:

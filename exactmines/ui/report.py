@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
 
 __all__ = ["analysis_to_text", "grouped", "percent", "plural", "shape_text",
            "solvable_to_text", "survey_to_text", "play_summary", "play_to_text",
-           "batch_summary", "batch_to_text"]
+           "batch_summary", "batch_to_text", "chance", "replay_to_text", "replay_summary",
+           "replay_summary_to_text"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
@@ -291,3 +292,96 @@ def batch_to_text(summary: dict[str, Any]) -> str:
                      f"while proving verdicts ({s['undecided']} with consistency undecided): "
                      "their unproved cells are unknown")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
+# Replays
+
+
+def chance(text: str | None) -> str:
+    """A probability from the JSON (a fraction string) for people: ``"1/3 = 33.3%"``, the
+    percentage alone when the fraction is long, ``0`` and ``1`` as they are, ``"?"`` when
+    not known."""
+    if text is None:
+        return "?"
+    if "/" not in text:
+        return text
+    shown = percent(Fraction(text))
+    return shown if len(text) > 11 else f"{text} = {shown}"
+
+
+def replay_to_text(game: dict[str, Any]) -> str:
+    """What ``exactmines replay`` prints for one game, from its JSON object
+    (:func:`~exactmines.replay.serialize.judgement_to_dict`): who and what, the figures
+    ms_toollib computes, the clicks by class, the luck, and one line per guess."""
+    g = game
+    figures = g["ms_toollib"]
+    who = f", player {g['player']}" if g["player"] else ""
+    lines = [f"[bold]{g.get('file', 'replay')}[/]: {g['software'] or 'unknown program'} "
+             f"(.{g['format']}){who}"]
+    outcome = "won" if g["won"] else "lost"
+    if g["lost_at"] is not None:
+        outcome += f" at {g['lost_at']['time']:.2f} s"
+    rate = "" if figures["bbbv_s"] is None else f", 3BV/s {figures['bbbv_s']:.3f}"
+    lines.append(f"{g['width']}x{g['height']}, {plural(g['mines'], 'mine')}, {g['mode']} mode: "
+                 f"{outcome}; {figures['time']:.3f} s, 3BV {figures['bbbv']}{rate} "
+                 "(time and 3BV from ms_toollib)")
+    counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
+                        else f"{n} {name}" for name, n in g["classes"].items() if n)
+    flags = f", {plural(g['flags'], 'flag')} put or taken off" if g["flags"] else ""
+    trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
+    lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
+                 f"{counted or 'none judged'}{trusted}")
+    survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
+                   and e["probability"] is not None)
+    if survived:
+        lines.append(f"luck: {chance(g['luck'])} (-log10 {g['luck_log10']:.3f}), the chance "
+                     f"of surviving the {plural(survived, 'guess', 'guesses')} it survived")
+    else:
+        lines.append("luck: 1 (no guess survived)")
+    if g["largest_excess"] is not None:
+        top = g["largest_excess"]
+        lines.append(f"largest excess risk: {chance(top['excess'])} at {top['time']:.2f} s")
+    lines += [f"[yellow]note[/]: {note}" for note in g["notes"]]
+    guesses = [e for e in g["events"] if e["class"] in (*_GUESSES, "not judged")
+               or e["mine"] or e["note"]]
+    if guesses:
+        lines.append("")
+        lines.append(f"{'time':>8}  {'click':<6}{'cell':<8}{'mine chance':<20}"
+                     f"{'safest':<20}{'excess':<10}class")
+        for e in guesses:
+            cell = f"{e['cell'][0]},{e['cell'][1]}"
+            excess = "" if e["excess"] is None else chance(e["excess"]).split(" = ")[-1]
+            mark = ("  [bold red]mine[/]" if e["mine"] else "") + \
+                (f" ({e['note']})" if e["note"] else "")
+            lines.append(f"{e['time']:>8.2f}  {e['kind']:<6}{cell:<8}"
+                         f"{chance(e['probability']):<20}{chance(e['safest']):<20}"
+                         f"{excess:<10}{e['class']}{mark}")
+    return "\n".join(lines)
+
+
+_GUESSES = ("needless guess", "forced guess")
+
+
+def replay_summary(rows: list[dict[str, Any]], out: str | None) -> dict[str, Any]:
+    """``exactmines replay --out FILE --format json``: counts over the games of a run."""
+    games = [r for r in rows if "error" not in r]
+    classes: dict[str, int] = {}
+    for game in games:
+        for name, n in game["classes"].items():
+            classes[name] = classes.get(name, 0) + n
+    return {"files": len(rows), "out": out, "errors": len(rows) - len(games),
+            "games": len(games), "won": sum(g["won"] for g in games),
+            "clicks": sum(g["clicks"] for g in games), "classes": classes,
+            "seconds": round(sum(g["seconds"] for g in games), 6)}
+
+
+def replay_summary_to_text(summary: dict[str, Any]) -> str:
+    """What ``exactmines replay --out FILE`` prints, from :func:`replay_summary`."""
+    s = summary
+    classes = s["classes"]
+    return (f"{plural(s['files'], 'replay')} -> {s['out']}: {s['games']} judged "
+            f"({s['won']} won), {s['errors']} unreadable; {plural(s['clicks'], 'click')}: "
+            f"{classes.get('safe', 0)} safe, {classes.get('needless guess', 0)} needless "
+            f"guesses, {classes.get('forced guess', 0)} forced, "
+            f"{classes.get('not judged', 0)} not judged; {s['seconds']:.2f} s of judging")

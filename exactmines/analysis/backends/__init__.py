@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from math import comb
 from typing import TYPE_CHECKING, Protocol
 
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.errors import BackendUnavailable, UnknownBackend
+from exactmines.errors import BackendUnavailable, BudgetExceeded, TooLarge, UnknownBackend
 
 if TYPE_CHECKING:  # the command line reads the registry; the frontier is not needed there
     from exactmines.analysis.frontier import Component
@@ -49,6 +50,7 @@ __all__ = [
     "Deductions",
     "Backend",
     "CountingBackend",
+    "VerdictsOnly",
     "mine_number_runs",
     "get_backend",
     "registered",
@@ -193,28 +195,87 @@ def layouts_from_counts(counts: ComponentCounts, limit: int,
 
 
 class CountingBackend(ABC):
-    """Base for engines whose counting is the cheapest way to answer everything."""
+    """Base for engines whose counting is the cheapest way to answer everything.
+
+    The other questions are read off ``count``. The last component the engine could not
+    count is remembered with the time it had: the analysis asks ``count``, then
+    ``mine_numbers``, then ``deduce`` of the same component, each with less time, and a
+    second and third failed count would cost as much as the first. So they fail at once,
+    as they would have (too large: whatever the time; out of time: with no more time than
+    before). ``deduce`` past the budget, or on such a component, proves nothing
+    (``complete=False``)."""
 
     name = "counting"
+
+    def __init__(self) -> None:
+        #: The component last not counted, why, and the seconds it had (inf: too large).
+        self._failed: tuple[Component, BudgetExceeded, float] | None = None
 
     @abstractmethod
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         """Exact counts; subclasses define how."""
 
+    def _counts(self, component: Component, budget: Budget) -> ComponentCounts:
+        """``count``, failing at once where the last failed count says it would."""
+        had = budget.remaining()
+        failed = self._failed
+        if (failed is not None and had <= failed[2]
+                and (failed[0] is component or failed[0] == component)):
+            raise failed[1]
+        try:
+            return self.count(component, budget=budget)
+        except TooLarge as exc:
+            self._failed = (component, exc, math.inf)
+            raise
+        except BudgetExceeded as exc:
+            self._failed = (component, exc, had)
+            raise
+
     def mine_numbers(self, component: Component, *,
                      budget: Budget = UNLIMITED) -> frozenset[int]:
-        return self.count(component, budget=budget).mine_numbers()
+        return self._counts(component, budget).mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        return deductions_from_counts(component, self.count(component, budget=budget), allowed)
+        try:
+            counts = self._counts(component, budget)
+        except BudgetExceeded:
+            return Deductions.unsettled(len(component.sizes))
+        return deductions_from_counts(component, counts, allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
                       budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """From the counts: the layouts with a mine number in ``allowed`` (capped at
         ``limit``) and every such mine number."""
-        return layouts_from_counts(self.count(component, budget=budget), limit, allowed)
+        return layouts_from_counts(self._counts(component, budget), limit, allowed)
+
+
+class VerdictsOnly:
+    """``engine`` with its counting switched off: ``count`` gives up at once
+    (:class:`~exactmines.errors.TooLarge`), every other question is the engine's own. An
+    analysis with it gives exact safe cells and mines and no probabilities, for the cost of
+    the verdict questions alone: how the tests and benchmarks time that route."""
+
+    def __init__(self, engine: Backend) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        raise TooLarge("counting switched off (verdicts only)")
+
+    def mine_numbers(self, component: Component, *,
+                     budget: Budget = UNLIMITED) -> frozenset[int]:
+        return self.engine.mine_numbers(component, budget=budget)
+
+    def deduce(self, component: Component, allowed: frozenset[int], *,
+               budget: Budget = UNLIMITED) -> Deductions:
+        return self.engine.deduce(component, allowed, budget=budget)
+
+    def layouts_up_to(self, component: Component, limit: int,
+                      allowed: frozenset[int] | None = None, *,
+                      budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
+        return self.engine.layouts_up_to(component, limit, allowed, budget=budget)
 
 
 # name -> (module, class, what to install). Imported on first use, so a missing optional

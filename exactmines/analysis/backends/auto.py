@@ -2,18 +2,18 @@
 infeasible.
 
 ``count`` is the DP engine's (exact, no enumeration). When a component is too wide for it
-(a table past its state cap: :class:`~exactmines.errors.TooLarge`), the Ganak engine counts
-it when ``pyganak`` is installed (until the budget runs out, or for :data:`COUNTING_BUDGET` seconds
-when there is none): a compiled SAT formula's component with millions of layouts is counted
-exactly. Without Ganak, or when it fails, the SAT engine enumerates its layouts until the
-budget runs out (or for :data:`ENUMERATION_BUDGET` seconds when there is none): a wide component
-with few layouts is still counted exactly. When that runs out too, ``count`` raises
-:class:`~exactmines.errors.OutOfTime` and the analysis asks ``mine_numbers`` and ``deduce``
-instead: for such a component those go to the SAT engine, whose feasibility tests are fast,
-so safe/mine verdicts stay exact and only the probabilities go missing (and are said to);
-past the verdicts' own budget, a cell not yet proved is reported unknown. Asked directly
+(a table past its state cap: :class:`~exactmines.errors.TooLarge`), or the DP's share of
+the budget runs out, the Ganak engine counts it when ``pyganak`` is installed: a compiled
+SAT formula's component with millions of layouts is counted exactly. Without Ganak, or when
+it fails, the SAT engine enumerates its layouts: a wide component with few layouts is still
+counted exactly. (How a budget is shared between them: :meth:`AutoBackend.count`.) When
+that runs out too, ``count`` raises :class:`~exactmines.errors.OutOfTime` and the analysis
+asks ``mine_numbers`` and ``deduce`` instead: for such a component those go to the SAT
+engine, whose feasibility tests are fast, so safe/mine verdicts stay exact and only the
+probabilities go missing (and are said to); past the verdicts' own budget, a cell not yet
+proved is reported unknown. Asked directly
 (the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
-most :data:`DEDUCE_BUDGET` seconds.
+most :data:`DEDUCE_BUDGET` seconds and half their budget.
 
 The engines are reached through the registry, never imported: backends stay independent
 of each other.
@@ -32,10 +32,16 @@ from exactmines.analysis.backends import (
 )
 from exactmines.analysis.frontier import Component
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.errors import BudgetExceeded, SolverError, TooLarge
+from exactmines.errors import BudgetExceeded, SolverError
 
-__all__ = ["AutoBackend", "COUNTING_BUDGET", "DEDUCE_BUDGET", "ENUMERATION_BUDGET"]
+__all__ = ["AutoBackend", "COUNTING_BUDGET", "DEDUCE_BUDGET", "DP_SHARE", "ENUMERATION_BUDGET"]
 
+#: The share of a limited budget the DP may use to count a component before the others try.
+#: An ordinary component takes the DP milliseconds; one it cannot count it gives up on only
+#: at its state cap (2 s on a compiled 20-variable formula) or at the end of its share, time
+#: Ganak needs: at 0.5, auto counted nothing within 10 s on the compiled formula of
+#: instances/sat-3sat-v20-c85-seed1-000.mine, which Ganak alone counts in 4.7 s.
+DP_SHARE = 0.1
 #: Seconds ``mine_numbers``/``deduce`` give the DP counts before asking SAT.
 DEDUCE_BUDGET = 1.0
 #: Seconds SAT enumeration gets on a component too wide for DP, when no limit is given.
@@ -95,45 +101,53 @@ class AutoBackend:
         return self._model_counter
 
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
+        """The DP's counts, else Ganak's, else SAT enumeration's. Under a limit the DP gets
+        :data:`DP_SHARE` of it and Ganak the rest; SAT enumerates with what is left when
+        Ganak is not installed or fails before the end (where Ganak runs out of time,
+        enumeration, far slower, would too). Without a limit the DP has none but its state
+        cap, Ganak :data:`COUNTING_BUDGET` seconds and SAT :data:`ENUMERATION_BUDGET`."""
+        limited = budget.limited
         try:
             try:
-                return self.counter.count(component, budget=budget)
-            except TooLarge:
+                return self.counter.count(
+                    component, budget=budget.share(DP_SHARE) if limited else budget)
+            except BudgetExceeded:
                 if budget.expired():
                     raise
             if self.model_counter is not None:
                 try:
                     return self.model_counter.count(component, budget=(
-                        budget if budget.limited else budget.at_most(COUNTING_BUDGET)))
-                except SolverError:
-                    pass  # counted no further: SAT enumeration may still
-            if not budget.limited:
-                budget = budget.at_most(ENUMERATION_BUDGET)
-            return self.decider.count(component, budget=budget)
+                        budget if limited else budget.at_most(COUNTING_BUDGET)))
+                except (SolverError, BudgetExceeded):
+                    if budget.expired():
+                        raise  # else counted no further: SAT enumeration may still
+            return self.decider.count(
+                component, budget=budget if limited else budget.at_most(ENUMERATION_BUDGET))
         except BudgetExceeded:
             if len(self._uncounted) >= _MEMORY:
                 self._uncounted.clear()
             self._uncounted.add(component)
             raise
 
-    def _counts(self, component: Component) -> ComponentCounts | None:
+    def _counts(self, component: Component, budget: Budget) -> ComponentCounts | None:
+        """The counts, if they come within half the budget and :data:`DEDUCE_BUDGET`."""
         if component in self._uncounted:
             return None
         try:
-            return self.count(component, budget=UNLIMITED.at_most(DEDUCE_BUDGET))
+            return self.count(component, budget=budget.share(0.5).at_most(DEDUCE_BUDGET))
         except BudgetExceeded:
             return None
 
     def mine_numbers(self, component: Component, *,
                      budget: Budget = UNLIMITED) -> frozenset[int]:
-        counts = self._counts(component)
+        counts = self._counts(component, budget)
         if counts is None:
             return self.decider.mine_numbers(component, budget=budget)
         return counts.mine_numbers()
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        counts = self._counts(component)
+        counts = self._counts(component, budget)
         if counts is None:
             return self.decider.deduce(component, allowed, budget=budget)
         return deductions_from_counts(component, counts, allowed)

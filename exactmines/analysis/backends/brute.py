@@ -11,7 +11,7 @@ from itertools import product
 from exactmines.analysis.backends import ComponentCounts, CountingBackend
 from exactmines.analysis.frontier import Component
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.errors import ExactminesError
+from exactmines.errors import TooLarge
 
 __all__ = ["BruteForceBackend", "MAX_CELLS"]
 
@@ -27,8 +27,8 @@ class BruteForceBackend(CountingBackend):
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         cells = component.cells
         if cells > MAX_CELLS:
-            raise ExactminesError(f"brute force takes components of up to {MAX_CELLS} cells, "
-                                  f"this one has {cells}: use another backend")
+            raise TooLarge(f"brute force takes components of up to {MAX_CELLS} cells, "
+                           f"this one has {cells}: use another backend")
         owner = [b for b, size in enumerate(component.sizes) for _ in range(size)]
         layouts = [0] * (cells + 1)
         box_mines = [[0] * len(component.sizes) for _ in range(cells + 1)]

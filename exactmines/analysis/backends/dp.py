@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Sized
+from collections.abc import Iterator, Sized
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress, repeat
@@ -66,6 +66,8 @@ __all__ = ["DPBackend", "count_component", "sweep_order", "MAX_STATES", "MAX_KEP
 MAX_STATES = 1 << 17
 #: Largest number of states kept between sweeps, all cuts together (memory).
 MAX_KEPT = 1 << 21
+#: The budget is checked once every this many + 1 rules, boxes or states (a few ms).
+_CLOCK_MASK = (1 << 12) - 1
 #: Components of at most this many cells skip sweep 1 (see :func:`count_component`).
 _SMALL = 48
 #: Small parts of at most this many boxes carry their box sums in one sweep while their
@@ -89,6 +91,7 @@ class DPBackend(CountingBackend):
     name = "dp"
 
     def __init__(self, max_states: int = MAX_STATES, max_kept: int = MAX_KEPT) -> None:
+        super().__init__()
         self.max_states = max_states
         self.max_kept = max_kept
 
@@ -101,7 +104,7 @@ class DPBackend(CountingBackend):
 # Sweep order
 
 
-def sweep_order(component: Component) -> list[int]:
+def sweep_order(component: Component, budget: Budget = UNLIMITED) -> list[int]:
     """An order of the boxes that keeps few rules open at every cut: Cuthill-McKee.
 
     Breadth-first from a pseudo-peripheral box (one end of a long front), each box's new
@@ -113,13 +116,16 @@ def sweep_order(component: Component) -> list[int]:
     Notes
     -----
     O(B + E log E) for B boxes and E pairs of boxes sharing a rule (on a board a box shares
-    rules with at most a few dozen others).
+    rules with at most a few dozen others). The budget is checked every few thousand rules
+    and once per breadth-first search.
     """
     n = len(component.sizes)
     if n <= 2:  # every order is as narrow
         return list(range(n))
     neighbours: list[set[int]] = [set() for _ in range(n)]
-    for rule in component.constraints:
+    for i, rule in enumerate(component.constraints):
+        if not i & _CLOCK_MASK:
+            budget.check("ordering the boxes")
         for b in rule.boxes:
             neighbours[b].update(rule.boxes)
     for b in range(n):
@@ -130,7 +136,7 @@ def sweep_order(component: Component) -> list[int]:
     for root in range(n):
         if seen[root]:
             continue
-        start = _pseudo_peripheral(root, neighbours, degree)
+        start = _pseudo_peripheral(root, neighbours, degree, budget)
         seen[start] = True
         queue = deque((start,))
         while queue:
@@ -144,10 +150,12 @@ def sweep_order(component: Component) -> list[int]:
     return order
 
 
-def _pseudo_peripheral(root: int, neighbours: list[set[int]], degree: list[int]) -> int:
+def _pseudo_peripheral(root: int, neighbours: list[set[int]], degree: list[int],
+                       budget: Budget) -> int:
     """A box far from everything in its part of the graph (repeated breadth-first search)."""
     v, reach = root, -1
     while True:
+        budget.check("ordering the boxes")
         depth = {v: 0}
         frontier = [v]
         level = 0
@@ -207,9 +215,10 @@ class Plan:
     fmask: int  # (1 << width) - 1
 
 
-def _plan(component: Component, order: list[int], backward_too: bool = True) -> Plan:
+def _plan(component: Component, order: list[int], backward_too: bool = True,
+          budget: Budget = UNLIMITED) -> Plan:
     """The :class:`Plan` of sweeping ``component`` in ``order`` (backward steps only if
-    ``backward_too``)."""
+    ``backward_too``); the budget is checked every few thousand rules."""
     sizes = component.sizes
     n = len(order)
     pos = [0] * len(sizes)
@@ -221,7 +230,9 @@ def _plan(component: Component, order: list[int], backward_too: bool = True) -> 
     forward = [_Step(b, sizes[b]) for b in order]
     backward = [_Step(b, sizes[b]) for b in order] if backward_too else []
     spans = []
-    for r in rules:
+    for i, r in enumerate(rules):
+        if not i & _CLOCK_MASK:
+            budget.check("planning the count")
         places = sorted(map(pos.__getitem__, r.boxes))
         first, last = places[0], places[-1]
         if first == last:  # the rule covers one box only: it fixes that box's mines
@@ -236,7 +247,9 @@ def _plan(component: Component, order: list[int], backward_too: bool = True) -> 
     busy: list[tuple[int, int]] = []  # (last, slot)
     slots = 0
     cut_keys = [0] * (n + 1)
-    for first, last, r, places in spans:
+    for i, (first, last, r, places) in enumerate(spans):
+        if not i & _CLOCK_MASK:
+            budget.check("planning the count")
         while busy and busy[0][0] < first:
             heapq.heappush(free, heapq.heappop(busy)[1])
         if free:
@@ -287,18 +300,23 @@ def _moves(key: int, step: _Step, fmask: int) -> tuple[int, range]:
 
 
 def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
-           weighted: bool) -> tuple[dict[int, int], dict[int, int] | None]:
+           weighted: bool, watch: _Watch | None = None,
+           ) -> tuple[dict[int, int], dict[int, int] | None]:
     """One box: the next table and, if ``weighted``, the same table with values times ``j``.
 
-    ``shift`` is the packing width (0: values are plain totals, no mine number).
+    ``shift`` is the packing width (0: values are plain totals, no mine number). With a
+    ``watch``, a big table is watched as it is built: past the state cap or the budget the
+    sweep stops there, not once the whole table is made.
     """
     out: dict[int, int] = {}
     extra: dict[int, int] | None = {} if weighted else None
     opened, mask, weights = step.opened, step.mask, step.weights
     get = out.get
+    states = (table.items() if watch is None or len(table) <= _CLOCK_MASK
+              else watch.each(table, out))
     if not step.checks:  # no open rule through this box: every state takes the same j range
         terms = [(j, weights[j], j * shift) for j in range(step.low, step.high + 1)]
-        for key, value in table.items():
+        for key, value in states:
             k = key + opened
             for j, w, s in terms:
                 v = value << s
@@ -308,7 +326,7 @@ def _sweep(table: dict[int, int], step: _Step, shift: int, fmask: int,
                 if extra is not None and j:
                     extra[k] = extra.get(k, 0) + v * j
         return out, extra
-    for key, value in table.items():
+    for key, value in states:
         k, numbers = _moves(key, step, fmask)
         for j in numbers:
             w = weights[j]
@@ -480,15 +498,25 @@ class _Watch:
             raise _too_wide(len(table), self.kept, self.component)
         self.budget.check()
 
+    def each(self, table: dict[int, int], out: Sized) -> Iterator[tuple[int, int]]:
+        """``table``'s states, with the size of the table ``out`` made from them and the
+        clock looked at every few thousand."""
+        for i, item in enumerate(table.items()):
+            if not i & _CLOCK_MASK:
+                if len(out) > self.max_states:
+                    raise _too_wide(len(out), self.kept, self.component)
+                self.budget.check()
+            yield item
+
 
 class _Part:
     """The sweeps over one connected part of a component (see :func:`count_component`)."""
 
-    def __init__(self, component: Component) -> None:
+    def __init__(self, component: Component, budget: Budget = UNLIMITED) -> None:
         self.component = component
         self.cells = component.cells
-        self.order = sweep_order(component)
-        plan = _plan(component, self.order)
+        self.order = sweep_order(component, budget)
+        plan = _plan(component, self.order, budget=budget)
         self.forward, self.backward = plan.forward, plan.backward
         self.cut_keys, self.fmask = plan.cut_keys, plan.fmask
         self.ahead: list[dict[int, int]] = []
@@ -505,10 +533,11 @@ class _Part:
         behind: list[dict[int, int]] = [{0: 1}]  # backward tables of cuts n, n - 1, ...
         while len(ahead) + len(behind) < n + 2:
             if len(ahead[-1]) <= len(behind[-1]):
-                table, _ = _sweep(ahead[-1], forward[len(ahead) - 1], 0, fmask, False)
+                table, _ = _sweep(ahead[-1], forward[len(ahead) - 1], 0, fmask, False, watch)
                 ahead.append(table)
             else:
-                table, _ = _sweep(behind[-1], backward[n - len(behind)], 0, fmask, False)
+                table, _ = _sweep(behind[-1], backward[n - len(behind)], 0, fmask, False,
+                                  watch)
                 behind.append(table)
             watch(table, keep=True)
         self.ahead = ahead
@@ -527,7 +556,7 @@ class _Part:
         back_offset = [0] * (n + 1)
         table, offset = {0: 1}, 0
         for i in range(n - 1, -1, -1):
-            table, _ = _sweep(table, backward[i], shift, fmask, False)
+            table, _ = _sweep(table, backward[i], shift, fmask, False, watch)
             if i <= meet:
                 full, reachable = cut_keys[i], ahead[i]
                 table = {k: v for k, v in table.items() if full - k in reachable}
@@ -541,7 +570,7 @@ class _Part:
         sums: list[tuple[int, int]] = [(0, 0)] * len(self.component.sizes)
         table, offset = {0: 1}, 0
         for i, step in enumerate(forward):
-            table, extra = _sweep(table, step, shift, fmask, True)
+            table, extra = _sweep(table, step, shift, fmask, True, watch)
             assert extra is not None
             full, later = cut_keys[i + 1], back[i + 1]
             live: dict[int, int] = {}
@@ -815,7 +844,7 @@ def count_component(component: Component, *, budget: Budget = UNLIMITED,
         if part.cells <= _SMALL:
             grand <<= part.cells
         else:
-            swept[p], width, kind = _sweeper(part)
+            swept[p], width, kind = _sweeper(part, budget)
             widths.append((width, kind))
             grand *= swept[p].total(watch)
     if not grand:
@@ -831,7 +860,7 @@ def count_component(component: Component, *, budget: Budget = UNLIMITED,
             if result is None:
                 result = _carried(part, shift, watch)
         if result is None:
-            result = (swept[p] if p in swept else _Part(part)).polynomials(shift, watch)
+            result = (swept[p] if p in swept else _Part(part, budget)).polynomials(shift, watch)
         results.append(result)
     if any(not layouts[0] for layouts, _ in results):
         return ComponentCounts((0,) * (cells + 1), (zero_row,) * (cells + 1))
@@ -881,14 +910,15 @@ def count_component(component: Component, *, budget: Budget = UNLIMITED,
 TREE_FROM = 10
 
 
-def _sweeper(component: Component) -> tuple[_Part | TreePart, int, str]:
+def _sweeper(component: Component,
+             budget: Budget = UNLIMITED) -> tuple[_Part | TreePart, int, str]:
     """How a part is counted, with the width of its tables: its sweep, or, when the sweep
     would keep more than :data:`TREE_FROM` rules open at once and a tree decomposition
     of the part is narrower, a count over that tree (:mod:`.treedp`: linear in the part at
     bounded treewidth, where a sweep grows with the pathwidth)."""
     from exactmines.analysis.backends.treedp import TreePart, plan, sweep_width
 
-    part = _Part(component)
+    part = _Part(component, budget)
     width = sweep_width(component, part.order)
     if width <= TREE_FROM:
         return part, width, "sweep"

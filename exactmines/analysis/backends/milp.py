@@ -66,8 +66,9 @@ from exactmines.analysis.backends import (
     LayoutTally,
     mine_number_runs,
 )
-from exactmines.analysis.frontier import Component
+from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
+from exactmines.child import run_in_child
 from exactmines.errors import BackendUnavailable, OutOfTime, SolverError
 
 __all__ = [
@@ -82,6 +83,8 @@ Outcome = Literal["optimal", "infeasible"]
 _INF = float("inf")
 #: A rounded solution value further than this from 0 or 1 is a solver fault, not a layout.
 _INTEGRALITY = 1e-6
+#: The model's build looks at the clock once every this many + 1 rules.
+_CLOCK_MASK = (1 << 11) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,8 +293,17 @@ class _CbcDriver:
             self._problem.solve(self._solver)
         except pulp.PulpSolverError as exc:
             raise SolverError(f"CBC failed: {exc}") from None
-        outcome = cbc_outcome(self._problem.status, self._problem.sol_status,
-                              time_limit=time_limit)
+        try:
+            outcome = cbc_outcome(self._problem.status, self._problem.sol_status,
+                                  time_limit=time_limit)
+        except OutOfTime:
+            assert time_limit is not None
+            if time.monotonic() - started < 0.9 * time_limit:
+                # Stopped early, so not by its time limit: a failure, not a time-out.
+                raise SolverError(f"CBC stopped without a proven answer after "
+                                  f"{time.monotonic() - started:.3g} s of its "
+                                  f"{time_limit:.3g}") from None
+            raise
         if outcome == "infeasible":
             # Seen once on a loaded machine (not reproduced since): a count apparently ended
             # one layout short, its last solve called "infeasible" at the time limit; CBC
@@ -312,7 +324,10 @@ class _CbcDriver:
 class _Model:
     """One component's MILP on one driver, plus the exact check of every returned point."""
 
-    def __init__(self, component: Component, driver: _Driver) -> None:
+    def __init__(self, component: Component, driver: _Driver,
+                 budget: Budget = UNLIMITED) -> None:
+        """Build the model; the budget is checked every few thousand rows (a 34,216-cell
+        component has 60,000 rows: seconds of Python)."""
         self.component = component
         self.driver = driver
         self.solves = 0
@@ -328,7 +343,9 @@ class _Model:
         for chain in self.box_columns:
             for i in range(len(chain) - 1):
                 self.add_row(_Row((chain[i + 1], chain[i]), (1, -1), None, 0))
-        for rule in component.constraints:
+        for i, rule in enumerate(component.constraints):
+            if not i & _CLOCK_MASK:
+                budget.check("building the model")
             cells = tuple(c for b in rule.boxes for c in self.box_columns[b])
             self.add_row(_Row(cells, (1,) * len(cells), rule.mines, rule.mines))
 
@@ -403,10 +420,15 @@ class _Model:
 class MilpBackend:
     """Exact counts and verdicts from a MILP solver; subclasses pick the solver.
 
-    ``solves`` counts the solver calls made so far (for benchmarks and tests).
+    ``solves`` counts the solver calls made so far (for benchmarks and tests). With
+    ``in_child`` (CBC) every question runs in a child process ended when the budget runs
+    out (:func:`~exactmines.child.run_in_child`), the solver's processes with it: PuLP
+    writes a model file before each CBC run, seconds of Python on a big component, which
+    no time limit of the solver's reaches.
     """
 
     name = "milp"
+    in_child = False
 
     def __init__(self) -> None:
         self.solves = 0
@@ -414,18 +436,31 @@ class MilpBackend:
     def _driver(self) -> _Driver:
         raise NotImplementedError
 
-    def _model(self, component: Component) -> _Model:
-        return _Model(component, self._driver())
+    def _model(self, component: Component, budget: Budget) -> _Model:
+        return _Model(component, self._driver(), budget)
+
+    def _asked(self, question: str, component: Component, args: tuple[Any, ...],
+               budget: Budget) -> Any:
+        """``question`` answered in a child process (see ``in_child``)."""
+        rules = tuple((rule.boxes, rule.mines) for rule in component.constraints)
+        answer, solves = run_in_child(
+            _answer_in_child, (type(self).__name__, question, component.sizes, rules, args),
+            budget, doing=_DOING[question])
+        self.solves += solves
+        return answer
 
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         budget.check()
+        if self.in_child:
+            return self._asked("count", component, (), budget)  # type: ignore[no-any-return]
         tally = LayoutTally(component)
-        with self._model(component) as model:
-            try:
+        model = None
+        try:
+            with self._model(component, budget) as model:
                 for counts in _vectors(model, budget):
                     tally.add(counts)
-            finally:
-                self.solves += model.solves
+        finally:
+            self.solves += 0 if model is None else model.solves
         return tally.result()
 
     def layouts_up_to(self, component: Component, limit: int,
@@ -433,11 +468,15 @@ class MilpBackend:
                       budget: Budget = UNLIMITED) -> tuple[int, frozenset[int]]:
         """The vectors of ``count`` (the total held in ``allowed``), enumerated only until
         ``limit`` layouts are found: "exactly one layout?" is two solves."""
-        budget.check("looking for layouts")  # before the build
+        budget.check(_DOING["layouts_up_to"])  # before the build
+        if self.in_child:
+            return self._asked(  # type: ignore[no-any-return]
+                "layouts_up_to", component, (limit, allowed), budget)
         found = 0
         numbers: set[int] = set()
-        with self._model(component) as model:
-            try:
+        model = None
+        try:
+            with self._model(component, budget) as model:
                 if allowed is not None and not model.hold_total(allowed):
                     return 0, frozenset()
                 vectors = _vectors(model, budget)
@@ -445,16 +484,19 @@ class MilpBackend:
                     numbers.add(sum(counts))
                     found += prod(comb(size, j)
                                   for size, j in zip(component.sizes, counts, strict=True))
-            finally:
-                self.solves += model.solves
+        finally:
+            self.solves += 0 if model is None else model.solves
         return min(found, limit), frozenset(numbers)
 
     def mine_numbers(self, component: Component, *,
                      budget: Budget = UNLIMITED) -> frozenset[int]:
-        budget.check("finding the possible numbers of mines")  # before the build
+        budget.check(_DOING["mine_numbers"])  # before the build
+        if self.in_child:
+            return self._asked("mine_numbers", component, (), budget)  # type: ignore[no-any-return]
         found: set[int] = set()
-        with self._model(component) as model:
-            try:
+        model = None
+        try:
+            with self._model(component, budget) as model:
                 objective = model.total()
                 ones = (1,) * len(model.cells)
                 while (point := model.solve(objective, budget)) is not None:
@@ -463,8 +505,8 @@ class MilpBackend:
                     if k == len(model.cells):
                         break
                     model.add_row(_Row(tuple(model.cells), ones, k + 1, None))
-            finally:
-                self.solves += model.solves
+        finally:
+            self.solves += 0 if model is None else model.solves
         return frozenset(found)
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
@@ -476,15 +518,37 @@ class MilpBackend:
             return Deductions.unsettled(len(sizes))
         can_mine = [False] * len(sizes)
         can_clear = [False] * len(sizes)
-        with self._model(component) as model:
-            try:
+        model = None
+        try:
+            if self.in_child:
+                return self._asked(  # type: ignore[no-any-return]
+                    "deduce", component, (allowed,), budget)
+            with self._model(component, budget) as model:
                 if model.hold_total(allowed):
                     _settle(model, can_mine, can_clear, budget)
-            except OutOfTime:
-                return Deductions.unsettled(len(sizes))
-            finally:
-                self.solves += model.solves
+        except OutOfTime:
+            return Deductions.unsettled(len(sizes))
+        finally:
+            self.solves += 0 if model is None else model.solves
         return Deductions(tuple(can_mine), tuple(can_clear))
+
+
+#: What each question is doing, for the message when its time runs out.
+_DOING = {"count": "counting layouts", "layouts_up_to": "looking for layouts",
+          "mine_numbers": "finding the possible numbers of mines",
+          "deduce": "proving safe cells and mines"}
+
+
+def _answer_in_child(engine: str, question: str, sizes: tuple[int, ...],
+                     rules: tuple[tuple[tuple[int, ...], int], ...], args: tuple[Any, ...],
+                     budget: Budget) -> tuple[Any, int]:
+    """In a child process: ``question`` of a new ``engine`` (a class of this module) on the
+    component sent as plain tuples, and the solves it took."""
+    backend: MilpBackend = globals()[engine]()
+    backend.in_child = False
+    component = Component(sizes, tuple(Constraint(b, m) for b, m in rules))
+    answer = getattr(backend, question)(component, *args, budget=budget)
+    return answer, backend.solves
 
 
 def _vectors(model: _Model, budget: Budget) -> Iterator[tuple[int, ...]]:
@@ -569,9 +633,11 @@ class HighsMilpBackend(MilpBackend):
 
 
 class CbcMilpBackend(MilpBackend):
-    """The MILP engine on the CBC that ships with PuLP (one process per solve)."""
+    """The MILP engine on the CBC that ships with PuLP (one process per solve), each
+    question in a child process."""
 
     name = "milp-cbc"
+    in_child = True
 
     def __init__(self) -> None:
         super().__init__()

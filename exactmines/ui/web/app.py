@@ -11,7 +11,8 @@ pool of worker processes (:mod:`exactmines.ui.web.workers`), never on the event 
   still busy ``grace`` seconds (plus ``per_cell`` seconds per covered cell, for reading the
   position and writing the answer) after the limit is ended and replaced, and the request
   gets the sound answer that nothing was computed: every cell unknown, consistency
-  undecided, and a note. Work with no such answer (a deal, an import) gets 500 then.
+  undecided, and a note (a replay: its clicks not judged but those the rules prove safe).
+  Work with no such answer (a deal, an import) gets 500 then.
 
 Requests must come from this machine's page or from scripts: a ``Host`` that is not one of
 ``hosts`` (loopback names by default: DNS rebinding) and an ``Origin`` other than the
@@ -132,6 +133,16 @@ class ImportRequest(_Body):
     name: str = ""
     data: str | None = None
     text: str | None = None
+
+
+class ReplayRequest(_Body):
+    """A recorded game: the file's ``name`` (its ending says the format: .avf, .rmv, .evf,
+    .mvf) and its bytes in base64 ``data``."""
+
+    name: str
+    data: str
+    trust_flags: bool = False
+    time_limit: float | None = Field(None, description="seconds (default 5, capped)")
 
 
 class ExportRequest(_Body):
@@ -397,6 +408,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                settings.time_limit + settings.per_cell * len(body.text),
                                "the export was not finished within {seconds} s and was "
                                "stopped"))
+
+    # -- replays -----------------------------------------------------------------------
+
+    @app.post("/api/replay", summary="A replay file judged: every click with its exact "
+                                     "chance and class, and the board before each")
+    async def replay_endpoint(body: ReplayRequest) -> Response:
+        limit = time_limit(body.time_limit)
+        args = (body.name, body.data, body.trust_flags)
+        # Reading the file and writing the board before each of its events grow with it.
+        allowance = settings.grace + settings.per_cell * len(body.data)
+        seconds = limit + allowance
+        fallback = (jobs.unjudged_replay_body, (*args, seconds), 10.0 + 2 * allowance)
+        await engines()
+        try:
+            return _json(await pool.run(jobs.replay_body, (*args, limit), seconds=seconds,
+                                        fallback=fallback))
+        except Overtime:
+            raise OutOfTime(f"the replay was stopped, and not even read again within "
+                            f"{fallback[2]:.3g} s after") from None
 
     # -- play -------------------------------------------------------------------------
 

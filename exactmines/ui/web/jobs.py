@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import time
+from dataclasses import replace
 from typing import Any
 
 from exactmines.analysis.analyze import Analysis, Cells, analyze
@@ -21,14 +23,18 @@ from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
+from exactmines.io.replays import Replay, parse_replay, replay_kind
 from exactmines.position import Position
+from exactmines.replay.judge import judge_replay
+from exactmines.replay.serialize import judgement_for_page
 from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
 
 __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "export_body",
-           "new_game", "play", "installed_backends", "json_bytes", "Request"]
+           "replay_body", "unjudged_replay_body", "new_game", "play", "installed_backends",
+           "json_bytes", "Request"]
 
 #: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
 #: limit in seconds, cells a player flagged, cells grouped, the grid's topology)`` (the
@@ -41,6 +47,11 @@ def _position(request: Request) -> Position:
     """The request's position (its text, or its grid on its topology)."""
     text, grid, mines, *_, topology = request
     return read_position(text, grid, mines, topology=topology)
+
+
+#: The share of an overlay's budget the analysis gets; the search for the clues at fault
+#: and the advice have the rest.
+ANALYSIS_SHARE = 0.6
 
 
 def json_bytes(value: Any) -> bytes:
@@ -79,9 +90,7 @@ def overlay_body(request: Request) -> bytes:
     budget = Budget.seconds(limit)
     position = _position(request)
     engine = get_backend(backend)
-    # The analysis may spend its share twice (counting, then the verdicts): half of the
-    # budget keeps it within the whole.
-    result = analyze(position, backend=engine, budget=budget.share(0.5))
+    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
     out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
@@ -143,6 +152,40 @@ def export_body(text: str, to: str) -> bytes:
     """``POST /api/export``: ``{"data", "encoding", "suffix"}``."""
     data, encoding = exported(text, to)
     return json_bytes({"data": data, "encoding": encoding, "suffix": EXPORT_KINDS[to]})
+
+
+# -- replays ------------------------------------------------------------------------------
+
+
+def _replay(name: str, data: str, budget: Budget) -> Replay:
+    """The replay file ``name`` sent as base64 ``data``, read within ``budget``."""
+    kind = replay_kind(name)
+    if kind is None:
+        raise InputError("not a replay: the name must end in .avf, .rmv, .evf or .mvf",
+                         source=name or "name")
+    return parse_replay(decode_base64(data, name), name, kind, budget=budget)
+
+
+def replay_body(name: str, data: str, trust_flags: bool, limit: float) -> bytes:
+    """``POST /api/replay``: the JSON of ``replay --format json`` plus what the page steps
+    through (:func:`~exactmines.replay.serialize.judgement_for_page`). The time limit
+    covers the reading and the judging, as a replay's does on the command line: clicks
+    reached after it are ``not judged`` unless the rules prove them safe."""
+    budget = Budget.seconds(limit)
+    judged = judge_replay(_replay(name, data, budget), trust_flags=trust_flags, budget=budget)
+    return json_bytes(judgement_for_page(judged))
+
+
+def unjudged_replay_body(name: str, data: str, trust_flags: bool, seconds: float) -> bytes:
+    """What ``/api/replay`` answers for a request whose worker was stopped after
+    ``seconds``: the replay read again and walked with no time left (the clicks the rules
+    prove safe judged, the others ``not judged``), with a note saying why. Sound, like
+    every "not computed" answer. Cost: reading the file and the rules' walk."""
+    replay = _replay(name, data, Budget.seconds(seconds))
+    judged = judge_replay(replay, trust_flags=trust_flags, budget=Budget(time.monotonic()))
+    note = (f"the judging was stopped after {seconds:g} s (it did not end at its time "
+            "limit): the clicks the rules do not prove safe are not judged")
+    return json_bytes(judgement_for_page(replace(judged, notes=(*judged.notes, note))))
 
 
 # -- games ---------------------------------------------------------------------------------

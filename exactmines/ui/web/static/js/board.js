@@ -7,7 +7,7 @@
 import { colourOf, luminance } from "./colours.js";
 import { $ } from "./dom.js";
 import { fractionFloat, percentLabel } from "./numbers.js";
-import { overlayValid, rows, state } from "./state.js";
+import { flagsAreMarks, gameOver, overlayValid, replayEvent, rows, state } from "./state.js";
 
 const boardEl = $("board");
 const wrapEl = $("board-wrap");
@@ -208,9 +208,11 @@ function look(i, ch, over, valid) {
       : [`cell revealed n${ch}`, ch, `${where}: ${ch}`, null];
   }
   if (ch === "X") return ["cell exploded", "✸", `${where}: the mine clicked`, null];
-  if (ch === "M" && state.mode === "play") return ["cell shown-mine", "✱", `${where}: mine`, null];
+  if (ch === "M" && state.mode !== "edit") return ["cell shown-mine", "✱", `${where}: mine`, null];
   const info = valid && !over ? state.cellInfo.get(i) : undefined;
-  if (ch === "F") {
+  // A replay's untrusted flag is analysed as a covered cell and shows what the analysis
+  // says of it, with the flag's corner (dressed below).
+  if (ch === "F" && !(state.mode === "replay" && flagsAreMarks())) {
     // A flag is always drawn: in analysis a known mine, in a game the player's own mark
     // (the overlay does not trust it; the tooltip tells its probability).
     if (state.mode === "play" && info && info.verdict === "safe") {
@@ -237,11 +239,15 @@ function look(i, ch, over, valid) {
   return [`cell prob${hidden}`, percentLabel(p), `${where}: mine probability ${p.text}`, p];
 }
 
-/** What the overlay marks, by cell: recommended, at fault, dead, 50/50, or null. */
+/** What the overlay marks, by cell: recommended, at fault, dead, 50/50, or null; in a
+ * replay the cells the event shown clicks. */
 function markSets(over, valid) {
   const width = state.width;
   const rec = new Set();
   const faults = new Set();
+  const clicked = new Set();
+  const event = state.mode === "replay" ? replayEvent() : null;
+  if (event) for (const [r, c] of event.opens.length ? event.opens : [event.cell]) clicked.add(r * width + c);
   if (valid) {
     const move = state.overlay.recommendation;
     if (move && !over) for (const [r, c] of move.cells) rec.add(r * width + c);
@@ -250,7 +256,7 @@ function markSets(over, valid) {
   if (state.hintMove && state.mode === "play") {
     for (const [r, c] of state.hintMove.cells) rec.add(r * width + c);
   }
-  return { rec, faults, marks: valid && !over ? state.marks : null };
+  return { rec, faults, clicked, marks: valid && !over ? state.marks : null };
 }
 
 /** Cell i's look with the overlay's marks: [class, text, label, p]. */
@@ -258,6 +264,8 @@ function dressed(i, ch, over, valid, sets) {
   let [cls, text, label, p] = look(i, ch, over, valid);
   if (sets.rec.has(i)) cls += " rec";
   if (sets.faults.has(i)) cls += " fault";
+  if (sets.clicked.has(i)) { cls += " clicked"; label += ", clicked by this event"; }
+  if (ch === "F" && !cls.startsWith("cell flag")) { cls += " flagged"; label += ", flagged by the player"; }
   const marks = sets.marks;
   if (marks) {
     if (marks.dead.has(i)) { cls += " dead"; label += ", dead: opening it tells nothing"; }
@@ -271,7 +279,7 @@ function dressed(i, ch, over, valid, sets) {
 /** Bring every cell up to date with the state (only what changed is touched; on a large
  * board, the cells in view are painted). */
 export function render() {
-  const over = state.mode === "play" && state.game && state.game.over;
+  const over = gameOver();
   const valid = overlayValid();  // once: it compares the whole position
   const sets = markSets(over, valid);
   if (canvas) { paint(over, valid, sets); return; }
@@ -402,9 +410,14 @@ function paintMarks(ctx, kinds, x, y, size) {
       ctx.textAlign = "center"; ctx.textBaseline = "middle";
     }
   }
+  if (kinds.includes("flagged")) {  // the corner style.css draws on a replay's flag
+    ctx.fillStyle = FILL.flag;
+    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + size * 0.35, y); ctx.lineTo(x, y + size * 0.35); ctx.fill();
+  }
   if (kinds.includes("flag-wrong")) frame("#ff3b3b", 3);
   if (kinds.includes("fault")) frame("#ff00aa", 3);
   if (kinds.includes("rec")) frame("#00b3ff", 3);
+  if (kinds.includes("clicked")) frame("#1f4fff", 3);
   if (kinds.includes("picked")) frame("#e6007e", 3, [3, 2]);
   if (kinds.includes("cursor") && document.activeElement === boardEl) frame("#f5a623", 3);
 }

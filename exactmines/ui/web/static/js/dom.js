@@ -34,6 +34,14 @@ export function showError(message) {
 
 export function clearError() { $("error").hidden = true; $("error").textContent = ""; }
 
+/** A file chosen by the person, as base64 (what the API takes for binary files). */
+export async function readBase64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 0x8000) binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  return btoa(binary);
+}
+
 /** A number that may be long: its short form (shown), the exact value in `data-exact`,
  * shown on hover, focus or click (bigNumbers wires that), and a button that copies it.
  * A short number is shown as it is. */

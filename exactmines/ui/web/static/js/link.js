@@ -5,6 +5,7 @@ import { rows, state } from "./state.js";
 /** Put the position drawn (or the game's settings) in the URL fragment, without a new
  * history entry. A game on a given board has no link (the board is the server's). */
 export function writeFragment() {
+  if (state.mode === "replay") return;  // a replay is a file: no link holds it
   let fragment;
   if (state.mode === "play") {
     const g = state.game;

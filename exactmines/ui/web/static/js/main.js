@@ -1,4 +1,5 @@
-/* exactmines page: a board editor and a game, with the exact overlay from the server.
+/* exactmines page: a board editor, a game and a replay, with the exact overlay from the
+ * server.
  *
  * Plain JavaScript modules, no library and no build step. The server does every piece of
  * Minesweeper reasoning (/api/overlay, /api/games/...); the page draws, edits and asks.
@@ -10,13 +11,14 @@ import { api } from "./api.js";
 import { buildBoard, cellAt, cellVisible, fitZoom, render, scrollToCell, zoomBy, zoomToFit } from "./board.js";
 import { parseMineText } from "./boardcodec.js";
 import { colourOf } from "./colours.js";
-import { $, bigNumbers, clearError, el, showError } from "./dom.js";
+import { $, bigNumbers, clearError, el, readBase64, showError } from "./dom.js";
 import { applyTool, download, mineText, newBoard, setCell, startEditing, undo } from "./editor.js";
 import { decodeFragment } from "./fragment.js";
 import { writeFragment } from "./link.js";
 import { refreshOverlay } from "./overlay.js";
-import { hideTooltip, pickCell, showCellInfo, showTooltip } from "./panels.js";
+import { hideTooltip, pickCell, renderPanel, showCellInfo, showTooltip } from "./panels.js";
 import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAuto } from "./play.js";
+import { judgeAgain, layOut, nextGuess, openReplay, showStep, stepBy, stepTo } from "./replay.js";
 import { MAX_CELLS, positionKey, state } from "./state.js";
 
 const boardEl = $("board");
@@ -29,10 +31,18 @@ function setMode(mode, start = true) {
   document.body.dataset.mode = mode;
   $("mode-edit").setAttribute("aria-pressed", String(mode === "edit"));
   $("mode-play").setAttribute("aria-pressed", String(mode === "play"));
+  $("mode-replay").setAttribute("aria-pressed", String(mode === "replay"));
   state.overlay = null; state.overlayKey = null; state.hintMove = null; state.hintNote = null;
   state.overlayError = null; state.picked = null;
   hideTooltip();
   if (!start) return;
+  if (mode === "replay") {
+    const r = state.replay;
+    if (!r) { buildBoard(0, 0); renderPanel(); return; }  // nothing to show until a file
+    layOut();
+    showStep(r.step);
+    return;
+  }
   if (mode === "play") {
     if (state.game) { buildBoard(state.game.width, state.game.height, state.game.topology); fitZoom(); setGame(state.game); }
     else newGame();
@@ -109,6 +119,7 @@ boardEl.addEventListener("click", (event) => {
   const i = cellAt(event);
   if (i === null) return;
   state.cursor = i;
+  if (state.mode === "replay") { showCellInfo(i); render(); return; }
   if (state.mode === "edit") { applyTool(i, state.tool); showCellInfo(i); render(); return; }
   if ($("flag-mode").checked && !isChord(i)) flag(i); else click(i);
 });
@@ -124,7 +135,7 @@ boardEl.addEventListener("contextmenu", (event) => {
   if (i === null) return;
   event.preventDefault();
   if (state.mode === "edit") setCell(i, state.grid[i] === "F" ? "H" : "F");
-  else flag(i);
+  else if (state.mode === "play") flag(i);
 });
 // The cell under the pointer: its tooltip, and the Cell section of the panel.
 boardEl.addEventListener("mousemove", (event) => {
@@ -166,6 +177,7 @@ boardEl.addEventListener("keydown", (event) => {
     if (ch !== null) { setCell(i, ch); showCellInfo(i); event.preventDefault(); event.stopPropagation(); }
     return;
   }
+  if (state.mode === "replay") return;  // the page's keys step through it
   if (key === "enter" || key === " ") { click(i); event.preventDefault(); event.stopPropagation(); }
   else if (key === "f") { flag(i); event.preventDefault(); event.stopPropagation(); }
 });
@@ -187,13 +199,30 @@ document.addEventListener("keydown", (event) => {
     n: () => (state.mode === "edit" ? $("new-board").click() : $("new-game").click()),
   };
   if (state.mode === "edit") Object.assign(actions, { p: () => $("paste").click(), u: () => undo() });
-  else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
+  else if (state.mode === "replay") {
+    Object.assign(actions, { ",": () => stepBy(-1), ".": () => stepBy(1), g: () => nextGuess(),
+      n: () => $("replay-file").click() });
+  } else Object.assign(actions, { i: () => $("hint").click(), s: () => $("step").click(), a: () => $("auto").click() });
   if (actions[key]) { actions[key](); event.preventDefault(); }
 });
 
 // -- toolbar ----------------------------------------------------------------------------
 $("mode-edit").addEventListener("click", () => setMode("edit"));
 $("mode-play").addEventListener("click", () => setMode("play"));
+$("mode-replay").addEventListener("click", () => setMode("replay"));
+$("replay-file").addEventListener("change", async () => {
+  const file = $("replay-file").files[0];
+  if (!file) return;
+  if (state.mode !== "replay") setMode("replay", false);
+  await openReplay(file);
+  $("replay-file").value = "";
+});
+$("trust-flags").addEventListener("change", () => judgeAgain());
+$("replay-first").addEventListener("click", () => stepTo("start"));
+$("replay-prev").addEventListener("click", () => stepBy(-1));
+$("replay-next").addEventListener("click", () => stepBy(1));
+$("replay-last").addEventListener("click", () => stepTo("end"));
+$("replay-guess").addEventListener("click", () => nextGuess());
 $("preset").addEventListener("change", () => {
   const value = $("preset").value;
   if (value === "custom") return;
@@ -245,12 +274,14 @@ $("menu").addEventListener("click", () => {
   const open = document.body.classList.toggle("menu-open");
   $("menu").setAttribute("aria-expanded", String(open));
 });
-// The panel is redrawn often: its buttons are handled here, once.
+// The panel is redrawn often: its buttons (and a replay's rows) are handled here, once.
 $("panel").addEventListener("click", (event) => {
-  const button = event.target.closest && event.target.closest("button");
-  if (!button) return;
-  if (button.id === "jump") jumpToRecommended();
-  else if (button.classList.contains("pick")) pickCell(Number(button.dataset.cell));
+  if (!event.target.closest) return;
+  const button = event.target.closest("button");
+  const row = event.target.closest("tr[data-step]");
+  if (button && button.id === "jump") jumpToRecommended();
+  else if (button && button.classList.contains("pick")) pickCell(Number(button.dataset.cell));
+  else if (row) showStep(Number(row.dataset.step));
 });
 $("hint").addEventListener("click", () => gameAction("hint"));
 $("step").addEventListener("click", () => gameAction("step"));
@@ -273,11 +304,9 @@ $("paste-dialog").addEventListener("close", async () => {
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = "";
-  for (let k = 0; k < bytes.length; k += 0x8000) binary += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  const data = await readBase64(file);
   try {
-    const answer = await api("/api/import", { name: file.name, data: btoa(binary) });
+    const answer = await api("/api/import", { name: file.name, data });
     clearError();
     loadMineText(answer.text);
   } catch (error) { showError(error.message); }

@@ -5,7 +5,7 @@ import { cellVisible, render, scrollToCell } from "./board.js";
 import { $, clearError, showError } from "./dom.js";
 import { parseFraction } from "./numbers.js";
 import { renderPanel } from "./panels.js";
-import { positionKey, rows, state } from "./state.js";
+import { flagsAreMarks, gameOver, positionKey, rows, state } from "./state.js";
 
 const boardEl = $("board");
 /** A busy server (503) is asked again this many times, after the wait it names. */
@@ -14,17 +14,23 @@ const RETRIES = 3;
 function overlayBody() {
   const body = { backend: $("backend").value, time_limit: state.timeLimit || undefined,
     grouped: true };  // the cells by value: each fraction once
-  if (state.mode === "play") {
-    // What the player sees; the player's flags are sent apart: never trusted as mines,
-    // never recommended.
+  if (flagsAreMarks()) {
+    // What the player sees (in a game, or before a replay's event); the player's flags are
+    // sent apart: never trusted as mines, never recommended.
+    const shown = rows();
     const flagged = [];
-    state.game.rows.forEach((row, r) => {
+    shown.forEach((row, r) => {
       for (let c = 0; c < row.length; c++) if (row[c] === "F") flagged.push([r, c]);
     });
-    body.grid = state.game.rows.map((row) => row.replace(/[FMX]/g, "H"));
-    body.mines = state.game.mines;
-    body.topology = state.game.topology;
+    body.grid = shown.map((row) => row.replace(/[FMX]/g, "H"));
+    body.mines = state.mode === "play" ? state.game.mines : state.replay.answer.mines;
+    // A replay is of the square grid (the formats know no other board).
+    if (state.mode === "play") body.topology = state.game.topology;
     body.flagged = flagged;
+  } else if (state.mode === "replay") {
+    // A replay whose flags are trusted: they are mines, as the player took them.
+    body.grid = rows();
+    body.mines = state.replay.answer.mines;
   } else {
     body.grid = rows();
     body.topology = state.topology;
@@ -58,12 +64,18 @@ const wait = (ms) => new Promise((done) => setTimeout(done, ms));
  * still shown. */
 export async function refreshOverlay() {
   const key = positionKey();
-  if (!state.overlayOn || (state.mode === "play" && (!state.game || state.game.over))) {
+  const none = state.mode === "play" ? !state.game : state.mode === "replay" ? !state.replay : false;
+  if (!state.overlayOn || none || gameOver()) {
     boardEl.dataset.state = "idle";
     render(); renderPanel();
     return;
   }
-  if (state.overlayKey === key && state.overlay) { render(); renderPanel(); return; }
+  if (state.overlayKey === key && state.overlay) {  // held already (a replay's step again)
+    boardEl.dataset.state = "ready";
+    boardEl.dataset.key = key;
+    render(); renderPanel();
+    return;
+  }
   const mine = ++state.seq;
   if (state.controller) state.controller.abort();
   const controller = new AbortController();

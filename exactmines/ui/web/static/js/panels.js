@@ -1,9 +1,9 @@
-/* The side panel (position, recommended click and the best guesses, cell, game) and the
- * tooltip over a cell. */
+/* The side panel (position, recommended click and the best guesses, cell, game or replay)
+ * and the tooltip over a cell. */
 import { cellCount, render, scrollToCell } from "./board.js";
 import { $, bigNumber, el, entries } from "./dom.js";
 import { fractionFloat, parseFraction, percentText, shortDigits, shortFraction } from "./numbers.js";
-import { overlayFailed, overlayValid, rows, state } from "./state.js";
+import { flagsAreMarks, gameOver, overlayFailed, overlayValid, replayEvent, rows, state } from "./state.js";
 
 const CELL_PROMPT = "Point at a covered cell, or move to it with the arrow keys, to see its exact probability.";
 
@@ -24,7 +24,8 @@ const where = (r, c) => `row ${r}, col ${c}`;
 function renderSummary() {
   const box = $("summary");
   box.textContent = "";
-  const mines = state.mode === "play" ? (state.game ? state.game.mines : null) : state.mines;
+  const mines = state.mode === "play" ? (state.game ? state.game.mines : null)
+    : state.mode === "replay" ? (state.replay ? state.replay.answer.mines : null) : state.mines;
   const size = `${state.width}x${state.height}, ` +
     (mines === null ? "mine count unknown" : `${mines} mines`);
   if (state.mode === "play" && state.game && state.game.over) {
@@ -34,6 +35,22 @@ function renderSummary() {
     box.append(el("h2", null, "Position"), el("p", null, size),
       el("p", { class: "muted" }, "The game is over: every mine is shown."));
     return;
+  }
+  if (state.mode === "replay") {
+    const r = state.replay;
+    if (!r) {
+      box.append(el("h2", null, "Replay"), el("p", { class: "muted" },
+        "Open a recorded game (.avf, .rmv, .evf or .mvf) to see every click judged exactly."));
+      return;
+    }
+    if (!replayEvent()) {
+      const won = r.answer.won;
+      box.append(el("div", { class: `banner ${won ? "won" : "lost"}`, id: "outcome",
+        "data-outcome": won ? "won" : "lost" }, won ? "The game was won." : "Lost: a mine."));
+      box.append(el("h2", null, "Position"), el("p", null, size),
+        el("p", { class: "muted" }, "The end of the game: every mine is shown."));
+      return;
+    }
   }
   if (!state.overlayOn) {
     box.append(el("h2", null, "Position"), el("p", null, size), el("p", { class: "muted" }, "Overlay off."));
@@ -167,7 +184,7 @@ function renderAdvice() {
     return;
   }
   if (!overlayValid()) return;
-  if (state.mode === "play" && state.game && state.game.over) return;
+  if (gameOver()) return;
   const overlay = state.overlay;
   const move = overlay.recommendation;
   box.append(el("h2", null, "Recommended click"));
@@ -188,8 +205,10 @@ function describeCell(i, rich) {
   const lines = [where(r, c)];
   if (ch >= "0" && ch <= "8") { lines.push(`revealed: ${ch}`); return lines; }
   if (ch === "X") { lines.push("the mine clicked"); return lines; }
-  const flagged = ch === "F" && state.mode === "play";
-  if (flagged) lines.push("flagged by you (a mark: the analysis does not trust it)");
+  const flagged = ch === "F" && flagsAreMarks();
+  if (flagged) {
+    lines.push(`flagged by ${state.mode === "play" ? "you" : "the player"} (a mark: the analysis does not trust it)`);
+  }
   if (!overlayValid()) {
     const failed = overlayFailed();
     lines.push(!state.overlayOn ? "covered (overlay off)" : failed !== null ? `not analysed: ${failed}` : "analysing…");
@@ -293,21 +312,95 @@ function renderGame() {
     ["survival", fraction(survive)],
   ]));
   if (!g.risk_complete) box.append(el("p", { class: "notice" }, "Some clicks' risks were not computed within the time limit."));
+  box.append(riskTable("clicks", g.clicks.map((click) => ({
+    cell: [click.row, click.col], by: click.by, probability: click.probability, mine: click.mine,
+  })), "by"));
+  const list = $("clicks");
+  list.scrollTop = list.scrollHeight;
+}
+
+/** The risk log of a game or a replay: one row per click, {cell: [r, c], by, probability
+ * (a fraction string, or null with `unknown` saying why), mine, current, step (a replay's
+ * event: a click on the row goes there, main.js listens)}. */
+function riskTable(id, clicks, byTitle) {
   const table = el("table", null, el("thead", null, el("tr", null,
-    el("th", null, "#"), el("th", null, "cell"), el("th", null, "by"), el("th", null, "risk"))));
+    el("th", null, "#"), el("th", null, "cell"), el("th", null, byTitle), el("th", null, "risk"))));
   const body = el("tbody");
-  g.clicks.forEach((click, k) => {
+  clicks.forEach((click, k) => {
+    const go = click.step !== undefined;
     const p = parseFraction(click.probability);
-    const risk = p === null ? el("span", { class: "muted" }, "not computed")
-      : hoverExact(`${percentText(p)}${p.den !== 1n ? ` (${shortFraction(p)})` : ""}`, p.text);
-    body.append(el("tr", click.mine ? { class: "boom" } : null,
-      el("td", { class: "num" }, k + 1), el("td", null, `${click.row},${click.col}`),
+    const text = p === null ? "" : `${percentText(p)}${p.den !== 1n ? ` (${shortFraction(p)})` : ""}`;
+    // A row that goes to its click shows the exact value there, not on a click of its own.
+    const risk = p === null ? el("span", { class: "muted" }, click.unknown || "not computed")
+      : go ? el("span", { class: "num", title: p.text }, text) : hoverExact(text, p.text);
+    const props = { class: [click.mine ? "boom" : "", click.current ? "current" : "", go ? "go" : ""]
+      .filter(Boolean).join(" ") };
+    if (go) props["data-step"] = String(click.step);
+    body.append(el("tr", props,
+      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}`),
       el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
   });
   table.append(body);
-  box.append(el("div", { id: "clicks" }, table));
-  const list = $("clicks");
-  list.scrollTop = list.scrollHeight;
+  return el("div", { id, class: "clicks" }, table);
+}
+
+/** An exact chance in the replay's panel: "0", "1", or a fraction with its percentage. */
+function chance(text, props = {}) {
+  const p = parseFraction(text);
+  if (p === null) return "?";
+  return p.den === 1n ? el("span", { class: "exact num", ...props }, p.text) : fraction(p, props);
+}
+
+/** Replay mode: the game, the event shown and its judgement, the luck, and the risk log of
+ * the clicks that opened cells (a row goes to its click). */
+function renderReplay() {
+  const box = $("replay-info");
+  box.textContent = "";
+  const r = state.replay;
+  if (!r) return;
+  const a = r.answer;
+  const m = a.ms_toollib;
+  const time = `${m.time.toFixed(3)} s, 3BV ${m.bbbv}${m.bbbv_s === null ? "" : `, 3BV/s ${m.bbbv_s.toFixed(3)}`}`;
+  box.append(el("h2", null, "Replay"), entries([
+    ["file", r.name],
+    ["program", `${a.software || "unknown"} (.${a.format})`],
+    ["player", a.player || "—"],
+    ["game", `${a.width}x${a.height}, ${a.mines} mines, ${a.mode}: ${a.won ? "won" : "lost"}`],
+    ["ms_toollib", time],
+  ]));
+  const event = replayEvent();
+  if (event) {
+    const at = `${event.kind} at ${event.cell[0]},${event.cell[1]}, ${event.time.toFixed(3)} s`;
+    const pairs = [["event", `${r.step + 1} of ${a.events.length}: ${at}`]];
+    if (event.class === null) pairs.push(["flag", "put on or taken off: no cell opened"]);
+    else {
+      pairs.push(["class", el("span", { id: "click-class", class: `class-${event.class.replace(/ /g, "-")}` }, event.class)]);
+      if (event.probability !== null) pairs.push(["mine chance", chance(event.probability, { id: "click-chance" })]);
+      if (event.safest !== null) pairs.push(["safest", chance(event.safest)]);
+      if (event.excess !== null) pairs.push(["excess", chance(event.excess)]);
+      if (event.mine) pairs.push(["outcome", el("span", { class: "verdict-bad" }, "a mine")]);
+    }
+    if (event.note) pairs.push(["note", event.note]);
+    box.append(el("h2", null, "This click"), entries(pairs));
+  }
+  box.append(el("h2", null, "Luck"), entries([
+    ["survival", fraction(parseFraction(a.luck), { id: "luck" })],
+    ["-log10", a.luck_log10.toFixed(3)],
+    ["guesses", `${a.classes["needless guess"]} needless, ${a.classes["forced guess"]} forced` +
+      (a.classes["not judged"] ? `, ${a.classes["not judged"]} not judged` : "")],
+  ]));
+  const opening = a.events.filter((e) => e.class !== null);
+  box.append(riskTable("replay-clicks", opening.map((e) => ({
+    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine,
+    unknown: e.class === "first" ? "kept safe" : undefined,
+    current: e.index === r.step, step: e.index,
+  })), "class"));
+  const list = $("replay-clicks");
+  const current = list.querySelector("tr.current");
+  if (current) {  // the row of the click shown, in the middle of the log (the page stays)
+    const below = current.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop += below - list.clientHeight / 2;
+  }
 }
 
 /** Every section of the panel, and the tooltip if one is up, from the state. */
@@ -315,6 +408,7 @@ export function renderPanel() {
   renderSummary();
   renderAdvice();
   if (state.mode === "play") renderGame();
+  if (state.mode === "replay") renderReplay();
   const i = state.lastCellShown;
   showCellInfo(i !== null && i < cellCount() ? i : null);
   if (state.hover && !$("tooltip").hidden && state.hover.i < cellCount()) {

@@ -33,11 +33,50 @@ export const state = {
   hover: null,         // {i, x, y}: the cell under the pointer and where the tooltip is
   picked: null,        // a cell picked in the list of guesses (highlighted)
   scrollToRec: false,  // scroll to the recommended cell when the next overlay comes
+  replay: null,        // replay: {name, data (base64), answer (/api/replay), step}
 };
 
-/** The rows on the board: the game's in play, the editor's grid otherwise. */
+/** The replay's event about to be played at the step shown (null at the end). */
+export function replayEvent() {
+  const r = state.replay;
+  return r && r.step < r.answer.events.length ? r.answer.events[r.step] : null;
+}
+
+/** The rows of a replay at the step shown: before its event, or at the end with every
+ * mine shown (M) and the one that went off (X). */
+function replayRows() {
+  const r = state.replay;
+  if (!r) return [];
+  const shown = r.answer.shown[r.step];
+  if (r.step < r.answer.events.length) return shown;
+  const cells = shown.map((row) => row.split(""));
+  for (const [row, col] of r.answer.board_mines) {
+    if (cells[row][col] === "H" || cells[row][col] === "F") cells[row][col] = "M";
+  }
+  const lost = r.answer.lost_at && r.answer.events[r.answer.lost_at.index];
+  if (lost) for (const [row, col] of lost.opens) if (cells[row][col] === "M") cells[row][col] = "X";
+  return cells.map((row) => row.join(""));
+}
+
+/** Whether the flags shown are a player's marks, which the analysis does not trust (a
+ * game's; a replay's unless trusted), rather than known mines (the editor's). */
+export function flagsAreMarks() {
+  if (state.mode === "play") return true;
+  return state.mode === "replay" && Boolean(state.replay) && !state.replay.answer.trust_flags;
+}
+
+/** Whether the game shown is over: a game ended, or a replay at its end. */
+export function gameOver() {
+  if (state.mode === "play") return Boolean(state.game && state.game.over);
+  if (state.mode === "replay") return Boolean(state.replay) && !replayEvent();
+  return false;
+}
+
+/** The rows on the board: the game's in play, the replay's at its step, the editor's grid
+ * otherwise. */
 export function rows() {
   if (state.mode === "play") return state.game ? state.game.rows : [];
+  if (state.mode === "replay") return replayRows();
   return gridRows(state.grid, state.width, state.height);
 }
 
@@ -54,6 +93,10 @@ export function positionKey() {
   if (state.mode === "play") {
     const g = state.game;
     return g ? `game:${g.id}:${g.clicks.length}:${textHash(g.rows.join(""))}` : "game:none";
+  }
+  if (state.mode === "replay") {
+    const r = state.replay;
+    return r ? `replay:${r.name}:${r.answer.trust_flags}:${r.step}` : "replay:none";
   }
   return `${state.width}x${state.height}x${state.mines}@${state.topology}:${rows().join("/")}`;
 }

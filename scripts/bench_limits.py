@@ -1,0 +1,165 @@
+"""How each engine keeps to a time limit: wall time of ``analyze`` against the limit asked,
+per engine and family, and what it answered within it.
+
+Usage::
+
+    python scripts/bench_limits.py                          # everything: ~20 min, loaded
+    python scripts/bench_limits.py --quick                  # limits 0.1 and 1 s only
+    python scripts/bench_limits.py --engines sat auto --limits 1 --families "sat 30/60"
+
+Families, the ones ``exactmines generate`` makes:
+
+``sat V/C``
+    a random 3-SAT formula of V variables and C clauses compiled into a position
+    (``generate sat --variables V --clauses C --seed S``): one component of thousands of
+    cells, too wide for the DP; 20/40 (seed 3, 2,382 models), 30/60 (seed 3, 113,738),
+    50/100 (seed 1, 1.2 billion) and 20/85 (seed 1, 15 models, near the satisfiability
+    threshold);
+``dense``
+    the three positions with the widest front among those met in three 30x16/99 games
+    played with safe moves only (``generate dense --count 3``);
+``lattice``
+    three 30x16/99 lattice positions (``generate lattice --count 3``).
+
+Each engine analyses each position of a family at each limit, in this process (the
+engines' own child processes included: Ganak's, CBC's), once; each engine first answers a
+small position, so that imports and the start of its child processes are not in the
+figures. A cell of the table is the median and the largest wall time in seconds over the
+family's positions, then how many of them were counted (probabilities computed) out of
+how many. ``floor`` is the largest wall time of building the position's frontier alone,
+which every analysis does first and no limit interrupts (it is linear in the position);
+``!`` marks a largest time more than 1 s past the limit and that floor.
+
+Every answer is checked against what is known: the layouts against the formula's model
+count, and for the board families every proved safe cell and mine against the DP's
+analysis without a limit. The script exits 1 if an answer claims more than is so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from exactmines import analyze, read_position
+from exactmines.analysis.analyze import Analysis
+from exactmines.analysis.backends import get_backend
+from exactmines.analysis.frontier import build_frontier
+from exactmines.generate.families import dense_games, lattice_position
+from exactmines.generate.positions import random_sat_instances
+from exactmines.position import Cell, Position
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINES = ["dp", "sat", "milp-highs", "milp-cbc", "ganak", "auto"]
+LIMITS = [0.1, 1.0, 10.0]
+#: name -> (variables, clauses, seed) of the compiled formulas.
+FORMULAS = {"sat 20/40": (20, 40, 3), "sat 30/60": (30, 60, 3), "sat 50/100": (50, 100, 1),
+            "sat 20/85": (20, 85, 1)}
+FAMILIES = [*FORMULAS, "dense", "lattice"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A position with what is known of its answer: the layouts (``None``: unknown) and
+    the proved safe cells and mines (``None``: unknown)."""
+
+    position: Position
+    layouts: int | None
+    verdicts: dict[Cell, str] | None
+
+
+def proved(result: Analysis) -> dict[Cell, str]:
+    return {c.cell: c.verdict for c in result.cells if c.verdict != "unknown"}
+
+
+def family(name: str, count: int) -> list[Case]:
+    """The positions of a family, with their known answers."""
+    if name in FORMULAS:
+        variables, clauses, seed = FORMULAS[name]
+        instance = random_sat_instances(variables, clauses, seed, count_seconds=600)[0]
+        assert instance.position is not None
+        return [Case(instance.position, instance.metadata["model_count"], None)]
+    if name == "dense":
+        steps = sorted(dense_games(3, 0), key=lambda step: -step.analysis.frontier_cells)
+        positions = [step.position for step in steps[:count]]
+    else:
+        positions = [lattice_position(0, index) for index in range(count)]
+    cases = []
+    for position in positions:
+        reference = analyze(position, backend="dp")
+        cases.append(Case(position, reference.layouts, proved(reference)))
+    return cases
+
+
+def sound(result: Analysis, case: Case) -> bool:
+    """Nothing claimed that is not so."""
+    if result.layouts is not None and case.layouts is not None \
+            and result.layouts != case.layouts:
+        return False
+    if result.consistent is False:
+        return False  # every position here has layouts
+    if case.verdicts is not None:
+        return proved(result).items() <= case.verdicts.items()
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES)
+    parser.add_argument("--limits", nargs="+", type=float, default=LIMITS)
+    parser.add_argument("--families", nargs="+", default=FAMILIES, choices=FAMILIES)
+    parser.add_argument("--positions", type=int, default=3,
+                        help="positions of the board families")
+    parser.add_argument("--quick", action="store_true", help="limits 0.1 and 1 s only")
+    args = parser.parse_args()
+    limits = [limit for limit in args.limits if not args.quick or limit <= 1]
+
+    warm = read_position(ROOT / "instances" / "reference-9x9.mine")
+    for engine in args.engines:  # imports and child processes started outside the timings
+        analyze(warm, backend=engine, time_limit=30)
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{os.cpu_count()} cores; wall seconds of analyze (median / max over the "
+          "positions) and positions counted")
+    print()
+    print("| family | floor | engine | "
+          + " | ".join(f"limit {limit:g} s" for limit in limits) + " |")
+    print("|---|---|---|" + "---|" * len(limits))
+    wrong = 0
+    for name in args.families:
+        cases = family(name, args.positions)
+        floor = 0.0
+        for case in cases:
+            started = time.perf_counter()
+            build_frontier(case.position)
+            floor = max(floor, time.perf_counter() - started)
+        for engine in args.engines:
+            cells = []
+            for limit in limits:
+                seconds = []
+                counted = 0
+                for case in cases:
+                    started = time.perf_counter()
+                    result = analyze(case.position, backend=get_backend(engine),
+                                     time_limit=limit)
+                    seconds.append(time.perf_counter() - started)
+                    counted += result.probabilities_computed
+                    if not sound(result, case):
+                        wrong += 1
+                        print(f"{name} {engine} {limit:g}: claims more than is so",
+                              file=sys.stderr)
+                late = "!" if max(seconds) > limit + floor + 1 else ""
+                cells.append(f"{statistics.median(seconds):.2f} / {max(seconds):.2f}{late} "
+                             f"({counted}/{len(cases)})")
+            print(f"| {name} | {floor:.2f} | {engine} | " + " | ".join(cells) + " |",
+                  flush=True)
+    print()
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
