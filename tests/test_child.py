@@ -105,13 +105,18 @@ def test_the_child_is_ended_when_the_budget_runs_out():
 
 def test_ctrl_c_ends_the_child():
     before = children()
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    # Ctrl-C as a terminal gives it: Python's own handler, and the signal to the main thread
+    # (os.kill may hand it to the timer's thread, which leaves the main one waiting).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(1.0, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             run_in_child(sleep, (60,), UNLIMITED, doing="sleeping")
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert children() <= before
 
 
