@@ -530,6 +530,21 @@ def test_cbc_not_solved_before_its_time_limit_is_a_solver_error(monkeypatch):
         driver.solve({0: 1}, None)
 
 
+def test_cbc_stopping_just_short_of_a_tiny_limit_is_a_time_out(monkeypatch):
+    # CBC reads its clock coarsely: given hundredths of a second it may stop a little early
+    # (0.0213 s of 0.0238 in a CI run). That is the time-out it is, not a solver failure.
+    def stops_early(self, solver=None, **kwargs):
+        time.sleep(0.85 * solver.timeLimit)
+        self.status, self.sol_status = pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
+        return self.status
+
+    monkeypatch.setattr(pulp.LpProblem, "solve", stops_early)
+    driver = _CbcDriver()
+    driver.add_columns(2)
+    with pytest.raises(OutOfTime):
+        driver.solve({0: 1}, 0.03)
+
+
 def test_cbc_questions_stop_on_time_with_the_solver_they_started():
     # Each question runs in a child process, ended with the CBC runs it started when the
     # budget runs out: the model's file alone takes seconds of Python here.

@@ -923,6 +923,24 @@ def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
         estimate(lattice_view(), cache)
 
 
+def test_an_engine_giving_up_after_the_budget_ran_out_is_out_of_time():
+    # A slow machine: the budget runs out while the engine works, and the engine then says
+    # "too large". What the player hears is that the time ran out, not that the front is
+    # too large (seen in CI: TooLarge escaped instead of OutOfTime).
+    class GivesUpLate:
+        name = "late"
+
+        def count(self, component, *, budget=UNLIMITED):
+            while not budget.expired():
+                time.sleep(0.01)
+            raise TooLarge("gave up (test)")
+
+    cache = Cache(engine=GivesUpLate())
+    cache.budget = Budget.seconds(0.05)
+    with pytest.raises(OutOfTime, match="searching layouts"):
+        estimate(lattice_view(), cache)
+
+
 def test_the_engine_and_the_budget_reach_every_large_count():
     # Whatever counts a component past the box search's node budget gets the cache's engine
     # and time budget: nothing reaches for another engine or runs without the limit.

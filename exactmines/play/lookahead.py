@@ -48,7 +48,7 @@ from exactmines.analysis.combine import poly_mul, relative_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes
-from exactmines.errors import BudgetExceeded, TooLarge
+from exactmines.errors import BudgetExceeded, OutOfTime, TooLarge
 from exactmines.position import indices_of as _bits
 
 __all__ = [
@@ -106,9 +106,12 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
         return engine.count(component, budget=budget)
-    except BudgetExceeded:
+    except BudgetExceeded as exc:
         if budget.expired():
-            raise
+            # Out of time, whatever the engine said: OutOfTime, never its TooLarge.
+            if isinstance(exc, OutOfTime):
+                raise
+            budget.check("searching layouts")
         # Too wide for the engine: count by search after all, with no node budget.
         return _count_boxes(sizes, rule_boxes, needs, None, budget=budget)
 
