@@ -29,6 +29,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "exactmines/analysis/frontier.py",
     "exactmines/analysis/combine.py",
+    "exactmines/analysis/tables.py",
     "exactmines/analysis/backends/dp.py",
     "exactmines/deduction/grid.py",
     "exactmines/deduction/rules.py",

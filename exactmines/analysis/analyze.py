@@ -23,9 +23,9 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import compress, repeat, starmap
+from itertools import repeat, starmap
 from operator import add
-from typing import Any, Literal, overload
+from typing import Any, overload
 
 from exactmines.analysis.backends import (
     Backend,
@@ -43,9 +43,9 @@ from exactmines.analysis.combine import (
     combine_ratios_without_count,
     feasible_sums,
     fits,
-    fraction_of,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
+from exactmines.analysis.tables import Value, Verdict, cell_tables
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
@@ -58,9 +58,6 @@ COUNT_SHARE = 0.5
 #: The share of the verdicts' time that finding a component's possible numbers of mines may
 #: use: the proofs of safe cells and mines keep the rest.
 NUMBERS_SHARE = 0.5
-
-Verdict = Literal["safe", "mine", "unknown"]
-
 
 @dataclass(frozen=True, slots=True)
 class CellAnalysis:
@@ -158,8 +155,6 @@ class Analysis:
         raise KeyError(f"({row}, {col}) is not a covered cell of the position")
 
 
-#: ``(numerator, denominator)`` of a probability, not reduced; ``None``: not computed.
-Value = tuple[Ratio | None, Verdict]
 #: What the cells get: groups of cells, each with its value; cells in no group get the
 #: ``rest`` value.
 Values = list[tuple[Sequence[Cell], Value]]
@@ -233,33 +228,7 @@ class Cells(Sequence[CellAnalysis]):
         """
         if self._table is None:
             values, rest = self.values()
-            fractions: dict[Ratio, Fraction] = {}
-
-            def exact(value: Value) -> tuple[Fraction | None, Verdict]:
-                ratio, verdict = value
-                if ratio is None:
-                    return None, verdict
-                found = fractions.get(ratio)
-                if found is None:
-                    found = fractions[ratio] = fraction_of(*ratio)
-                return found, verdict
-
-            position = self._position
-            width = position.width
-            size = width * position.height
-            pair = exact(rest)
-            probability = [pair[0]] * size
-            pairs = [pair] * size
-            for cells, value in values:
-                pair = exact(value)
-                p = pair[0]
-                for r, c in cells:
-                    i = r * width + c
-                    probability[i] = p
-                    pairs[i] = pair
-            flags = "".join(position.rows).encode("latin-1", "replace").translate(
-                _COVERED_BYTE)
-            self._table = (probability, pairs, list(compress(range(len(flags)), flags)))
+            self._table = cell_tables(values, rest, self._position.width, self._position.rows)
         return self._table
 
     def probabilities(self) -> tuple[Fraction | None, ...]:
@@ -439,10 +408,6 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
                     Cells.of_boxes(position, split.part_cells, ratios, settled), True,
                     split.components, split.frontier_cells, split.largest_component,
                     seconds=time.perf_counter() - started)
-
-
-#: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
-_COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
 
 
 def _count(frontier: Frontier, engine: Backend, budget: Budget,

@@ -1,0 +1,67 @@
+"""An analysis's answers laid out per cell: each cell's exact probability and verdict in flat
+tables by index ``r * width + c``, as :class:`~exactmines.analysis.analyze.Cells` reads them.
+
+Compiled by mypyc where a C compiler works (``setup.py``): on an expert mid-game position
+this is about a fifth of the whole analysis in pure Python (the loops over the frontier's
+cells), the part ``analyze`` runs after counting and combining.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import compress
+from typing import Literal
+
+from exactmines.analysis.combine import Ratio, fraction_of
+from exactmines.position import COVERED, Cell
+
+__all__ = ["Verdict", "Value", "Pair", "cell_tables"]
+
+Verdict = Literal["safe", "mine", "unknown"]
+#: ``(numerator, denominator)`` of a probability, not reduced (``None``: not computed), and
+#: the verdict.
+Value = tuple[Ratio | None, Verdict]
+#: A cell's exact probability (``None``: not computed) and its verdict.
+Pair = tuple[Fraction | None, Verdict]
+
+#: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
+_COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
+
+
+def cell_tables(values: Sequence[tuple[Sequence[Cell], Value]], rest: Value, width: int,
+                rows: Sequence[str]) -> tuple[list[Fraction | None], list[Pair], list[int]]:
+    """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
+    index (the cells not covered hold the rest's, unread), and the covered cells' flat
+    indices, row-major.
+
+    ``values``: groups of cells, each with its ``(ratio, verdict)`` (the ratio a pair of
+    integers, not reduced; ``None``: not computed); every other cell has ``rest``. One
+    :class:`~fractions.Fraction` is made per distinct ratio, and the cells of a group share
+    one pair. The covered cells are found at C speed from the rows.
+    """
+    fractions: dict[Ratio, Fraction] = {}
+    pair = _pair(rest, fractions)
+    size = width * len(rows)
+    probability: list[Fraction | None] = [pair[0]] * size
+    pairs: list[Pair] = [pair] * size
+    for cells, value in values:
+        pair = _pair(value, fractions)
+        p = pair[0]
+        for r, c in cells:
+            i = r * width + c
+            probability[i] = p
+            pairs[i] = pair
+    flags = "".join(rows).encode("latin-1", "replace").translate(_COVERED_BYTE)
+    return probability, pairs, list(compress(range(len(flags)), flags))
+
+
+def _pair(value: Value, fractions: dict[Ratio, Fraction]) -> Pair:
+    """``value`` with its ratio made a fraction (one per distinct ratio, in ``fractions``)."""
+    ratio, verdict = value
+    if ratio is None:
+        return None, verdict
+    found = fractions.get(ratio)
+    if found is None:
+        found = fractions[ratio] = fraction_of(ratio[0], ratio[1])
+    return found, verdict
