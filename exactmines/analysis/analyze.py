@@ -36,7 +36,6 @@ from exactmines.analysis.backends import (
 )
 from exactmines.analysis.cache import CountCache
 from exactmines.analysis.combine import (
-    Ratio,
     Ratios,
     allowed_mine_numbers,
     combine_ratios,
@@ -45,7 +44,7 @@ from exactmines.analysis.combine import (
     fits,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
-from exactmines.analysis.tables import Value, Verdict, cell_tables
+from exactmines.analysis.tables import Value, Verdict, box_values, cell_tables, verdict
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
@@ -198,7 +197,7 @@ class Cells(Sequence[CellAnalysis]):
         cells._values = None
         cells._boxes = (box_cells, ratios, settled)
         out = ratios.outside
-        cells._rest = (None, "unknown") if out is None else (out, _verdict(out))
+        cells._rest = (None, "unknown") if out is None else (out, verdict(out))
         return cells
 
     def values(self) -> tuple[Values, Value]:
@@ -207,11 +206,8 @@ class Cells(Sequence[CellAnalysis]):
             assert self._boxes is not None
             box_cells, ratios, settled = self._boxes
             assert ratios.box is not None
-            values: Values = [] if settled is None else settled()
-            for boxes, box_ratios in zip(box_cells, ratios.box, strict=True):
-                values.extend(zip(boxes, zip(box_ratios, map(_verdict, box_ratios),
-                                             strict=True), strict=True))
-            self._values = values
+            self._values = box_values([] if settled is None else settled(), box_cells,
+                                      ratios.box)
         return self._values, self._rest
 
     def _tables(self) -> tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
@@ -424,10 +420,6 @@ def _count(frontier: Frontier, engine: Backend, budget: Budget,
             counts.append(None)
             reasons.append(str(exc))
     return counts, reasons
-
-
-def _verdict(ratio: Ratio) -> Verdict:
-    return "safe" if ratio[0] == 0 else "mine" if ratio[0] == ratio[1] else "unknown"
 
 
 def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]

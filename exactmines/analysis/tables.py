@@ -16,7 +16,7 @@ from typing import Literal
 from exactmines.analysis.combine import Ratio, fraction_of
 from exactmines.position import COVERED, Cell
 
-__all__ = ["Verdict", "Value", "Pair", "cell_tables"]
+__all__ = ["Verdict", "Value", "Pair", "verdict", "box_values", "cell_tables"]
 
 Verdict = Literal["safe", "mine", "unknown"]
 #: ``(numerator, denominator)`` of a probability, not reduced (``None``: not computed), and
@@ -27,6 +27,22 @@ Pair = tuple[Fraction | None, Verdict]
 
 #: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
+
+
+def verdict(ratio: Ratio) -> Verdict:
+    """The verdict of a probability ``numerator / denominator``."""
+    return "safe" if ratio[0] == 0 else "mine" if ratio[0] == ratio[1] else "unknown"
+
+
+def box_values(values: list[tuple[Sequence[Cell], Value]],
+               box_cells: Sequence[Sequence[Sequence[Cell]]],
+               box_ratios: Sequence[Sequence[Ratio]]) -> list[tuple[Sequence[Cell], Value]]:
+    """``values`` extended by every box's cells with its ratio and verdict: box ``b`` of
+    component ``c`` holds ``box_cells[c][b]`` and has ``box_ratios[c][b]``."""
+    for boxes, ratios in zip(box_cells, box_ratios, strict=True):
+        for cells, ratio in zip(boxes, ratios, strict=True):
+            values.append((cells, (ratio, verdict(ratio))))
+    return values
 
 
 def cell_tables(values: Sequence[tuple[Sequence[Cell], Value]], rest: Value, width: int,
