@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat, starmap
@@ -44,7 +44,16 @@ from exactmines.analysis.combine import (
     fits,
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
-from exactmines.analysis.tables import Value, Verdict, box_values, cell_tables, verdict
+from exactmines.analysis.tables import (
+    Tables,
+    Value,
+    Verdict,
+    box_tables,
+    box_values,
+    cell_tables,
+    forced_values,
+    verdict,
+)
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
@@ -177,25 +186,24 @@ class Cells(Sequence[CellAnalysis]):
 
     def __init__(self, position: Position, values: Values, rest: Value = _UNKNOWN) -> None:
         self._position = position
-        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios,
-                           Callable[[], Values] | None] | None = None
+        self._boxes: tuple[Sequence[Sequence[Sequence[Cell]]], Ratios, int, int] | None = None
         self._values: Values | None = values
         self._rest = rest
         self._all: tuple[CellAnalysis, ...] | None = None
-        self._table: tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
-                           list[int]] | None = None
+        self._table: Tables | None = None
 
     @classmethod
     def of_boxes(cls, position: Position, box_cells: Sequence[Sequence[Sequence[Cell]]],
-                 ratios: Ratios, settled: Callable[[], Values] | None = None) -> Cells:
+                 ratios: Ratios, forced_mines: int = 0, forced_safe: int = 0) -> Cells:
         """The cells of a position whose components (or parts) were all counted: box ``b``
         of component ``c`` holds the cells ``box_cells[c][b]``, each a mine with
-        probability ``ratios.box[c][b]``; ``settled()``, when first needed, gives other
-        groups their values (the forced cells), and the cells off the frontier have
-        ``ratios.outside``."""
+        probability ``ratios.box[c][b]``; the cells of ``forced_mines`` and
+        ``forced_safe`` (masks over the padded grid, see
+        :func:`~exactmines.analysis.tables.padded_cells`) are mines and safe, and the cells
+        off the frontier have ``ratios.outside``."""
         cells = cls(position, [])
         cells._values = None
-        cells._boxes = (box_cells, ratios, settled)
+        cells._boxes = (box_cells, ratios, forced_mines, forced_safe)
         out = ratios.outside
         cells._rest = (None, "unknown") if out is None else (out, verdict(out))
         return cells
@@ -204,14 +212,13 @@ class Cells(Sequence[CellAnalysis]):
         """The groups of cells with their values, and the value of every other cell."""
         if self._values is None:
             assert self._boxes is not None
-            box_cells, ratios, settled = self._boxes
+            box_cells, ratios, mines, safe = self._boxes
             assert ratios.box is not None
-            self._values = box_values([] if settled is None else settled(), box_cells,
-                                      ratios.box)
+            self._values = box_values(forced_values(mines, safe, self._position.width),
+                                      box_cells, ratios.box)
         return self._values, self._rest
 
-    def _tables(self) -> tuple[list[Fraction | None], list[tuple[Fraction | None, Verdict]],
-                               list[int]]:
+    def _tables(self) -> Tables:
         """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
         index ``r * width + c`` (the cells not covered hold the rest's, unread), and the
         covered cells' flat indices, row-major.
@@ -223,8 +230,16 @@ class Cells(Sequence[CellAnalysis]):
         cells of a group share one pair (a cell object adds only its place to it).
         """
         if self._table is None:
-            values, rest = self.values()
-            self._table = cell_tables(values, rest, self._position.width, self._position.rows)
+            position = self._position
+            if self._values is None:  # the boxes as counted, never made into groups
+                assert self._boxes is not None
+                box_cells, ratios, mines, safe = self._boxes
+                assert ratios.box is not None
+                self._table = box_tables(box_cells, ratios.box, self._rest, mines, safe,
+                                         position.width, position.rows)
+            else:
+                self._table = cell_tables(self._values, self._rest, position.width,
+                                          position.rows)
         return self._table
 
     def probabilities(self) -> tuple[Fraction | None, ...]:
@@ -397,11 +412,9 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
         ratios = combine_ratios(counts, sizes, split.outside, split.mines_left)
     if ratios.layouts == 0 or budget.expired():
         return None
-    def settled() -> Values:
-        return [(split.mines(), ((1, 1), "mine")), (split.safe(), ((0, 1), "safe"))]
-
     return Analysis(position, engine.name, True, ratios.layouts,
-                    Cells.of_boxes(position, split.part_cells, ratios, settled), True,
+                    Cells.of_boxes(position, split.part_cells, ratios, split.forced_mines,
+                                   split.forced_safe), True,
                     split.components, split.frontier_cells, split.largest_component,
                     seconds=time.perf_counter() - started)
 

@@ -16,7 +16,8 @@ from typing import Literal
 from exactmines.analysis.combine import Ratio, fraction_of
 from exactmines.position import COVERED, Cell
 
-__all__ = ["Verdict", "Value", "Pair", "verdict", "box_values", "cell_tables"]
+__all__ = ["Verdict", "Value", "Pair", "Tables", "verdict", "box_values", "padded_cells",
+           "forced_values", "cell_tables", "box_tables"]
 
 Verdict = Literal["safe", "mine", "unknown"]
 #: ``(numerator, denominator)`` of a probability, not reduced (``None``: not computed), and
@@ -24,6 +25,14 @@ Verdict = Literal["safe", "mine", "unknown"]
 Value = tuple[Ratio | None, Verdict]
 #: A cell's exact probability (``None``: not computed) and its verdict.
 Pair = tuple[Fraction | None, Verdict]
+
+#: Every cell's probability and ``(probability, verdict)`` pair by flat index, and the covered
+#: cells' flat indices (see :func:`cell_tables`).
+Tables = tuple[list[Fraction | None], list[Pair], list[int]]
+
+#: The values of forced mines and forced safe cells.
+_MINE: Value = ((1, 1), "mine")
+_SAFE: Value = ((0, 1), "safe")
 
 #: Byte ``i`` of a position's rows, joined: 1 where the cell is covered (unflagged), else 0.
 _COVERED_BYTE = bytes(int(i == ord(COVERED)) for i in range(256))
@@ -46,7 +55,7 @@ def box_values(values: list[tuple[Sequence[Cell], Value]],
 
 
 def cell_tables(values: Sequence[tuple[Sequence[Cell], Value]], rest: Value, width: int,
-                rows: Sequence[str]) -> tuple[list[Fraction | None], list[Pair], list[int]]:
+                rows: Sequence[str]) -> Tables:
     """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
     index (the cells not covered hold the rest's, unread), and the covered cells' flat
     indices, row-major.
@@ -62,14 +71,73 @@ def cell_tables(values: Sequence[tuple[Sequence[Cell], Value]], rest: Value, wid
     probability: list[Fraction | None] = [pair[0]] * size
     pairs: list[Pair] = [pair] * size
     for cells, value in values:
+        _fill(probability, pairs, cells, _pair(value, fractions), width)
+    return probability, pairs, _covered(rows)
+
+
+def box_tables(box_cells: Sequence[Sequence[Sequence[Cell]]],
+               box_ratios: Sequence[Sequence[Ratio]], rest: Value, forced_mines: int,
+               forced_safe: int, width: int, rows: Sequence[str]) -> Tables:
+    """:func:`cell_tables` of a position counted by boxes (:func:`box_values`) whose
+    forced mines and safe cells are given as masks over the padded grid
+    (:func:`padded_cells`): their cells are written from the masks' digits, never made
+    into cells."""
+    fractions: dict[Ratio, Fraction] = {}
+    pair = _pair(rest, fractions)
+    size = width * len(rows)
+    probability: list[Fraction | None] = [pair[0]] * size
+    pairs: list[Pair] = [pair] * size
+    stride = width + 2
+    for mask, value in ((forced_mines, _MINE), (forced_safe, _SAFE)):
         pair = _pair(value, fractions)
         p = pair[0]
-        for r, c in cells:
-            i = r * width + c
+        digits = format(mask, "b")[::-1]
+        j = digits.find("1")
+        while j >= 0:
+            i = (j // stride - 1) * width + j % stride - 1
             probability[i] = p
             pairs[i] = pair
+            j = digits.find("1", j + 1)
+    for boxes, ratios in zip(box_cells, box_ratios, strict=True):
+        for cells, ratio in zip(boxes, ratios, strict=True):
+            _fill(probability, pairs, cells, _pair((ratio, verdict(ratio)), fractions), width)
+    return probability, pairs, _covered(rows)
+
+
+def padded_cells(mask: int, width: int) -> list[Cell]:
+    """The cells of a mask over the padded grid (``width + 2`` to a row, a blank row and
+    column around the board), row-major."""
+    stride = width + 2
+    digits = format(mask, "b")[::-1]
+    out = []
+    j = digits.find("1")
+    while j >= 0:
+        out.append((j // stride - 1, j % stride - 1))
+        j = digits.find("1", j + 1)
+    return out
+
+
+def forced_values(forced_mines: int, forced_safe: int,
+                  width: int) -> list[tuple[Sequence[Cell], Value]]:
+    """The forced mines and safe cells (masks over the padded grid) as two groups of
+    values."""
+    return [(padded_cells(forced_mines, width), _MINE),
+            (padded_cells(forced_safe, width), _SAFE)]
+
+
+def _fill(probability: list[Fraction | None], pairs: list[Pair], cells: Sequence[Cell],
+          pair: Pair, width: int) -> None:
+    p = pair[0]
+    for r, c in cells:
+        i = r * width + c
+        probability[i] = p
+        pairs[i] = pair
+
+
+def _covered(rows: Sequence[str]) -> list[int]:
+    """The flat indices of the covered cells, found at C speed."""
     flags = "".join(rows).encode("latin-1", "replace").translate(_COVERED_BYTE)
-    return probability, pairs, list(compress(range(len(flags)), flags))
+    return list(compress(range(len(flags)), flags))
 
 
 def _pair(value: Value, fractions: dict[Ratio, Fraction]) -> Pair:
