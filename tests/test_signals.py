@@ -40,14 +40,35 @@ def rows_in(out: Path) -> list[int]:
     return [json.loads(line)["id"] for line in lines[1:]]
 
 
+#: What a shell gives the command it starts: Ctrl-C and SIGTERM neither ignored nor
+#: blocked. A child inherits both from this process, at the instant it is started, and a
+#: library in another thread of the test run (glibc's ``system()`` ignores SIGINT while its
+#: command runs) could hand it SIGINT ignored: the run then ignored the signal and ended 0
+#: (seen only in full runs on a loaded machine).
+DEFAULT_SIGNALS = ("import signal, sys; "
+                   "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM}); "
+                   "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                   "signal.signal(signal.SIGTERM, signal.SIG_DFL); ")
+
+
 def exactmines(*args: str, death_signal: bool = True) -> list[str]:
-    """The command line of ``exactmines ARGS``; without ``death_signal`` its workers do not
-    ask Linux for a parent-death signal, so only the watchdog ends them."""
-    if death_signal:
-        return [sys.executable, "-m", "exactmines", *args]
-    return [sys.executable, "-c", "import sys, exactmines.runner as r; "
-            "r._PARENT_DEATH_SIGNAL = False; from exactmines.ui.cli import main; "
-            "sys.exit(main(sys.argv[1:]))", *args]
+    """The command line of ``exactmines ARGS`` (with the signals as a shell leaves them);
+    without ``death_signal`` its workers do not ask Linux for a parent-death signal, so only
+    the watchdog ends them."""
+    switch = "" if death_signal else ("import exactmines.runner as r; "
+                                      "r._PARENT_DEATH_SIGNAL = False; ")
+    return [sys.executable, "-c", DEFAULT_SIGNALS + switch + "from exactmines.ui.cli import "
+            "main; sys.exit(main(sys.argv[1:]))", *args]
+
+
+def _signal_state(pid: int) -> str:
+    """The SIGINT/SIGTERM lines of a process's status (ignored, blocked), for a message."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return " ".join(line.split()[0] + line.split()[1] for line in status
+                            if line.startswith(("SigIgn", "SigBlk")))
+    except OSError:
+        return "gone"
 
 
 def start_and_stop(args: list[str], out: Path, signum: int, death_signal: bool = True,
@@ -72,8 +93,11 @@ def start_and_stop(args: list[str], out: Path, signum: int, death_signal: bool =
             if time.monotonic() > deadline:
                 pytest.fail("no worker processes or rows within 60 s")
             time.sleep(0.02)
+        state = _signal_state(command.pid)
         command.send_signal(signum)
         _, err = command.communicate(timeout=30)
+        if command.returncode == 0:
+            pytest.fail(f"the run ignored signal {signum} and ran to its end ({state}): {err}")
         if signum == signal.SIGKILL:
             time.sleep(1)
     finally:
