@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import compress, repeat
 from math import comb
 from math import prod as math_prod
@@ -65,8 +66,11 @@ def poly_mul(a: Sequence[int], b: Sequence[int]) -> list[int]:
     return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
 
 
+@lru_cache(maxsize=64)
 def binomials(n: int) -> list[int]:
-    """``[C(n, 0), ..., C(n, n)]`` by the multiplicative recurrence (no factorials)."""
+    """``[C(n, 0), ..., C(n, n)]`` by the multiplicative recurrence (no factorials): the
+    ways a box of ``n`` cells holds each number of mines. Kept for the last 64 sizes (the
+    DP asks for the same few box sizes over and over); the list is shared, never change it."""
     row = [1] * (n + 1)
     for k in range(1, n + 1):
         row[k] = row[k - 1] * (n - k + 1) // k

@@ -45,13 +45,13 @@ import heapq
 from collections import deque
 from collections.abc import Iterator, Sized
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import compress, repeat
 from math import comb
 from operator import add, itemgetter, mul, not_
 from typing import TYPE_CHECKING
 
 from exactmines.analysis.backends import ComponentCounts, CountingBackend
+from exactmines.analysis.combine import binomials
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import TooLarge
@@ -188,18 +188,12 @@ class _Step:
     def __init__(self, box: int, size: int) -> None:
         self.box = box
         self.size = size
-        self.weights = _binomials(size)
+        self.weights = binomials(size)
         self.opened = 0  # rules first met here: their full need enters their slot
         self.mask = 0  # one unit in the slot of every open rule through this box
         self.checks: list[tuple[int, int]] = []  # (slot shift, cells the rule has left after)
         self.low = 0  # mines in the box allowed by the rules that lie wholly inside it
         self.high = size
-
-
-@lru_cache(maxsize=64)
-def _binomials(size: int) -> list[int]:
-    """``[C(size, 0), ..., C(size, size)]``: a box of ``size`` cells holding j mines."""
-    return [comb(size, j) for j in range(size + 1)]
 
 
 @dataclass(frozen=True)
@@ -633,7 +627,7 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
             through[b].append(c)
             cells += sizes[b]
         left.append(cells)
-    weights = [_binomials(size) for size in sizes]
+    weights = [binomials(size) for size in sizes]
     counts = [0] * n
     found: dict[int, tuple[int, list[int]]] = {}
     nodes = _ENUMERATED_NODES

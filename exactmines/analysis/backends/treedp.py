@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from exactmines.analysis.backends.dp import _binomials
+from exactmines.analysis.combine import binomials
 from exactmines.analysis.frontier import Component
 
 __all__ = ["TreePlan", "TreePart", "plan", "sweep_width", "MIN_FILL_NODES"]
@@ -289,7 +289,7 @@ class TreePart:
         lows = [(rule_pos[v], self.need[v] - room.get(v, 0)) for v in keep_rules]
         sizes = self.component.sizes
         weights = [(pos[b], [w << (j * shift) if shift else w
-                             for j, w in enumerate(_binomials(sizes[b]))]) for b in weigh]
+                             for j, w in enumerate(binomials(sizes[b]))]) for b in weigh]
         out: dict[tuple[int, ...], int] = {}
         get = out.get
         for key, value in table.data.items():
@@ -432,7 +432,7 @@ class TreePart:
         lookup = [(pos[b], -1) for b in outside.boxes] + \
                  [(rule_pos[j], self.need[j]) for j in outside.rules]
         sizes = self.component.sizes
-        weights = [(pos[b], [w << (j * shift) for j, w in enumerate(_binomials(sizes[b]))])
+        weights = [(pos[b], [w << (j * shift) for j, w in enumerate(binomials(sizes[b]))])
                    for b in tops]
         acc = [0] * len(tops)
         other = outside.data
