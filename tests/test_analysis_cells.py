@@ -33,6 +33,9 @@ def test_cells_read_from_the_boxes_agree_with_the_cell_objects(position):
     assert fresh.mines == [c.cell for c in cells if c.verdict == "mine"]
     assert fresh.unique == (result.consistent is True
                             and all(c.verdict != "unknown" for c in cells))
+    for verdict in ("safe", "mine", "unknown"):  # from the boxes: empty groups count for none
+        assert analyze(position).cells.any_with(verdict) == any(c.verdict == verdict
+                                                                  for c in cells)
     assert fresh.cells == cells == result.cells
     # Read in bulk, without the cell objects, or from them once made: the same fractions.
     assert analyze(position).cells.probabilities() == tuple(c.probability for c in cells)

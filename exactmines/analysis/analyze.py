@@ -302,7 +302,7 @@ class Cells(Sequence[CellAnalysis]):
     def any_with(self, verdict: Verdict) -> bool:
         """Does some cell have this verdict?"""
         values, rest = self.values()
-        if any(value[1] == verdict for _, value in values):
+        if any(value[1] == verdict and cells for cells, value in values):
             return True
         return rest[1] == verdict and len(self) > sum(len(cells) for cells, _ in values)
 

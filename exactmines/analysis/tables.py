@@ -119,10 +119,10 @@ def padded_cells(mask: int, width: int) -> list[Cell]:
 
 def forced_values(forced_mines: int, forced_safe: int,
                   width: int) -> list[tuple[Sequence[Cell], Value]]:
-    """The forced mines and safe cells (masks over the padded grid) as two groups of
-    values."""
-    return [(padded_cells(forced_mines, width), _MINE),
-            (padded_cells(forced_safe, width), _SAFE)]
+    """The forced mines and safe cells (masks over the padded grid) as groups of values,
+    leaving out an empty one."""
+    return [(padded_cells(mask, width), value)
+            for mask, value in ((forced_mines, _MINE), (forced_safe, _SAFE)) if mask]
 
 
 def _fill(probability: list[Fraction | None], pairs: list[Pair], cells: Sequence[Cell],
