@@ -199,7 +199,7 @@ class Cells(Sequence[CellAnalysis]):
         of component ``c`` holds the cells ``box_cells[c][b]``, each a mine with
         probability ``ratios.box[c][b]``; the cells of ``forced_mines`` and
         ``forced_safe`` (masks over the padded grid, see
-        :func:`~exactmines.analysis.tables.padded_cells`) are mines and safe, and the cells
+        :func:`~exactmines.analysis.frontier.padded_cells`) are mines and safe, and the cells
         off the frontier have ``ratios.outside``."""
         cells = cls(position, [])
         cells._values = None
@@ -214,7 +214,8 @@ class Cells(Sequence[CellAnalysis]):
             assert self._boxes is not None
             box_cells, ratios, mines, safe = self._boxes
             assert ratios.box is not None
-            self._values = box_values(forced_values(mines, safe, self._position.width),
+            self._values = box_values(forced_values(mines, safe, self._position.width,
+                                                    self._position.height),
                                       box_cells, ratios.box)
         return self._values, self._rest
 

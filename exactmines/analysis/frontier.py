@@ -188,8 +188,9 @@ def _bits(mask: int) -> list[int]:
     return list(compress(range(len(flags)), flags))
 
 
-def _cells(mask: int, width: int, height: int) -> list[Cell]:
-    """The cells of a mask over the padded grid (``width + 2`` to a row), row-major."""
+def padded_cells(mask: int, width: int, height: int) -> list[Cell]:
+    """The cells of a mask over the padded grid (``width + 2`` to a row, a blank row and
+    column around the board), row-major."""
     stride = width + 2
     text = format(mask, "b")[::-1].ljust((height + 2) * stride, "0")
     inner = "".join(text[r * stride + 1:r * stride + 1 + width] for r in range(1, height + 1))
@@ -369,11 +370,11 @@ class Split:
 
     def mines(self) -> tuple[Cell, ...]:
         """The cells forced to be mines, row-major."""
-        return tuple(map(_padded_cells(self.width, self.height), _bits(self.forced_mines)))
+        return tuple(padded_cells(self.forced_mines, self.width, self.height))
 
     def safe(self) -> tuple[Cell, ...]:
         """The cells forced to be safe, row-major."""
-        return tuple(map(_padded_cells(self.width, self.height), _bits(self.forced_safe)))
+        return tuple(padded_cells(self.forced_safe, self.width, self.height))
 
     def __reduce__(self) -> tuple[object, ...]:
         # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.

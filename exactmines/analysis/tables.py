@@ -14,10 +14,11 @@ from itertools import compress
 from typing import Literal
 
 from exactmines.analysis.combine import Ratio, fraction_of
+from exactmines.analysis.frontier import padded_cells
 from exactmines.position import COVERED, Cell
 
-__all__ = ["Verdict", "Value", "Pair", "Tables", "verdict", "box_values", "padded_cells",
-           "forced_values", "cell_tables", "box_tables"]
+__all__ = ["Verdict", "Value", "Pair", "Tables", "verdict", "box_values", "forced_values",
+           "cell_tables", "box_tables"]
 
 Verdict = Literal["safe", "mine", "unknown"]
 #: ``(numerator, denominator)`` of a probability, not reduced (``None``: not computed), and
@@ -80,8 +81,8 @@ def box_tables(box_cells: Sequence[Sequence[Sequence[Cell]]],
                forced_safe: int, width: int, rows: Sequence[str]) -> Tables:
     """:func:`cell_tables` of a position counted by boxes (:func:`box_values`) whose
     forced mines and safe cells are given as masks over the padded grid
-    (:func:`padded_cells`): their cells are written from the masks' digits, never made
-    into cells."""
+    (:func:`~exactmines.analysis.frontier.padded_cells`): their cells are written from the
+    masks' digits, never made into cells."""
     fractions: dict[Ratio, Fraction] = {}
     pair = _pair(rest, fractions)
     size = width * len(rows)
@@ -104,24 +105,11 @@ def box_tables(box_cells: Sequence[Sequence[Sequence[Cell]]],
     return probability, pairs, _covered(rows)
 
 
-def padded_cells(mask: int, width: int) -> list[Cell]:
-    """The cells of a mask over the padded grid (``width + 2`` to a row, a blank row and
-    column around the board), row-major."""
-    stride = width + 2
-    digits = format(mask, "b")[::-1]
-    out = []
-    j = digits.find("1")
-    while j >= 0:
-        out.append((j // stride - 1, j % stride - 1))
-        j = digits.find("1", j + 1)
-    return out
-
-
-def forced_values(forced_mines: int, forced_safe: int,
-                  width: int) -> list[tuple[Sequence[Cell], Value]]:
+def forced_values(forced_mines: int, forced_safe: int, width: int,
+                  height: int) -> list[tuple[Sequence[Cell], Value]]:
     """The forced mines and safe cells (masks over the padded grid) as groups of values,
     leaving out an empty one."""
-    return [(padded_cells(mask, width), value)
+    return [(padded_cells(mask, width, height), value)
             for mask, value in ((forced_mines, _MINE), (forced_safe, _SAFE)) if mask]
 
 
