@@ -67,10 +67,7 @@ def cell_tables(values: Sequence[tuple[Sequence[Cell], Value]], rest: Value, wid
     one pair. The covered cells are found at C speed from the rows.
     """
     fractions: dict[Ratio, Fraction] = {}
-    pair = _pair(rest, fractions)
-    size = width * len(rows)
-    probability: list[Fraction | None] = [pair[0]] * size
-    pairs: list[Pair] = [pair] * size
+    probability, pairs = _filled_with(_pair(rest, fractions), width * len(rows))
     for cells, value in values:
         _fill(probability, pairs, cells, _pair(value, fractions), width)
     return probability, pairs, _covered(rows)
@@ -84,10 +81,7 @@ def box_tables(box_cells: Sequence[Sequence[Sequence[Cell]]],
     (:func:`~exactmines.analysis.frontier.padded_cells`): their cells are written from the
     masks' digits, never made into cells."""
     fractions: dict[Ratio, Fraction] = {}
-    pair = _pair(rest, fractions)
-    size = width * len(rows)
-    probability: list[Fraction | None] = [pair[0]] * size
-    pairs: list[Pair] = [pair] * size
+    probability, pairs = _filled_with(_pair(rest, fractions), width * len(rows))
     stride = width + 2
     for mask, value in ((forced_mines, _MINE), (forced_safe, _SAFE)):
         pair = _pair(value, fractions)
@@ -111,6 +105,11 @@ def forced_values(forced_mines: int, forced_safe: int, width: int,
     leaving out an empty one."""
     return [(padded_cells(mask, width, height), value)
             for mask, value in ((forced_mines, _MINE), (forced_safe, _SAFE)) if mask]
+
+
+def _filled_with(pair: Pair, size: int) -> tuple[list[Fraction | None], list[Pair]]:
+    """Tables of ``size`` cells, each with ``pair``."""
+    return [pair[0]] * size, [pair] * size
 
 
 def _fill(probability: list[Fraction | None], pairs: list[Pair], cells: Sequence[Cell],
