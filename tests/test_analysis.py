@@ -82,9 +82,9 @@ def test_verdicts_get_the_time_left_when_counting_runs_out(position):
         assert not result.probabilities_computed
 
 
-def test_verdicts_out_of_time_are_noted_per_component():
-    # Two components (cells 0, 2 and 4, 6): out of time for every proof, each note names
-    # its component, counted from 1.
+def test_verdicts_out_of_time_are_noted_in_one_line_naming_the_components():
+    # Two components (cells 0, 2 and 4, 6): out of time for every proof, one note names
+    # both, counted from 1 (a 300x300 position gave one note per component, 61 of them).
     def out_of_time(budget, doing="counting layouts"):
         raise OutOfTime(f"out of time while {doing} (test)")
 
@@ -93,7 +93,42 @@ def test_verdicts_out_of_time_are_noted_per_component():
         result = analyze(Position(7, 1, 2, ("H1HHH1H",)), backend="sat", time_limit=1.0)
     assert not result.verdicts_complete
     assert [n.split(":")[0] for n in result.notes if "verdicts not all proved" in n] == [
-        "component 1", "component 2"]
+        "2 components (1, 2; 2 cells each)"]
+    assert [n.split(":")[0] for n in result.notes if "layouts not counted" in n] == [
+        "2 components (1, 2; 2 cells each)"]
+
+
+class _BigRunsOut:
+    """``engine`` whose counting of the largest component of ``position`` uses up the time:
+    it and every count asked after it run out (as a real budget would)."""
+
+    def __init__(self, engine: Backend, largest: int) -> None:
+        self.engine, self.name, self.largest, self.spent = engine, "fake", largest, False
+
+    def count(self, component, *, budget=Budget()):
+        if self.spent or component.cells == self.largest:
+            self.spent = True
+            raise OutOfTime("time limit reached while counting layouts (test)")
+        return self.engine.count(component, budget=budget)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+def test_a_big_component_out_of_time_leaves_the_small_ones_counted():
+    # Two rows: a component of 9 cells (left), one of 5 (right); the big one first on the
+    # board. Counting it spends the time: the small one, counted first, keeps its count, so
+    # its certain cells are proved from it. In the board's order it went uncounted too.
+    position = Position(9, 2, 3, ("HHHHHHH1H", "H1H11HHHH"))
+    from exactmines.analysis.frontier import build_frontier
+
+    sizes = sorted(c.cells for c in build_frontier(position).components)
+    assert len(sizes) == 2 and sizes[0] < sizes[1]
+    engine = _BigRunsOut(get_backend("dp"), sizes[1])
+    result = analyze(position, backend=engine, time_limit=60.0)
+    assert not result.probabilities_computed
+    not_counted = [n for n in result.notes if "layouts not counted" in n]
+    assert len(not_counted) == 1 and f"({sizes[1]} cells)" in not_counted[0]
 
 
 class _StopAfter:

@@ -690,8 +690,8 @@ def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
 
 
 @pytest.mark.parametrize("settings, message", [
-    ({"width": 0}, "game: board size 0x9: each side must be 1 to 250"),
-    ({"height": 0}, "game: board size 9x0: each side must be 1 to 250"),
+    ({"width": 0}, "game: board size 0x9: each side must be 1 to 300"),
+    ({"height": 0}, "game: board size 9x0: each side must be 1 to 300"),
     ({"rule": "lucky"},
      "rule: unknown first-click rule 'lucky': choose one of safe, opening, unprotected"),
     ({"mines": 81}, "mines: 81 mines on 9x9: must be 0 to 80"),
@@ -702,10 +702,10 @@ def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
     ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
     # Sizes no game can have, refused before the time allowed for the game is reckoned from
     # them (it was a 500: an OverflowError, or a negative time).
-    ({"width": -1_000_000}, "game: board size -1000000x9: each side must be 1 to 250"),
-    ({"width": 10**320}, f"game: board size {10**320}x9: each side must be 1 to 250"),
+    ({"width": -1_000_000}, "game: board size -1000000x9: each side must be 1 to 300"),
+    ({"width": 10**320}, f"game: board size {10**320}x9: each side must be 1 to 300"),
     ({"width": -10**200, "height": 10**200},
-     f"game: board size {-10**200}x{10**200}: each side must be 1 to 250"),
+     f"game: board size {-10**200}x{10**200}: each side must be 1 to 300"),
 ])
 def test_bad_game_settings_are_400(client, settings, message):
     answer = client.post("/api/games", json=settings)
@@ -990,3 +990,39 @@ def test_a_stopped_replay_answers_with_its_clicks_not_judged(capsys):
                                                                    judged["probability"])
     assert body["classes"]["safe"] > 0 and body["classes"]["not judged"] > 0
     assert body["guesses"] == 0 and body["luck"] == "1"
+
+
+LARGE = INSTANCES / "large-300x300x18000-seed1.mine"
+
+
+def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypatch):
+    # The overlay gave its analysis 0.6 of the time (and the analysis counts in half of
+    # its own): on the shipped 300x300 position at 5 s it was "not computed" most loads
+    # while /api/analyze counted it. Both analyses now get the request's same budget
+    # (a fixed deadline here, so that the comparison is exact whatever the machine's load).
+    deadline = time.monotonic() + 10_000.0
+    monkeypatch.setattr(jobs.Budget, "seconds",
+                        classmethod(lambda cls, limit, parameter="": cls(deadline)))
+    seen = []
+
+    def recorded(position, *, backend, budget):
+        seen.append(budget)
+        return analyze(position, backend=backend, budget=budget)
+
+    monkeypatch.setattr(jobs, "analyze", recorded)
+    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
+    jobs.analysis_body(request)
+    jobs.overlay_body(request)
+    assert [b.deadline for b in seen] == [deadline, deadline]
+
+
+def test_the_overlay_of_300x300_out_of_time_says_so_in_a_few_lines():
+    # Every one of its 62 components out of time: one note for their layouts, not 61.
+    text = LARGE.read_text()
+    body = json.loads(jobs.overlay_body((text, None, None, "auto", 0.0005, (), True,
+                                         "square")))
+    notes = body["analysis"]["notes"]
+    assert len(notes) <= 3, notes
+    if body["analysis"]["layouts"] is None:
+        (counted,) = [n for n in notes if "layouts not counted" in n]
+        assert counted.startswith(f"{body['analysis']['components']} components (1, 2, 3")

@@ -423,17 +423,36 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
 def _count(frontier: Frontier, engine: Backend, budget: Budget,
            cache: CountCache | None) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
-    counts: list[ComponentCounts | None] = []
-    reasons: list[str] = []
-    for component in frontier.components:
+    components = frontier.components
+    counts: list[ComponentCounts | None] = [None] * len(components)
+    reasons = [""] * len(components)
+    # Smallest first: a big component that runs out of time leaves the small ones counted
+    # (in the order of the board, the 1-cell components after it went uncounted).
+    for i in sorted(range(len(components)), key=lambda i: components[i].cells):
         try:
-            counts.append(engine.count(component, budget=budget) if cache is None
-                          else cache.count(engine, component, budget=budget))
-            reasons.append("")
+            counts[i] = (engine.count(components[i], budget=budget) if cache is None
+                         else cache.count(engine, components[i], budget=budget))
         except BudgetExceeded as exc:
-            counts.append(None)
-            reasons.append(str(exc))
+            reasons[i] = str(exc)
     return counts, reasons
+
+
+def _components_note(numbers: list[int], cells: list[int], what: str) -> str:
+    """One note for the components numbered ``numbers`` (1-based) of ``cells`` cells each,
+    however many: "component 3 (4 cells): ``what``", or "61 components (3, 5, 8, ... and
+    55 more; 1-4 cells each): ``what``"."""
+    if len(numbers) == 1:
+        return f"component {numbers[0]} ({_cells(cells[0])}): {what}"
+    shown = ", ".join(map(str, numbers[:6]))
+    if len(numbers) > 6:
+        shown += f" and {len(numbers) - 6} more"
+    low, high = min(cells), max(cells)
+    size = (f"{_cells(low)} each" if low == high else f"{low}-{high} cells each")
+    return f"{len(numbers)} components ({shown}; {size}): {what}"
+
+
+def _cells(n: int) -> str:
+    return f"{n} cell" if n == 1 else f"{n} cells"
 
 
 def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]
@@ -457,10 +476,18 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
     consistency is then undecided unless even the superset is impossible), and a cell the
     engine did not prove is "unknown"."""
     components = frontier.components
-    notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted "
-             f"({reason}); probabilities were not computed"
-             for i, (c, comp, reason) in enumerate(zip(counts, components, reasons, strict=True))
-             if c is None]
+    notes: list[str] = []
+    by_reason: dict[str, list[int]] = {}  # the components not counted, by why
+    for i, (c, reason) in enumerate(zip(counts, reasons, strict=True)):
+        if c is None:
+            by_reason.setdefault(reason, []).append(i)
+    for reason, uncounted in by_reason.items():
+        notes.append(_components_note([i + 1 for i in uncounted],
+                                      [components[i].cells for i in uncounted],
+                                      f"layouts not counted ({reason}); probabilities were "
+                                      "not computed"))
+    unfound: list[int] = []  # the components whose possible mine numbers were not all found
+    unfound_reason = ""
     numbers: list[frozenset[int]] = []
     decided = True  # every component's possible mine numbers are known exactly
     for i, (c, comp) in enumerate(zip(counts, components, strict=True)):
@@ -472,8 +499,13 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         except BudgetExceeded as exc:
             decided = False
             numbers.append(frozenset(range(comp.cells + 1)))
-            notes.append(f"component {i + 1}: its possible numbers of mines were not all "
-                         f"found ({exc}); consistency is not decided")
+            unfound.append(i)
+            unfound_reason = str(exc)
+    if unfound:
+        notes.append(_components_note([i + 1 for i in unfound],
+                                      [components[i].cells for i in unfound],
+                                      f"its possible numbers of mines were not all found "
+                                      f"({unfound_reason}); consistency is not decided"))
     if any(not n for n in numbers):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     left, outside = frontier.mines_left, len(frontier.outside)
@@ -486,6 +518,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
                           ["inconsistent: no layout fits the numbers and the mine count"])
     values: Values = []
     complete = decided
+    unproved: list[int] = []  # the components whose verdicts were not all proved
     for i, (comp, c, ok, can) in enumerate(zip(components, counts, allowed, numbers,
                                                 strict=True)):
         if c is None and ok == can:
@@ -502,8 +535,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
                 facts = Deductions.unsettled(len(comp.sizes))
         if not facts.complete:
             complete = False
-            notes.append(f"component {i + 1}: verdicts not all proved within the time limit; "
-                         "its cells not proved safe or mines are reported unknown")
+            unproved.append(i)
         # Without a total, counted components keep exact probabilities: they are independent.
         exact = None
         if left is None and c is not None:
@@ -513,6 +545,11 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             verdict: Verdict = ("safe" if not facts.can_mine[b]
                                 else "mine" if not facts.can_clear[b] else "unknown")
             values.append((cells, (exact[b] if exact else None, verdict)))
+    if unproved:
+        notes.append(_components_note([i + 1 for i in unproved],
+                                      [components[i].cells for i in unproved],
+                                      "verdicts not all proved within the time limit; the "
+                                      "cells not proved safe or mines are reported unknown"))
     rest = _UNKNOWN
     if left is not None and outside:
         total = feasible_sums(allowed)

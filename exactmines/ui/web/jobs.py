@@ -49,11 +49,6 @@ def _position(request: Request) -> Position:
     return read_position(text, grid, mines, topology=topology)
 
 
-#: The share of an overlay's budget the analysis gets; the search for the clues at fault
-#: and the advice have the rest.
-ANALYSIS_SHARE = 0.6
-
-
 def json_bytes(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON (what FastAPI's ``JSONResponse`` writes)."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False,
@@ -83,14 +78,17 @@ def overlay_body(request: Request) -> bytes:
     :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
     clues at fault in an inconsistent position.
 
-    The stages share the request's time: the analysis first, then the search for the
-    faulty clues and the advice with what is left of it.
+    The analysis has the request's whole budget, as ``/api/analyze`` has: it counts what
+    that endpoint counts in the same time (it returns as soon as every component is
+    counted). The search for the faulty clues and the advice have what is left: without
+    probabilities there is no advice to give, so nothing is lost when the analysis used it
+    all.
     """
     _, _, _, backend, limit, flagged, grouped, _ = request
     budget = Budget.seconds(limit)
     position = _position(request)
     engine = get_backend(backend)
-    result = analyze(position, backend=engine, budget=budget.share(ANALYSIS_SHARE))
+    result = analyze(position, backend=engine, budget=budget)
     out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
