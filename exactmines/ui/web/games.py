@@ -34,7 +34,7 @@ from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, fi
 __all__ = ["MAX_SIDE", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
-MAX_SIDE = 250
+MAX_SIDE = 300
 
 #: The topologies the page draws and plays.
 PAGE_KINDS = ("square", "torus", "hex")

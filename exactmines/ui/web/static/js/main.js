@@ -15,6 +15,7 @@ import { $, bigNumbers, clearError, el, readBase64, showError } from "./dom.js";
 import { applyTool, download, mineText, newBoard, setCell, startEditing, undo } from "./editor.js";
 import { decodeFragment } from "./fragment.js";
 import { writeFragment } from "./link.js";
+import "./menu.js";
 import { refreshOverlay } from "./overlay.js";
 import { hideTooltip, pickCell, renderPanel, showCellInfo, showTooltip } from "./panels.js";
 import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAuto } from "./play.js";
@@ -270,10 +271,6 @@ $("zoom-out").addEventListener("click", () => zoomBy(0.8));
 $("zoom-fit").addEventListener("click", () => zoomToFit());
 $("undo").addEventListener("click", () => undo());
 $("step-delay").addEventListener("change", () => { state.stepDelay = Number($("step-delay").value); });
-$("menu").addEventListener("click", () => {
-  const open = document.body.classList.toggle("menu-open");
-  $("menu").setAttribute("aria-expanded", String(open));
-});
 // The panel is redrawn often: its buttons (and a replay's rows) are handled here, once.
 $("panel").addEventListener("click", (event) => {
   if (!event.target.closest) return;

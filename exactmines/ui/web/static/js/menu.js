@@ -1,0 +1,20 @@
+// The controls' menu of a narrow screen: opened and closed by its button, and closed by
+// what puts a new board in front of the player (a board loaded, a new game, a new board, a
+// replay opened), so that the board is not left behind the menu, out of reach of a tap.
+import { $ } from "./dom.js";
+
+export function setMenu(open) {
+  document.body.classList.toggle("menu-open", open);
+  $("menu").setAttribute("aria-expanded", String(open));
+}
+
+export function closeMenu() { setMenu(false); }
+
+$("menu").addEventListener("click", () => setMenu(!document.body.classList.contains("menu-open")));
+$("controls").addEventListener("click", (event) => {
+  if (event.target.closest && event.target.closest("#new-game, #new-board, #play-board")) closeMenu();
+});
+for (const id of ["upload", "replay-file"]) $(id).addEventListener("change", closeMenu);
+$("paste-dialog").addEventListener("close", () => {
+  if ($("paste-dialog").returnValue === "load") closeMenu();
+});
