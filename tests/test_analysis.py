@@ -15,7 +15,7 @@ from strategies import positions
 from exactmines import analyze, read_position
 from exactmines.analysis.backends import Backend, VerdictsOnly, get_backend, mine_number_runs
 from exactmines.analysis.frontier import Component, Constraint
-from exactmines.budget import Budget
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime
 from exactmines.position import Position
 from exactmines.solvability.check import is_unique
@@ -105,7 +105,7 @@ class _BigRunsOut:
     def __init__(self, engine: Backend, largest: int) -> None:
         self.engine, self.name, self.largest, self.spent = engine, "fake", largest, False
 
-    def count(self, component, *, budget=Budget()):
+    def count(self, component, *, budget=UNLIMITED):
         if self.spent or component.cells == self.largest:
             self.spent = True
             raise OutOfTime("time limit reached while counting layouts (test)")

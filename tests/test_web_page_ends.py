@@ -15,7 +15,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
 )
 
 
-def test_a_300x300_game_is_dealt_from_the_form_and_its_mines_fit_their_field(page, base_url):
+def test_a_300x300_game_is_dealt_from_the_form_and_its_mines_fit_their_field(page, base_url):  # noqa: F811 (fixtures)
     # The README's "boards up to 300x300" holds for play: the form took W=H=300 and the
     # server said "each side must be 1 to 250". The Mines field showed 18000 as "1800(".
     page.goto(base_url + "#play:9x9x10:safe:1")
@@ -39,7 +39,7 @@ def test_a_300x300_game_is_dealt_from_the_form_and_its_mines_fit_their_field(pag
         " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }")
 
 
-def test_the_menu_of_a_phone_closes_when_a_board_is_loaded_or_a_game_dealt(browser, base_url):
+def test_the_menu_of_a_phone_closes_when_a_board_is_loaded_or_a_game_dealt(browser, base_url):  # noqa: F811 (fixtures)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
     tab = context.new_page()
