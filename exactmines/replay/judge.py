@@ -11,8 +11,9 @@ engine (:func:`~exactmines.analysis.analyze.analyze`), and the click gets:
 - its class (:data:`CLASSES`): ``safe`` (probability 0); ``needless guess`` (above 0
   while some covered cell anywhere on the board was certainly safe, the total mine count
   included); ``forced guess`` (no cell was certainly safe); ``first`` for the game's first
-  opening click, which the programs keep safe; ``not judged`` when the analysis did not
-  finish within the time limit, or, with ``trust_flags``, the flags contradict the numbers;
+  opening click, which the programs keep safe (not judged: whether this program did is not
+  known); ``not judged`` when the analysis did not finish within the time limit, or, with
+  ``trust_flags``, the flags contradict the numbers;
 - for a guess, the safest probability on offer and the excess risk taken (the difference).
 
 The player's flags are shown but not trusted: a flagged cell is analysed as a covered cell
@@ -24,6 +25,10 @@ walk keeps those local proofs as the game goes (:func:`~exactmines.deduction.gri
 local_deductions`, from the numbers alone, never the flags), and a click they cover is
 ``safe`` without analysing its whole position: the same answer, exactly, for about a tenth
 of the cost of a human expert game (with ``trust_flags`` every click is analysed).
+
+A first click that hit a mine was not kept safe (ms_toollib's recorder, for one, does not
+protect it): it is judged as any other click, on the board as the player saw it, all covered
+-- a forced guess whose mine chance is the board's density, mines over cells, exactly.
 
 A game's luck is the exact chance of surviving every guess it survived: the product of
 ``1 - p`` over them (the losing click, if any, is not in it).
@@ -283,6 +288,8 @@ def judge_replay(replay: Replay, *, trust_flags: bool = False,
             if local is not None:
                 local.show(opened, numbers)
         if game.lost:
+            if click.judged == FIRST:  # not kept safe: a guess like any other
+                click = _judged(click, trust_flags, engine, budget, cache)
             click = _exploded(click)
         clicks.append(click)
     notes = []

@@ -477,6 +477,8 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
 def _chance(click: Click) -> str:
     from exactmines.ui.report import chance
 
+    if click.judged == "first":
+        return "the first click, kept safe by the program: not judged"
     if click.probability is None:
         return "not judged"
     text = f"mine chance {chance(str(click.probability))}"
@@ -505,7 +507,10 @@ def _draw_timeline(axes: Any, opening: list[Click], shown: Click) -> None:
             axes.annotate("shown below", (x, height), xytext=(0, 6), textcoords="offset points",
                           ha="center", fontsize=7)
     axes.set_xlim(0.3, len(opening) + 0.7)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if len(opening) <= 10:  # every click its tick (a locator put 0.30 ... 1.65 under one)
+        axes.set_xticks(list(xs))
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylim(0, 1)
     axes.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0%", "25%", "50%", "75%", "100%"])
     axes.set_ylabel("mine chance", fontsize=8)
@@ -527,7 +532,16 @@ def _replay_title(judged: Judgement, file: str | None) -> str:
             f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
             f"{plural(len(judged.opening), 'click')} opened cells: "
             f"{judged.count('needless guess')} needless and {judged.count('forced guess')} "
-            f"forced guesses; luck {float(judged.luck):.3g} (-log10 {judged.luck_log10:.3f})")
+            f"forced guesses; {_luck(judged)}")
+
+
+def _luck(judged: Judgement) -> str:
+    """The luck as ``exactmines replay`` says it."""
+    from exactmines.ui.report import chance
+
+    if not any(c.guess and not c.mine and c.probability is not None for c in judged.clicks):
+        return "luck 1 (no guess survived)"
+    return f"luck {chance(str(judged.luck))} (-log10 {judged.luck_log10:.3f})"
 
 
 def _title(result: Analysis, file: str | None) -> str:

@@ -28,12 +28,12 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def percent(p: Fraction) -> str:
     """A probability for people: ``"17.6%"``; never rounds a non-zero to 0 or a non-one to 100."""
-    value = float(p) * 100
-    if 0 < value < 0.1:
+    # Compared exactly: 1 - 3^-40 is 1.0 as a float, and was printed 100.0%.
+    if 0 < p < Fraction(1, 1000):
         return "<0.1%"
-    if 99.9 < value < 100:
+    if Fraction(999, 1000) < p < 1:
         return ">99.9%"
-    return f"{value:.1f}%"
+    return f"{float(p) * 100:.1f}%"
 
 
 def _shown(result: Analysis) -> dict[tuple[int, int], str]:
@@ -298,16 +298,47 @@ def batch_to_text(summary: dict[str, Any]) -> str:
 # Replays
 
 
+#: A fraction whose numerator or denominator has more digits than this is shown short (the
+#: page's ``SHORT_FROM``, in ``numbers.js``).
+SHORT_FROM = 15
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def short_fraction(p: Fraction) -> str:
+    """A fraction for people as the page shows it (``shortFraction`` of ``numbers.js``):
+    its exact text when both parts have at most :data:`SHORT_FROM` digits (``"3/17"``),
+    else four significant digits, truncated: ``"≈ 0.9888"``, ``"≈ 0.001234"``, or a power
+    of ten far from 1 (``"≈ 3.141 × 10⁻⁹"``)."""
+    num, den = p.numerator, p.denominator
+    if len(str(abs(num))) <= SHORT_FROM and len(str(den)) <= SHORT_FROM:
+        return str(p)
+    if num == 0:
+        return "0"
+    sign, num = ("-", -num) if num < 0 else ("", num)
+    e = len(str(num)) - len(str(den))  # 10^e <= num/den < 10^(e+1), or e one too many
+    if num * 10 ** max(0, -e) < den * 10 ** max(0, e):
+        e -= 1
+    k = 3 - e
+    digits = str(num * 10 ** k // den if k >= 0 else num // 10 ** -k // den)
+    if 0 <= e < 6:
+        whole = digits[:e + 1].ljust(e + 1, "0")
+        return f"≈ {sign}{whole}" + (f".{digits[e + 1:]}" if e < 3 else "")
+    if -4 <= e < 0:
+        return f"≈ {sign}0.{'0' * (-e - 1)}{digits}"
+    return f"≈ {sign}{digits[0]}.{digits[1:]} × 10{str(e).translate(_SUPERSCRIPT)}"
+
+
 def chance(text: str | None) -> str:
-    """A probability from the JSON (a fraction string) for people: ``"1/3 = 33.3%"``, the
-    percentage alone when the fraction is long, ``0`` and ``1`` as they are, ``"?"`` when
-    not known."""
+    """A probability from the JSON (a fraction string) for people: ``"1/3 = 33.3%"``, a
+    long fraction shortened as the page shows it (:func:`short_fraction`: ``"≈ 0.9888 =
+    98.9%"``), ``0`` and ``1`` as they are, ``"?"`` when not known."""
     if text is None:
         return "?"
     if "/" not in text:
         return text
-    shown = percent(Fraction(text))
-    return shown if len(text) > 11 else f"{text} = {shown}"
+    p = Fraction(text)
+    return f"{short_fraction(p)} = {percent(p)}"
 
 
 def replay_to_text(game: dict[str, Any]) -> str:
@@ -322,7 +353,9 @@ def replay_to_text(game: dict[str, Any]) -> str:
     outcome = "won" if g["won"] else "lost"
     if g["lost_at"] is not None:
         outcome += f" at {g['lost_at']['time']:.2f} s"
-    rate = "" if figures["bbbv_s"] is None else f", 3BV/s {figures['bbbv_s']:.3f}"
+    # A lost game's 3BV/s is the whole board's 3BV over the time to the loss: no speed.
+    rate = ("" if figures["bbbv_s"] is None or not g["won"]
+            else f", 3BV/s {figures['bbbv_s']:.3f}")
     lines.append(f"{g['width']}x{g['height']}, {plural(g['mines'], 'mine')}, {g['mode']} mode: "
                  f"{outcome}; {figures['time']:.3f} s, 3BV {figures['bbbv']}{rate} "
                  "(time and 3BV from ms_toollib)")

@@ -1,0 +1,88 @@
+"""A recorded game whose first click hits a mine (ms_toollib's recorder does not keep it
+safe), and the words a replay's numbers are said in: one reading everywhere -- the judging,
+its JSON, ``exactmines replay``'s text and its picture (the page: test_web_page_ends)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from exactmines.io.files import read_replay
+from exactmines.io.replays import Recorder
+from exactmines.position import Board
+from exactmines.replay.judge import FORCED, judge_replay
+from exactmines.ui import pictures
+from exactmines.ui.cli import main
+from exactmines.ui.report import chance
+
+BOARD = Board(4, 3, frozenset({(0, 0), (2, 3)}))  # 2 mines in 12 cells
+
+
+@pytest.fixture
+def boom(tmp_path):
+    """The replay file of a game lost at its first click, on a mine of BOARD."""
+    recorder = Recorder(BOARD)
+    recorder.left((0, 0))
+    assert recorder.over and not recorder.won
+    path = tmp_path / "boom.evf"
+    path.write_bytes(recorder.evf(player="me", software="test"))
+    return path
+
+
+def test_a_first_click_on_a_mine_is_a_forced_guess_at_the_boards_density(boom):
+    # It was not kept safe: judged as any click on the all-covered board, its mine chance
+    # is exactly mines / cells (it was "first", with no chance and the luck of no guess).
+    judged = judge_replay(read_replay(boom))
+    (click,) = judged.clicks
+    assert (click.judged, click.probability, click.safest, click.mine) == (
+        FORCED, Fraction(2, 12), Fraction(2, 12), True)
+    assert judged.lost_at is click and judged.riskiest is click
+    assert judged.luck == 1  # the losing click is no guess survived
+
+
+def test_its_text_and_json_say_the_same(boom, capsys):
+    assert main(["replay", str(boom), "--format", "json"]) == 0
+    game = json.loads(capsys.readouterr().out)
+    (event,) = game["events"]
+    assert (event["class"], event["probability"], event["mine"]) == ("forced guess", "1/6",
+                                                                      True)
+    assert game["classes"]["first"] == 0 and game["classes"]["forced guess"] == 1
+    assert game["lost_at"]["probability"] == "1/6" and game["luck"] == "1"
+    assert main(["replay", str(boom)]) == 0
+    text = capsys.readouterr().out
+    assert "1 click opened cells: 1 forced guess" in text
+    assert "luck: 1 (no guess survived)" in text
+    row = [line for line in text.splitlines() if line.strip().startswith("0.00")]
+    assert row and "1/6 = 16.7%" in row[0] and "forced guess  mine" in row[0]
+    # A lost game has no 3BV/s: the board's 3BV over the time to the loss is no speed.
+    assert "3BV/s" not in text
+
+
+def test_its_picture_says_the_same_with_one_tick_for_one_click(boom, tmp_path, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(pictures, "_save", lambda figure, target, dpi: drawn.append(figure))
+    pictures.draw_replay(judge_replay(read_replay(boom)), tmp_path / "boom.png")
+    (figure,) = drawn
+    texts = " ".join(t.get_text() for t in figure.texts)
+    assert "mine chance 1/6 = 16.7%, safest 1/6 = 16.7%, hit a mine" in texts
+    assert "not judged" not in texts
+    timeline = figure.axes[-1]
+    assert list(timeline.get_xticks()) == [1]  # (0.30 ... 1.65 before)
+
+
+def test_long_fractions_are_shown_short_as_the_page_shows_them():
+    # The text dropped the fraction past 11 characters ("98.9%" where JSON has it): now
+    # it shows it whole up to 15 digits a part, as the page does, and shortened past that
+    # as the page's shortFraction does (the same strings: tests/js checks the page's).
+    from exactmines.ui.report import short_fraction
+
+    assert chance("293885464/297216019") == "293885464/297216019 = 98.9%"
+    assert chance("1/3") == "1/3 = 33.3%" and chance("1") == "1" and chance(None) == "?"
+    assert short_fraction(Fraction(2**60, 3**40)) == "≈ 0.09483"
+    assert short_fraction(Fraction(1, 3**40)) == "≈ 8.225 × 10⁻²⁰"
+    assert short_fraction(Fraction(10**20 + 1, 10**21)) == "≈ 0.1000"
+    assert short_fraction(Fraction(7 * 10**20 + 3, 3 * 10**15 + 1)) == "≈ 233300"
+    assert short_fraction(Fraction(10**30, 7)) == "≈ 1.428 × 10²⁹"
+    assert chance(f"{3**40 - 1}/{3**40}") == "≈ 0.9999 = >99.9%"
