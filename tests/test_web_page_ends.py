@@ -70,3 +70,56 @@ def test_the_menu_of_a_phone_closes_when_a_board_is_loaded_or_a_game_dealt(brows
     tab.screenshot(path=str(SHOTS / "test_the_menu_after_new_game.png"))
     assert not tab.locator("#controls").is_visible()
     context.close()
+
+
+def test_a_replay_lost_at_its_first_click_reads_as_the_cli_reads_it(page, base_url, tmp_path,  # noqa: F811 (fixtures)
+                                                                    capsys):
+    # It read "first — kept safe — mine!" and "survival 1 (100%)", with ms_toollib's 3BV/s
+    # of a loss; `exactmines replay` says forced guess, 1/6, "luck: 1 (no guess survived)".
+    from exactmines.io.replays import Recorder
+    from exactmines.position import Board
+    from exactmines.ui.cli import main
+
+    recorder = Recorder(Board(4, 3, frozenset({(0, 0), (2, 3)})))
+    recorder.left((0, 0))
+    path = tmp_path / "boom.evf"
+    path.write_bytes(recorder.evf(player="me", software="test"))
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#mode-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => window.exactmines.state.replay !== null")
+    wait_ready(page)
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "luck: 1 (no guess survived)" in text
+    assert page.inner_text("#click-class") == "forced guess"
+    assert page.inner_text("#click-chance").startswith("1/6")
+    assert page.inner_text("#luck") == "1 (no guess survived)"
+    row = page.inner_text("#replay-clicks tbody tr")
+    assert "forced guess" in row and "1/6" in row and "mine!" in row
+    assert "3BV/s" not in page.inner_text("#replay-info")
+
+
+def test_a_replays_log_marks_its_chords(page, base_url):  # noqa: F811 (fixtures)
+    # Two rows "1,0 safe 0%" looked like a double click: a chord's row says so.
+    path = EXPERT.parent.parent / "tests" / "data" / "replays" / "recorded" / \
+        "clumsy-small-5x5x4-seed21-v0.evf"
+    page.goto(base_url)
+    wait_ready(page)
+    page.click("#mode-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("() => window.exactmines.state.replay !== null")
+    wait_ready(page)
+    answer = page.evaluate("window.exactmines.state.replay.answer")
+    opening = [e for e in answer["events"] if e["class"] is not None]
+    assert any(e["kind"] == "chord" for e in opening)
+    cells = page.eval_on_selector_all("#replay-clicks tbody tr td:nth-child(2)",
+                                      "els => els.map(e => e.textContent)")
+    assert cells == [f"{e['cell'][0]},{e['cell'][1]}" + (" chord" if e["kind"] == "chord"
+                                                          else "") for e in opening]
+    # Lost at a chord: the luck reads as the text's.
+    survived = any(e["class"] in ("needless guess", "forced guess") and not e["mine"]
+                   for e in opening)
+    if not survived:
+        assert page.inner_text("#luck") == "1 (no guess survived)"

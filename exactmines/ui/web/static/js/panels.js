@@ -319,7 +319,11 @@ function renderGame() {
   list.scrollTop = list.scrollHeight;
 }
 
-/** The risk log of a game or a replay: one row per click, {cell: [r, c], by, probability
+/** The classes of a replay's clicks that are guesses (judge.py's GUESSES). */
+const GUESS_CLASSES = ["needless guess", "forced guess"];
+
+/** The risk log of a game or a replay: one row per click, {cell: [r, c], chord (a chord on
+ * the number there), by, probability
  * (a fraction string, or null with `unknown` saying why), mine, current, step (a replay's
  * event: a click on the row goes there, main.js listens)}. */
 function riskTable(id, clicks, byTitle) {
@@ -337,7 +341,7 @@ function riskTable(id, clicks, byTitle) {
       .filter(Boolean).join(" ") };
     if (go) props["data-step"] = String(click.step);
     body.append(el("tr", props,
-      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}`),
+      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}${click.chord ? " chord" : ""}`),
       el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
   });
   table.append(body);
@@ -360,7 +364,8 @@ function renderReplay() {
   if (!r) return;
   const a = r.answer;
   const m = a.ms_toollib;
-  const time = `${m.time.toFixed(3)} s, 3BV ${m.bbbv}${m.bbbv_s === null ? "" : `, 3BV/s ${m.bbbv_s.toFixed(3)}`}`;
+  // A lost game's 3BV/s is the whole board's 3BV over the time to the loss: no speed.
+  const time = `${m.time.toFixed(3)} s, 3BV ${m.bbbv}${m.bbbv_s === null || !a.won ? "" : `, 3BV/s ${m.bbbv_s.toFixed(3)}`}`;
   box.append(el("h2", null, "Replay"), entries([
     ["file", r.name],
     ["program", `${a.software || "unknown"} (.${a.format})`],
@@ -383,15 +388,18 @@ function renderReplay() {
     if (event.note) pairs.push(["note", event.note]);
     box.append(el("h2", null, "This click"), entries(pairs));
   }
+  // As `exactmines replay` says it: the chance of surviving the guesses survived, or none.
+  const survived = a.events.some((e) => GUESS_CLASSES.includes(e.class) && !e.mine && e.probability !== null);
   box.append(el("h2", null, "Luck"), entries([
-    ["survival", fraction(parseFraction(a.luck), { id: "luck" })],
+    ["survival", survived ? fraction(parseFraction(a.luck), { id: "luck" })
+      : el("span", { id: "luck" }, "1 (no guess survived)")],
     ["-log10", a.luck_log10.toFixed(3)],
     ["guesses", `${a.classes["needless guess"]} needless, ${a.classes["forced guess"]} forced` +
       (a.classes["not judged"] ? `, ${a.classes["not judged"]} not judged` : "")],
   ]));
   const opening = a.events.filter((e) => e.class !== null);
   box.append(riskTable("replay-clicks", opening.map((e) => ({
-    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine,
+    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine, chord: e.kind === "chord",
     unknown: e.class === "first" ? "kept safe" : undefined,
     current: e.index === r.step, step: e.index,
   })), "class"));
