@@ -123,3 +123,28 @@ def test_a_replays_log_marks_its_chords(page, base_url):  # noqa: F811 (fixtures
                    for e in opening)
     if not survived:
         assert page.inner_text("#luck") == "1 (no guess survived)"
+
+
+def test_after_a_game_the_cell_panel_says_the_game_is_over(page, base_url):  # noqa: F811 (fixtures)
+    # The Cell panel kept "analysing…" for ever: no overlay is asked for a game that ended.
+    page.goto(base_url + "#play:9x9x10:opening:11:noguess")
+    wait_ready(page)
+    page.click("#c40")  # 4,4
+    page.wait_for_function("() => window.exactmines.state.game.started")
+    wait_ready(page)
+    page.click("#c14", button="right")  # flag 1,5
+    page.wait_for_function("() => window.exactmines.state.game.rows[1][5] === 'F'")
+    wait_ready(page)
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    page.wait_for_function("() => document.getElementById('board').dataset.state === 'idle'")
+    info = page.inner_text("#cell-info")
+    assert "row 1, col 5" in info and "analysing" not in info, info
+    assert "the game is over" in info
+    game = page.evaluate("window.exactmines.state.game")
+    covered = [r * 9 + c for r, row in enumerate(game["rows"]) for c, ch in enumerate(row)
+               if ch in "HM"]
+    if covered:  # a mine left covered (shown M at the end): the panel says what it is
+        page.click(f"#c{covered[0]}")
+        info = page.inner_text("#cell-info")
+        assert "analysing" not in info and "the game is over" in info, info

@@ -209,6 +209,10 @@ function describeCell(i, rich) {
   if (flagged) {
     lines.push(`flagged by ${state.mode === "play" ? "you" : "the player"} (a mark: the analysis does not trust it)`);
   }
+  if (gameOver()) {  // no overlay is asked after the end: nothing is on its way
+    lines.push(ch === "M" ? "a mine: the game is over" : "the game is over: not analysed");
+    return lines;
+  }
   if (!overlayValid()) {
     const failed = overlayFailed();
     lines.push(!state.overlayOn ? "covered (overlay off)" : failed !== null ? `not analysed: ${failed}` : "analysing…");
