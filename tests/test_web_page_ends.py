@@ -148,3 +148,28 @@ def test_after_a_game_the_cell_panel_says_the_game_is_over(page, base_url):  # n
         page.click(f"#c{covered[0]}")
         info = page.inner_text("#cell-info")
         assert "analysing" not in info and "the game is over" in info, info
+
+
+def test_the_hint_names_every_safe_cell_the_panel_counts_and_frames(page, base_url):  # noqa: F811 (fixtures)
+    # The hint said "(and 2 more certainly safe cells)" while the panel said 6 safe and
+    # framed 6: the player's move was the few cells its local rules found first.
+    page.goto(base_url + "#play:30x16x99:opening:3:noguess")
+    wait_ready(page)
+    for clicks in range(1, 4):
+        page.click("#step")
+        page.wait_for_function(f"() => window.exactmines.state.game.clicks.length >= {clicks}")
+        wait_ready(page)
+        safe = page.evaluate("window.exactmines.state.overlay.analysis.cell_groups"
+                             ".filter(g => g.verdict === 'safe')"
+                             ".reduce((n, g) => n + g.cells.length, 0)")
+        if safe > 1:
+            break
+    assert safe > 1
+    assert f"{safe} safe" in page.inner_text("#summary")
+    assert page.locator("#board .cell.rec").count() == safe
+    page.click("#hint")
+    page.wait_for_function("() => window.exactmines.state.hintMove !== null")
+    words = page.inner_text("#recommendation")
+    assert f"(and {safe - 1} more certainly safe cells)" in words, words
+    move = page.evaluate("window.exactmines.state.hintMove")
+    assert len(move["cells"]) == safe

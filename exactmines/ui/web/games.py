@@ -243,9 +243,10 @@ class WebGame:
         self.flag_clicks += 1
 
     def hint(self) -> tuple[Recommendation | None, str | None]:
-        """The player's next move (every certainly safe cell, or one guess), never on a
-        cell the player flagged (flags are the player's: certain cells flagged are left
-        out, a flagged guess gives way to the best guess not flagged); or ``None`` and why.
+        """The player's next move (every certainly safe cell, the player's first, or one
+        guess), never on a cell the player flagged (flags are the player's: certain cells
+        flagged are left out, a flagged guess gives way to the best guess not flagged); or
+        ``None`` and why.
         The player's move is computed once per position: asking again is free."""
         if self.game is None:
             return avoid_flags(first_click(self.width, self.height,
@@ -262,8 +263,12 @@ class WebGame:
                 self._pending = Recommendation((divmod(chosen.cell, width),), chosen.kind,
                                                chosen.probability, chosen.win)
             else:
-                self._pending = Recommendation(tuple(divmod(i, width) for i in cells),
-                                               "certain", Fraction(0))
+                # Every cell the analysis proves safe, as the overlay frames them and counts
+                # them (the player's move may be the few its local rules found first).
+                mine = [divmod(i, width) for i in cells]
+                proved = set(mine)
+                rest = sorted(c for c in self.analysis().safe if c not in proved)
+                self._pending = Recommendation((*mine, *rest), "certain", Fraction(0))
         move = self._pending
         others: list[tuple[Cell, Fraction]] = []
         if move.kind != "certain" and move.cells[0] in self.flags:
