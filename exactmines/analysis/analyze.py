@@ -477,15 +477,13 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
     engine did not prove is "unknown"."""
     components = frontier.components
     notes: list[str] = []
-    by_reason: dict[str, list[int]] = {}  # the components not counted, by why
-    for i, (c, reason) in enumerate(zip(counts, reasons, strict=True)):
-        if c is None:
-            by_reason.setdefault(reason, []).append(i)
-    for reason, uncounted in by_reason.items():
+    uncounted = [i for i, c in enumerate(counts) if c is None]
+    if uncounted:  # one note for them all, each reason given once
+        why = "; ".join(dict.fromkeys(reasons[i] for i in uncounted))
         notes.append(_components_note([i + 1 for i in uncounted],
                                       [components[i].cells for i in uncounted],
-                                      f"layouts not counted ({reason}); probabilities were "
-                                      "not computed"))
+                                      f"layouts not counted ({why}); probabilities were not "
+                                      "computed"))
     unfound: list[int] = []  # the components whose possible mine numbers were not all found
     unfound_reason = ""
     numbers: list[frozenset[int]] = []
