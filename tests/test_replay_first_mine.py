@@ -86,3 +86,32 @@ def test_long_fractions_are_shown_short_as_the_page_shows_them():
     assert short_fraction(Fraction(7 * 10**20 + 3, 3 * 10**15 + 1)) == "≈ 233300"
     assert short_fraction(Fraction(10**30, 7)) == "≈ 1.428 × 10²⁹"
     assert chance(f"{3**40 - 1}/{3**40}") == "≈ 0.9999 = >99.9%"
+
+
+def test_the_texts_short_fractions_are_the_pages(tmp_path):
+    # One way to shorten a fraction: the text's short_fraction and the page's
+    # shortFraction (numbers.js, run by node) agree on fractions of every size.
+    import random
+    import subprocess
+    from pathlib import Path
+
+    from programs import find_program
+
+    from exactmines.ui.report import short_fraction
+
+    draw = random.Random(42)
+    cases = [Fraction(draw.randrange(1, 10 ** draw.randrange(1, 40)),
+                      draw.randrange(1, 10 ** draw.randrange(1, 40))) for _ in range(300)]
+    cases += [Fraction(2**60, 3**40), Fraction(3**40 - 1, 3**40), Fraction(10**30, 7)]
+    numbers = (Path(__file__).parent.parent / "exactmines" / "ui" / "web" / "static" / "js"
+               / "numbers.js").as_uri()
+    script = tmp_path / "short.mjs"
+    script.write_text(
+        f'import {{ parseFraction, shortFraction }} from "{numbers}";\n'
+        'import { readFileSync } from "node:fs";\n'
+        'for (const t of readFileSync(0, "utf8").split("\\n").filter(Boolean))'
+        ' console.log(shortFraction(parseFraction(t)));\n')
+    node = find_program(("node", "nodejs"), "nodejs")
+    done = subprocess.run([node, str(script)], input="\n".join(map(str, cases)),
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.splitlines() == [short_fraction(p) for p in cases]
