@@ -75,8 +75,13 @@ MAX_DIGITS = 18
 MBF_MAX_SIDE = 255
 MBF_MAX_MINES = 65535
 
+# ASCII digits only (re.ASCII): ``\d`` alone also matches the digits of other scripts
+# (``9x9x١٠``, fullwidth ``９``), which ``int`` would read as numbers.
 _HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?(?:x(-?\d+))?(?:[ \t]+(\S+))?",
-                     re.IGNORECASE)
+                     re.IGNORECASE | re.ASCII)
+#: How a header starts: a digit of any script, so that a malformed header is reported as
+#: one (not read as another format) and ``9x9x１0`` is refused by :data:`_HEADER`.
+_HEADER_START = re.compile(r"[ \t]*\d")
 _MINE_MARKS = "M?"
 _ALLOWED = "012345678" + COVERED + FLAG + _MINE_MARKS
 #: Every character a row of another topology may hold (numbers up to ``z`` = 35).
@@ -126,12 +131,15 @@ def decode_text(data: bytes, source: str) -> str:
 
 
 def looks_like_mine_text(text: str) -> bool:
-    """True when the first line that is not a comment or blank is a ``.mine`` header."""
+    """True when the first line that is not a comment or blank starts like a ``.mine``
+    header: with a digit (of any script). A well-formed header is then read, a malformed
+    one refused by :func:`parse_mine_text` with its place; x/o text, links and graph files
+    never start so. Cost: the text up to that line."""
     for raw in text.splitlines():
         line = raw.rstrip(" \t\r")
         if not line or line.startswith("#"):
             continue
-        return _HEADER.fullmatch(line.strip()) is not None
+        return _HEADER_START.match(line) is not None
     return False
 
 
@@ -150,7 +158,7 @@ def comments(text: str) -> list[str]:
 # A longer number is no cell of any board: such a comment names no click (rather than
 # failing to convert its digits). A cube's click has three numbers.
 _FIRST_CLICK = re.compile(rf"(?:first click|solvable from) (\d{{1,{MAX_DIGITS}}}"
-                          rf"(?:,\d{{1,{MAX_DIGITS}}}){{1,2}})(?![\d,])")
+                          rf"(?:,\d{{1,{MAX_DIGITS}}}){{1,2}})(?![\d,])", re.ASCII)
 
 
 def noted_first_click(text: str) -> tuple[int, ...] | None:
@@ -182,6 +190,12 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
     match = _HEADER.fullmatch(header)
     if match is None:
         shown = header if len(header) <= 40 else header[:40] + "..."
+        foreign = next((i for i, ch in enumerate(header) if ch.isdigit() and not ch.isascii()),
+                       None)
+        if foreign is not None:
+            raise InputError(f"bad header {shown!r}: numbers are written in ASCII digits 0-9, "
+                             f"not {header[foreign]!r}", source=source, line=header_line,
+                             column=indent + foreign + 1)
         raise InputError(f"bad header {shown!r}: expected WIDTHxHEIGHT or WIDTHxHEIGHTxMINES",
                          source=source, line=header_line, column=1)
     topology_word = match.group(5)

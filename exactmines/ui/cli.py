@@ -273,6 +273,8 @@ def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
     try:
         if len(parts) != 2:
             raise ValueError
+        if not all(p.strip().lstrip("-").isdigit() and p.strip().isascii() for p in parts):
+            raise ValueError  # int() would read the digits of any script
         row, col = (int(p.strip()) for p in parts)
     except ValueError:
         raise InputError(f"{option} {text!r}: expected ROW,COL (0-based, e.g. 3,3)",
