@@ -59,6 +59,7 @@ __all__ = [
     "noted_first_click",
     "header_text",
     "read_int",
+    "declared_size",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
@@ -141,6 +142,29 @@ def looks_like_mine_text(text: str) -> bool:
             continue
         return _HEADER_START.match(line) is not None
     return False
+
+
+def declared_size(text: str) -> tuple[int, int] | None:
+    """The ``(width, height)`` a ``.mine`` header declares (a cube's height: its rows in all
+    layers), read from the header alone: a server can refuse a position too large before
+    any of it is parsed. ``None`` when there is no well-formed header (the parser then
+    refuses the text). Cost: the text up to the header line."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line, start = text[start:end].rstrip(" \t\r"), end + 1
+        if not line or line.startswith("#"):
+            continue
+        match = _HEADER.fullmatch(line.strip())
+        if match is None or any(len(match.group(g) or "") > MAX_DIGITS for g in (1, 2, 3)):
+            return None
+        width, height = int(match.group(1)), int(match.group(2))
+        word = (match.group(5) or "").lower()
+        if word == "cube" and match.group(3) is not None:
+            height *= int(match.group(3).lstrip("-") or 0)
+        return width, height
+    return None
 
 
 def comments(text: str) -> list[str]:
