@@ -305,26 +305,33 @@ def _check_grid(grid: ParsedGrid, source: str, row_lines: list[int], header_line
     """Numbers that cannot be (more than the cell's neighbours) and impossible counts
     (reported at the header's mine count, ``count_column``); ``row_lines[r]`` is the line
     of row ``r``."""
-    marked = 0
-    unrevealed = 0
     topology = grid.topology
+    # Counted at C speed (str.count): rows hold only the allowed characters.
+    marks = sum(row.count(ch) for row in grid.rows for ch in FLAG + _MINE_MARKS)
+    unrevealed = marks + sum(row.count(COVERED) for row in grid.rows)
+    marked = marks
+    width, height = grid.width, grid.height
     for r, row in enumerate(grid.rows):
-        for c, ch in enumerate(row):
+        if topology.is_square:
+            # Only a cell on the edge has fewer than 8 neighbours, and no number is above
+            # 8: the inside of a square board cannot fail (checked row-major all the same).
+            columns: Iterable[int] = (range(width) if r in (0, height - 1) else
+                                      (0, width - 1) if width > 1 else (0,))
+        else:
+            columns = range(width)
+        for c in columns:
+            ch = row[c]
             if is_number_char(ch):
                 if topology.is_square:
                     # The cells of the 3x3 block on the board, less the cell itself.
-                    room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
-                        min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
+                    room = (min(r + 1, height - 1) - max(r - 1, 0) + 1) * (
+                        min(c + 1, width - 1) - max(c - 1, 0) + 1) - 1
                 else:
-                    room = topology.degree(r * grid.width + c)
+                    room = topology.degree(r * width + c)
                 if char_number(ch) > room:
                     raise InputError(f"number {char_number(ch)} but the cell has only {room} "
                                      "neighbours", source=source, line=row_lines[r],
                                      column=c + 1)
-            else:
-                unrevealed += 1
-                if ch != COVERED:
-                    marked += 1
     if grid.mines is not None:
         if grid.mines > unrevealed:
             raise InputError(f"{grid.mines} mines but only {unrevealed} unrevealed cells",

@@ -139,7 +139,9 @@ def analyze_command(
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
-    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
+    # A limit of 0, or below, is refused before any work; one position's budget starts
+    # here and covers reading it too (several: each from the start of its analysis).
+    entry = Budget.seconds(time_limit)
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -153,7 +155,7 @@ def analyze_command(
         position = read_position(path)
         if mines is not None:
             position = position.with_mines(mines)
-            unrevealed = sum(ch in "HF" for row in position.rows for ch in row)
+            unrevealed = sum(row.count("H") + row.count("F") for row in position.rows)
             flags = sum(row.count("F") for row in position.rows)
             if not flags <= mines <= unrevealed:
                 raise InputError(f"--mines {mines}: this position needs between {flags} and "
@@ -169,7 +171,8 @@ def analyze_command(
     results = []
     console = _console()
     for name, position in positions:
-        result = analyze(position, backend=engine, budget=Budget.seconds(time_limit))
+        budget = entry if len(positions) == 1 else Budget.seconds(time_limit)
+        result = analyze(position, backend=engine, budget=budget)
         results.append(result)
         if output is OutputFormat.jsonl:
             _emit_json(analysis_to_dict(result, name))

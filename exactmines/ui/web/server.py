@@ -76,11 +76,11 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
     ``head_timeout`` ``None``: the head has the whole ``read_timeout``."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    head_timeout = read_timeout if head_timeout is None else min(head_timeout, read_timeout)
+    head_seconds = read_timeout if head_timeout is None else min(head_timeout, read_timeout)
     too_slow = _raw_response(408, "Request Timeout",
                              f"the request did not arrive whole within {read_timeout:g} s")
     head_too_slow = _raw_response(408, "Request Timeout", f"the request's head did not "
-                                                          f"arrive within {head_timeout:g} s")
+                                                          f"arrive within {head_seconds:g} s")
     made_room = _raw_response(408, "Request Timeout", "closed to make room: no request came "
                                                       "on this connection and others waited")
     too_many = _raw_response(503, "Service Unavailable",
@@ -154,8 +154,8 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
             self._waiting_since = time.monotonic()
             self._deadline = self.loop.call_later(read_timeout, self._expired)
             self._head_pending = True
-            if head_timeout < read_timeout:
-                self._head_deadline = self.loop.call_later(head_timeout, self._head_expired)
+            if head_seconds < read_timeout:
+                self._head_deadline = self.loop.call_later(head_seconds, self._head_expired)
 
         def _disarm(self) -> None:
             if self._deadline is not None:
