@@ -115,7 +115,7 @@ class Frontier:
 
 
 #: Items a loop of :func:`build_frontier` handles between two looks at its budget.
-_CHUNK = 1 << 15
+_CHUNK = 1 << 13
 
 #: What a budget's message says the work was doing.
 BUILDING = "building the frontier"
@@ -253,8 +253,11 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     offsets = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1)
     touched_mask = covered_mask & around(number_mask)
     clue_mask = number_mask & around(covered_mask)
+    budget.check(BUILDING)
     clue_list = _bits(clue_mask)
+    budget.check(BUILDING)
     is_clue = frozenset(clue_list).__contains__
+    budget.check(BUILDING)
     # Each cell's clues, as padded indices in increasing order (a C-speed filter per cell);
     # the cells under the same clues make a box, boxes in order of first cell.
     touched = _bits(touched_mask)
