@@ -46,7 +46,10 @@ def test_a_frontier_stopped_midway_checks_its_budget_in_its_loops(monkeypatch):
     monkeypatch.setattr(Budget, "check", lambda budget, doing="": looks.append(doing))
     build_frontier(position, Budget(time.monotonic() + 60))
     assert len(looks) >= 12 and set(looks) == {BUILDING}
-    for stop in range(len(looks)):
+    # Every stage's looks (the first dozen), then a spread of the loops' to the last one.
+    stops = sorted({*range(12), *range(12, len(looks), max(1, len(looks) // 12)),
+                    len(looks) - 1})
+    for stop in stops:
         seen = []
 
         def check(budget, doing="", seen=seen, stop=stop):
