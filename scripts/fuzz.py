@@ -34,7 +34,9 @@ or request, what came back, and ``replay.sh`` where a shell can replay it):
   starts with a digit but is no ``.mine`` header: digits of another script, a malformed
   header over rows) read with exit 0 or HTTP 200 (``fuzzing.must_refuse``);
 * ``late``: ``analyze`` of a file or standard input exiting more than ``LATE_SLACK`` s past
-  its ``--time-limit`` (the compiled formulas of 25 to 80 variables among the inputs);
+  its ``--time-limit`` (the compiled formulas of 25 to 80 variables among the inputs), its
+  report in text: writing JSON, an object per covered cell, is outside the limit
+  (docs/limits.md);
 * ``held``: ``/api/health`` not answering 200 while 100 sockets from this address send a
   request head that never ends (one request in 150).
 
@@ -358,6 +360,7 @@ class Commands:
                 and must_refuse(data, case["name"]):
             finding, text = "accepted", f"exit 0 on a file every reader must refuse\n{text}"
         elif group == "analyze" and source in ("file", "stdin") \
+                and "json" not in case["args"] \
                 and seconds > _limit_of(case["args"]) + LATE_SLACK:
             finding = "late"
             text = (f"{seconds:.2f} s for --time-limit {_limit_of(case['args']):g}\n{text}")
