@@ -360,7 +360,7 @@ class Commands:
                 and must_refuse(data, case["name"]):
             finding, text = "accepted", f"exit 0 on a file every reader must refuse\n{text}"
         elif group == "analyze" and source in ("file", "stdin") \
-                and "json" not in case["args"] \
+                and not any(a.startswith("json") for a in case["args"]) \
                 and seconds > _limit_of(case["args"]) + LATE_SLACK:
             finding = "late"
             text = (f"{seconds:.2f} s for --time-limit {_limit_of(case['args']):g}\n{text}")
@@ -370,11 +370,13 @@ class Commands:
 
 
 def _limit_of(args: list[str]) -> float:
-    """The ``--time-limit`` of a command line (``inf`` when none, or not a number)."""
+    """The ``--time-limit`` of a command line (``inf`` when none, not a number, or refused:
+    0 or below)."""
     try:
-        return float(args[args.index("--time-limit") + 1])
+        limit = float(args[args.index("--time-limit") + 1])
     except (ValueError, IndexError):
         return float("inf")
+    return limit if limit > 0 else float("inf")
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -95,3 +95,30 @@ def test_the_command_lines_limit_starts_before_the_file_is_read(monkeypatch, cap
     assert "the frontier was not built" in document["notes"][0]
     assert main(["analyze", str(REFERENCE), "--time-limit", "0.2"]) == 0
     assert "frontier not built" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("numbers, outside, left", [
+    ([frozenset(range(300)), frozenset({0, 2, 5})], 40, 250),
+    ([frozenset(range(10, 200)), frozenset(range(0, 150))], 0, 180),
+    ([frozenset(range(100)) | {150}, frozenset(range(70))], 7, 160),
+    ([frozenset(range(500))], 1000, 1200),
+])
+def test_the_mine_numbers_allowed_on_big_components_are_the_naive_ones(numbers, outside,
+                                                                        left):
+    # Runs of hundreds of numbers (a component not decided in time takes them all) go
+    # through the doubling path; the naive definition, pair by pair, must agree.
+    from exactmines.analysis.combine import allowed_mine_numbers, feasible_sums
+
+    naive = []
+    for c, options in enumerate(numbers):
+        others = {0}
+        for d, other in enumerate(numbers):
+            if d != c:
+                others = {t + k for t in others for k in other}
+        naive.append(frozenset(k for k in options
+                               if any(0 <= left - k - t <= outside for t in others)))
+    assert allowed_mine_numbers(numbers, outside, left) == naive
+    sums = {0}
+    for options in numbers:
+        sums = {t + k for t in sums for k in options}
+    assert feasible_sums(numbers) == sum(1 << t for t in sums)

@@ -142,6 +142,8 @@ def sweep_order(component: Component, budget: Budget = UNLIMITED) -> list[int]:
         while queue:
             b = queue.popleft()
             order.append(b)
+            if not len(order) & _CLOCK_MASK:
+                budget.check("ordering the boxes")
             fresh = sorted((d for d in neighbours[b] if not seen[d]),
                            key=lambda d: (degree[d], d))
             for d in fresh:
