@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import time
 
 import httpx
 import pytest
@@ -146,3 +147,31 @@ def test_an_answer_larger_than_the_server_sends_is_413():
         assert answer.json()["error"].endswith('; ask for "grouped": true')
         grouped = small.post("/api/overlay", json={"text": text, "grouped": True})
         assert grouped.status_code == 200 and len(grouped.content) < 100_000
+
+
+def test_a_job_given_up_leaves_no_exception_unretrieved():
+    # The fuzz found "Future exception was never retrieved" (an EOFError) in the server's
+    # output after a worker was ended at its time: the exchange was left behind.
+    import asyncio
+    import gc
+
+    from exactmines.ui.web.workers import Overtime, PoolLimits, WorkerPool
+
+    logged: list[dict] = []
+
+    async def scenario():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context:
+                                                         logged.append(context))
+        pool = WorkerPool(PoolLimits(workers=1, warm=1))
+        await pool.start()
+        try:
+            with pytest.raises(Overtime):
+                await pool.run(time.sleep, (30,), seconds=0.3)
+            assert await pool.run(sum, ([2, 3],), seconds=30) == 5
+            await asyncio.sleep(0.5)  # the killed worker's exchange ends meanwhile
+            gc.collect()
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+    assert [c.get("message") for c in logged] == []

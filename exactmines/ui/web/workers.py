@@ -404,17 +404,23 @@ class WorkerPool:
         assert self._loop is not None
         deadline = self._loop.time() + seconds
         pid = worker.process.pid
-        while True:
-            remaining = deadline - self._loop.time()
-            if remaining <= 0:
-                raise Overtime(f"not finished within {seconds:g} s")
-            done, _ = await asyncio.wait({exchange}, timeout=min(remaining, MEMORY_POLL))
-            if done:
-                return exchange.result()
-            rss = process_rss(pid) if pid else None
-            if rss is not None and rss > self.limits.memory_limit:
-                raise OverMemory(f"past the worker's memory limit of "
-                                 f"{self.limits.memory_limit // 2**20} MB")
+        try:
+            while True:
+                remaining = deadline - self._loop.time()
+                if remaining <= 0:
+                    raise Overtime(f"not finished within {seconds:g} s")
+                done, _ = await asyncio.wait({exchange}, timeout=min(remaining, MEMORY_POLL))
+                if done:
+                    return exchange.result()
+                rss = process_rss(pid) if pid else None
+                if rss is not None and rss > self.limits.memory_limit:
+                    raise OverMemory(f"past the worker's memory limit of "
+                                     f"{self.limits.memory_limit // 2**20} MB")
+        finally:
+            # Given up (past its time or memory, or the caller gone): the exchange's end,
+            # an EOFError once the worker is killed, is nobody's (asyncio would log it).
+            if not exchange.done():
+                exchange.cancel()
 
     # -- slots ----------------------------------------------------------------------------
 
