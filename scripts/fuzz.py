@@ -562,7 +562,7 @@ class Server:
                 sock.close()
         seconds = time.monotonic() - started
         finding = None if status == 200 else "held"
-        return Outcome(f"HTTP {status}", "SLOW clients", finding,
+        return Outcome(f"HTTP {status}", "GET /api/health (100 slow sockets open)", finding,
                        body[:2000].decode("utf-8", "replace"), seconds, self._printed(seen))
 
     def _printed(self, seen: int) -> dict[str, bytes]:
