@@ -320,7 +320,10 @@ class Topology:
                     if label == wanted or str(label) == str(wanted):
                         return (0, i)
             raise ValueError(f"expected a node of the graph, got {','.join(map(str, coordinates))}")
-        numbers = [int(x) for x in coordinates]  # type: ignore[call-overload]
+        written = [str(x).strip() for x in coordinates]
+        if not all(_ASCII_INT.fullmatch(x) for x in written):  # int() reads any script's
+            raise ValueError("expected whole numbers written in ASCII digits")
+        numbers = [int(x) for x in written]
         if self.kind == "cube":
             if len(numbers) != 3:
                 raise ValueError("expected LAYER,ROW,COL on a cube")
@@ -650,7 +653,8 @@ def _checked_offsets(offsets: Sequence[tuple[int, int]]) -> tuple[tuple[int, int
     return tuple(sorted(found))
 
 
-_OFFSETS_WORD = re.compile(r"offsets:(-?\d+,-?\d+(?:;-?\d+,-?\d+)*)")
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,18}")
+_OFFSETS_WORD = re.compile(r"offsets:(-?\d+,-?\d+(?:;-?\d+,-?\d+)*)", re.ASCII)
 
 
 def parse_topology_word(word: str) -> tuple[str, tuple[tuple[int, int], ...]]:

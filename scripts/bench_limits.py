@@ -6,6 +6,16 @@ Usage::
     python scripts/bench_limits.py                          # everything: ~20 min, loaded
     python scripts/bench_limits.py --quick                  # limits 0.1 and 1 s only
     python scripts/bench_limits.py --engines sat auto --limits 1 --families "sat 30/60"
+    python scripts/bench_limits.py --whole                  # setup included: ~10 min
+
+``--whole`` times what ``exactmines analyze FILE --time-limit L`` does after Python has
+started: reading the file, the analysis (its budget made before the reading) and writing
+its report (and, in a row of its own, what writing the answer as JSON would add: an
+object per covered cell, which no limit shortens), on the families of issue 41 (compiled
+formulas of 25 to 80 variables, of 322,000 to 3 million cells; the dense and lattice
+families; a 40x24/190 lattice) at the limits 0.2, 1 and 3 s, and says which stages did
+not finish (``F``: the frontier was not built, ``C``: some component not counted, ``V``:
+verdicts incomplete).
 
 Families, the ones ``exactmines generate`` makes:
 
@@ -38,9 +48,11 @@ analysis without a limit. The script exits 1 if an answer claims more than is so
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,9 +61,13 @@ from exactmines import analyze, read_position
 from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.frontier import build_frontier
+from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.budget import Budget
 from exactmines.generate.families import dense_games, lattice_position
 from exactmines.generate.positions import random_sat_instances
+from exactmines.io.formats import position_to_mine
 from exactmines.position import Cell, Position
+from exactmines.ui.report import analysis_to_text
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ["dp", "sat", "milp-highs", "milp-cbc", "ganak", "auto"]
@@ -60,6 +76,11 @@ LIMITS = [0.1, 1.0, 10.0]
 FORMULAS = {"sat 20/40": (20, 40, 3), "sat 30/60": (30, 60, 3), "sat 50/100": (50, 100, 1),
             "sat 20/85": (20, 85, 1)}
 FAMILIES = [*FORMULAS, "dense", "lattice"]
+#: ``--whole``: the compiled formulas of issue 41, and a larger lattice.
+WHOLE_FORMULAS = {"sat 25/110": (25, 110, 11), "sat 40/170": (40, 170, 11),
+                  "sat 60/255": (60, 255, 17), "sat 80/340": (80, 340, 17)}
+WHOLE_FAMILIES = [*WHOLE_FORMULAS, "dense", "lattice", "lattice 40x24"]
+WHOLE_LIMITS = [0.2, 1.0, 3.0]
 
 
 @dataclass(frozen=True)
@@ -78,14 +99,16 @@ def proved(result: Analysis) -> dict[Cell, str]:
 
 def family(name: str, count: int) -> list[Case]:
     """The positions of a family, with their known answers."""
-    if name in FORMULAS:
-        variables, clauses, seed = FORMULAS[name]
+    if name in FORMULAS or name in WHOLE_FORMULAS:
+        variables, clauses, seed = {**FORMULAS, **WHOLE_FORMULAS}[name]
         instance = random_sat_instances(variables, clauses, seed, count_seconds=600)[0]
         assert instance.position is not None
         return [Case(instance.position, instance.metadata["model_count"], None)]
     if name == "dense":
         steps = sorted(dense_games(3, 0), key=lambda step: -step.analysis.frontier_cells)
         positions = [step.position for step in steps[:count]]
+    elif name == "lattice 40x24":  # generate lattice --seed 29 --width 40 --height 24
+        positions = [lattice_position(29, 0, width=40, height=24, mines=190)]
     else:
         positions = [lattice_position(0, index) for index in range(count)]
     cases = []
@@ -107,15 +130,95 @@ def sound(result: Analysis, case: Case) -> bool:
     return True
 
 
+def whole(path: Path, engine: str, limit: float) -> tuple[Analysis, float, float]:
+    """What ``analyze PATH --time-limit LIMIT`` does once Python runs: read, analyse within
+    a budget made before the reading, write the report; and the seconds that writing the
+    answer as JSON (``--format json``: an object per covered cell) would add."""
+    started = time.perf_counter()
+    budget = Budget.seconds(limit)
+    position = read_position(path)
+    result = analyze(position, backend=get_backend(engine), budget=budget)
+    analysis_to_text(result, str(path))
+    seconds = time.perf_counter() - started
+    json.dumps(analysis_to_dict(result, str(path)))
+    return result, seconds, time.perf_counter() - started - seconds
+
+
+def stages(result: Analysis) -> str:
+    """Which stages did not finish: F frontier, C counting, V verdicts ("" all did)."""
+    return ("F" if result.components is None else "") + (
+        "" if result.probabilities_computed else "C") + (
+        "" if result.verdicts_complete else "V")
+
+
+def main_whole(args: argparse.Namespace) -> int:
+    """The ``--whole`` table: setup included, limit + 1 s asked of every cell."""
+    limits = args.limits if args.limits != LIMITS else WHOLE_LIMITS
+    families = args.families if args.families != FAMILIES else WHOLE_FAMILIES
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{os.cpu_count()} cores; wall seconds of reading + analyze + report (max over the "
+          "positions), then the stages not finished (F frontier, C counting, V verdicts)")
+    print()
+    print("| family | cells | engine | " + " | ".join(f"limit {limit:g} s" for limit in limits)
+          + " |")
+    print("|---|---|---|" + "---|" * len(limits))
+    wrong = late = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for name in families:
+            cases = family(name, args.positions)
+            paths = []
+            for index, case in enumerate(cases):
+                path = Path(folder) / f"{name.replace(' ', '-').replace('/', '-')}-{index}.mine"
+                path.write_text(position_to_mine(case.position))
+                paths.append(path)
+            cells = max(c.position.width * c.position.height for c in cases)
+            json_seconds = 0.0
+            for engine in args.engines:
+                row = []
+                for limit in limits:
+                    worst, marks = 0.0, set()
+                    for case, path in zip(cases, paths, strict=True):
+                        result, seconds, writing = whole(path, engine, limit)
+                        worst = max(worst, seconds)
+                        json_seconds = max(json_seconds, writing)
+                        marks.update(stages(result))
+                        if not sound(result, case):
+                            wrong += 1
+                            print(f"{name} {engine} {limit:g}: claims more than is so",
+                                  file=sys.stderr)
+                    over = worst > limit + 1
+                    late += over
+                    row.append(f"{worst:.2f}{'!' if over else ''} "
+                               f"{''.join(sorted(marks, key='FCV'.index)) or 'done'}")
+                print(f"| {name} | {cells:,} | {engine} | " + " | ".join(row) + " |",
+                      flush=True)
+            print(f"| {name} | {cells:,} | (JSON) | writing the answer as JSON, most: "
+                  f"{json_seconds:.2f} s |" + " |" * (len(limits) - 1), flush=True)
+    print()
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{late} cells more than 1 s past their limit (marked !)")
+    return 1 if wrong else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES)
+    parser.add_argument("--engines", nargs="+", default=None, choices=[*ENGINES, "brute"])
     parser.add_argument("--limits", nargs="+", type=float, default=LIMITS)
-    parser.add_argument("--families", nargs="+", default=FAMILIES, choices=FAMILIES)
+    parser.add_argument("--families", nargs="+", default=FAMILIES,
+                        choices=[*FAMILIES, *WHOLE_FAMILIES[:4], "lattice 40x24"])
     parser.add_argument("--positions", type=int, default=3,
                         help="positions of the board families")
     parser.add_argument("--quick", action="store_true", help="limits 0.1 and 1 s only")
+    parser.add_argument("--whole", action="store_true",
+                        help="reading and writing included, the issue-41 families")
     args = parser.parse_args()
+    if args.engines is None:
+        args.engines = [*ENGINES, "brute"] if args.whole else ENGINES
+    if args.whole:
+        warm = read_position(ROOT / "instances" / "reference-9x9.mine")
+        for engine in args.engines:
+            analyze(warm, backend=engine, time_limit=30)
+        return main_whole(args)
     limits = [limit for limit in args.limits if not args.quick or limit <= 1]
 
     warm = read_position(ROOT / "instances" / "reference-9x9.mine")

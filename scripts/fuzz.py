@@ -29,7 +29,16 @@ or request, what came back, and ``replay.sh`` where a shell can replay it):
 * ``left``: processes of a command (its workers) still running 2 s after it ended;
 * ``5xx``: any other HTTP status from 500 up (one line, but the server failed, gave up or
   was busy: requests go one at a time);
-* ``stderr``: a command whose stderr is more than one line without a traceback.
+* ``stderr``: a command whose stderr is more than one line without a traceback;
+* ``accepted``: a file every reader must refuse (JSON nested too deep, a first line that
+  starts with a digit but is no ``.mine`` header: digits of another script, a malformed
+  header over rows) read with exit 0 or HTTP 200 (``fuzzing.must_refuse``);
+* ``late``: ``analyze`` of a file or standard input exiting more than ``LATE_SLACK`` s past
+  its ``--time-limit`` (the compiled formulas of 25 to 80 variables among the inputs), its
+  report in text: writing JSON, an object per covered cell, is outside the limit
+  (docs/limits.md);
+* ``held``: ``/api/health`` not answering 200 while 100 sockets from this address send a
+  request head that never ends (one request in 150).
 
 Progress goes to stderr. Ctrl-C (or SIGTERM) stops the run: what was found is kept and the
 summary printed, as at the end: exit codes and HTTP status codes with their counts (overall
@@ -61,6 +70,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -73,11 +83,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from fuzzing import must_refuse  # noqa: E402  (tests/ is put on the path just above)
 
 #: A line of a Python traceback (its head, a frame, or uvicorn's announcement of one).
 TRACEBACK = re.compile(r'^\s*(Traceback \(most recent call last\)|File "[^"]*", line \d+|'
                        r"Exception in ASGI application)")
-KINDS = ("traceback", "hang", "crash", "left", "5xx", "stderr")
+KINDS = ("traceback", "hang", "crash", "left", "5xx", "stderr", "accepted", "late", "held")
+
+#: Seconds past its ``--time-limit`` an ``analyze`` may exit: 1 s, and Python's start (and
+#: the imports) on a loaded machine.
+LATE_SLACK = 3.0
+
+#: Slow clients: sockets that send part of a request head, then ``/api/health`` is asked
+#: (one in this many requests).
+SLOW_SOCKETS = 100
+SLOW_EVERY = 150
 
 #: Runs ``exactmines`` with its address space capped: ``python -c RUN LIMIT ARGS...``.
 RUN = ("import resource, sys; limit = int(sys.argv.pop(1)); "
@@ -89,6 +109,20 @@ DEVICES = ("/dev/zero", "/dev/urandom", "/dev/null")
 def looks_like_traceback(text: str) -> bool:
     """Whether any line of ``text`` is part of a Python traceback."""
     return any(TRACEBACK.match(line) for line in text.splitlines())
+
+
+def _refused_request(case: dict[str, Any]) -> bool:
+    """A request whose position or file every reader must refuse (``must_refuse``)."""
+    if case["path"] not in ("/api/import", "/api/analyze", "/api/overlay"):
+        return False
+    try:
+        body = json.loads(case["body"])
+    except ValueError:
+        return False
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        return False
+    name = body.get("name", "")
+    return must_refuse(body["text"].encode(), name if isinstance(name, str) else "")
 
 
 def one_line_body(body: bytes) -> bool:
@@ -136,6 +170,8 @@ class Cases:
         if not api:
             return {"kind": "cli", "index": index, **drawn}
         method, path, body, content_type = drawn
+        if rng.randrange(SLOW_EVERY) == 0:
+            method, path, body, content_type = "SLOW", "/api/health", b"", "text/plain"
         return {"kind": "api", "index": index, "method": method, "path": path, "body": body,
                 "content_type": content_type}
 
@@ -319,9 +355,28 @@ class Commands:
             finding, text = "left", f"processes {left} still ran 2 s after it ended\n{text}"
         elif len(text.strip().splitlines()) > 1:
             finding = "stderr"
+        elif code == 0 and group in ("analyze", "solvable", "convert", "export") \
+                and source in ("file", "stdin", "fifo", "fifo slow") \
+                and must_refuse(data, case["name"]):
+            finding, text = "accepted", f"exit 0 on a file every reader must refuse\n{text}"
+        elif group == "analyze" and source in ("file", "stdin") \
+                and not any(a.startswith("json") for a in case["args"]) \
+                and seconds > _limit_of(case["args"]) + LATE_SLACK:
+            finding = "late"
+            text = (f"{seconds:.2f} s for --time-limit {_limit_of(case['args']):g}\n{text}")
         else:
             finding = None
         return Outcome(label, group, finding, text, seconds, files)
+
+
+def _limit_of(args: list[str]) -> float:
+    """The ``--time-limit`` of a command line (``inf`` when none, not a number, or refused:
+    0 or below)."""
+    try:
+        limit = float(args[args.index("--time-limit") + 1])
+    except (ValueError, IndexError):
+        return float("inf")
+    return limit if limit > 0 else float("inf")
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -452,6 +507,8 @@ class Server:
                 return Outcome("no game", group, "crash", f"a new game failed: {exc!r}")
         seen = len(self.lines)
         started = time.monotonic()
+        if case["method"] == "SLOW":
+            return self._slow(group, seen)
         try:
             status, body = self.request(case["method"], path, case["body"],
                                         case["content_type"], self.timeout)
@@ -480,8 +537,33 @@ class Server:
             finding = "crash"
         elif status >= 500:
             finding = "5xx"
+        elif status == 200 and _refused_request(case):
+            finding = "accepted"
         detail = body[:2000].decode("utf-8", "replace") + ("\n" + printed if printed else "")
         return Outcome(f"HTTP {status}", group, finding, detail, seconds, files)
+
+    def _slow(self, group: str, seen: int) -> Outcome:
+        """``/api/health`` while :data:`SLOW_SOCKETS` sockets hold a request head open."""
+        sockets = []
+        started = time.monotonic()
+        try:
+            for _ in range(SLOW_SOCKETS):
+                sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                sockets.append(sock)
+            try:
+                status, body = self.request("GET", "/api/health", b"", "text/plain", 5)
+            except (OSError, http.client.HTTPException) as exc:
+                status, body = 0, repr(exc).encode()
+        except OSError as exc:
+            status, body = 0, f"opening the slow sockets: {exc!r}".encode()
+        finally:
+            for sock in sockets:
+                sock.close()
+        seconds = time.monotonic() - started
+        finding = None if status == 200 else "held"
+        return Outcome(f"HTTP {status}", "GET /api/health (100 slow sockets open)", finding,
+                       body[:2000].decode("utf-8", "replace"), seconds, self._printed(seen))
 
     def _printed(self, seen: int) -> dict[str, bytes]:
         printed = "".join(self.lines[seen:])

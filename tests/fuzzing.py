@@ -16,6 +16,7 @@ import base64
 import json
 import random
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -98,10 +99,51 @@ def huge_grid(draw: st.DrawFn) -> str:
     return position_to_mine(board.position(revealed, set(), count_known=draw(st.booleans())))
 
 
+#: Digits of other scripts (Arabic-Indic, fullwidth, Devanagari, superscript two), which a
+#: header must not read as numbers.
+OTHER_DIGITS = "\u0660\u0661\u0665\uff10\uff19\u0967\u00b2"
+
+
+@st.composite
+def refused_file(draw: st.DrawFn) -> tuple[bytes, str, str]:
+    """A file every reader must refuse (``(data, name, kind)``): JSON nested too deep or
+    with node ids nested too deep, a ``.mine`` header with digits of another script, or a
+    malformed ``.mine`` header over rows (which x/o text once read as a board)."""
+    kind = draw(st.sampled_from(["deep json", "deep id", "other digits", "format confusion"]))
+    if kind == "deep json":
+        depth = draw(st.sampled_from([2_000, 100_000]))
+        text = draw(st.sampled_from([nested(depth), '{"nodes": ' + nested(depth) + "}"]))
+        return text.encode(), draw(st.sampled_from(["g.json", "g"])), kind
+    if kind == "deep id":
+        label = "[" * 600 + "0" + "]" * 600
+        text = ('{"graph": {"mines": 1}, "nodes": [{"id": ' + label + '}, {"id": 1}], '
+                '"edges": [{"source": ' + label + ', "target": 1}]}')
+        return text.encode(), "g.json", kind
+    width, height = draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    numbers = [str(width), str(height), str(draw(st.integers(0, width * height)))]
+    if kind == "other digits":
+        at = draw(st.integers(0, 2))
+        digits = list(numbers[at])
+        digits[draw(st.integers(0, len(digits) - 1))] = draw(st.sampled_from(OTHER_DIGITS))
+        numbers[at] = "".join(digits)
+        header = "x".join(numbers)
+    else:
+        header = draw(st.sampled_from([
+            "x".join(numbers) + " knight torus", numbers[0] + "x" + numbers[1] + "x " +
+            numbers[2], numbers[0] + " x" + numbers[1], "x".join(numbers) + "x",
+            "x".join(numbers) + " box"]))
+    rows = "".join(draw(st.sampled_from(["H", "M", "x", "o"])) * width + "\n"
+                   for _ in range(height))
+    return (header + "\n" + rows).encode(), draw(st.sampled_from(["a.mine", "b.txt", "d"])), kind
+
+
 @st.composite
 def any_file(draw: st.DrawFn) -> tuple[bytes, str]:
     """Bytes and a file name: random data, or an edited valid file of any format, with long
-    numbers and huge grids among them."""
+    numbers, huge grids and files that must be refused among them."""
+    if draw(st.integers(0, 9)) == 0:
+        data, name, _ = draw(refused_file())
+        return data, name
     name = draw(st.sampled_from(["a.mine", "b.txt", "c.mbf", "d"]))
     source = draw(st.sampled_from(["random bytes", "random text", "seed", "board",
                                    "position", "long number", "huge grid"]))
@@ -192,8 +234,22 @@ def api_request(draw: st.DrawFn, routes: bool = False) -> tuple[str, str, bytes,
     that are not UTF-8, huge grids). ``GAME`` in the path stands for a game's id. With
     ``routes``, also other methods, unknown paths and query strings."""
     path = draw(st.sampled_from(API_PATHS))
-    kinds = ["fields", "file", "long number", "raw"] + (["route"] if routes else [])
+    kinds = (["fields", "file", "long number", "raw", "refused", "big"]
+             + (["route"] if routes else []))
     kind = draw(st.sampled_from(kinds))
+    if kind == "refused":
+        data, name, _ = draw(refused_file())
+        path = draw(st.sampled_from(["/api/import", "/api/analyze", "/api/overlay"]))
+        body = ({"name": name, "text": data.decode()} if path == "/api/import" else
+                {"text": data.decode()})
+        return "POST", path, json.dumps(body).encode(), "application/json"
+    if kind == "big":  # all covered, near the 2 MB body cap: refused (413) or answered
+        width, height = draw(st.sampled_from([(500, 500), (1000, 250), (1400, 1400),
+                                              (1, 100_000), (260, 260), (1000, 1000)]))
+        text = f"{width}x{height}x{width * height // 5}\n" + ("H" * width + "\n") * height
+        path = draw(st.sampled_from(["/api/analyze", "/api/overlay"]))
+        body = {"text": text, "time_limit": draw(st.sampled_from([0.2, 1]))}
+        return "POST", path, json.dumps(body).encode(), "application/json"
     if kind == "route":
         method = draw(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]))
         path = draw(st.sampled_from([
@@ -258,6 +314,43 @@ PLAY_META = {"run": "play", "width": 5, "height": 5, "mines": 3, "start": "safe"
                             "endgame_nodes": "200000"}}
 
 
+#: The compiled formulas of issue 41: (variables, clauses, seed).
+COMPILED = [(25, 110, 11), (40, 170, 11), (60, 255, 17), (80, 340, 17)]
+
+
+@lru_cache(maxsize=8)
+def compiled_text(variables: int, clauses: int, seed: int) -> bytes:
+    """A random 3-SAT formula compiled into a position (``generate sat``): 322,000 to 3
+    million cells."""
+    from exactmines.generate.positions import random_sat_instances
+
+    return random_sat_instances(variables, clauses, seed, count_seconds=0.01)[0].text.encode()
+
+
+_ASCII_HEADER = re.compile(r"[0-9]+x[0-9]+(?:x-?[0-9]+)?(?:x-?[0-9]+)?(?:[ \t]+\S+)?",
+                           re.IGNORECASE | re.ASCII)
+
+
+def must_refuse(data: bytes, name: str) -> bool:
+    """Whether every reader must refuse ``data`` (named ``name``): JSON nested past what is
+    read, or text whose first line starts with a digit but is no ``.mine`` header (ASCII
+    digits, at most one word after them). Such a file read as a board is a finding."""
+    if name.endswith(".mbf"):
+        return False
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    if "[" * 600 in text:
+        return True
+    for raw in text.splitlines():
+        line = raw.rstrip(" \t\r")
+        if not line or line.startswith("#"):
+            continue
+        return line.lstrip(" \t")[:1].isdigit() and _ASCII_HEADER.fullmatch(line.strip()) is None
+    return False
+
+
 @st.composite
 def cli_case(draw: st.DrawFn) -> dict[str, Any]:
     """A command line of ``exactmines`` reading fuzzed input: ``{"args", "data", "name",
@@ -265,6 +358,15 @@ def cli_case(draw: st.DrawFn) -> dict[str, Any]:
     ``{dir}`` for a scratch folder; ``source`` is one of :data:`SOURCES` (or ``argument``:
     the data is the argument itself); ``out_data`` is the results file already in
     ``{dir}/out.jsonl`` (``--resume``), or ``None``."""
+    if draw(st.integers(0, 39)) == 0:  # a compiled formula, within its time limit
+        variables, clauses, seed = draw(st.sampled_from(COMPILED))
+        limit = draw(st.sampled_from(["0.2", "1", "3"]))
+        engine = draw(st.sampled_from(["auto", "dp", "sat", "milp", "ganak", "brute"]))
+        return {"args": ["analyze", "{in}", "--time-limit", limit, "--backend", engine,
+                         *draw(st.sampled_from([[], ["--format", "json"]]))],
+                "data": compiled_text(variables, clauses, seed),
+                "name": f"sat-{variables}-{clauses}.mine", "source": "file",
+                "out_data": None}
     command = draw(st.sampled_from(["analyze", "analyze", "analyze", "solvable", "convert",
                                     "convert", "export", "batch", "generate", "survey", "play"]))
     source = "fifo silent" if draw(st.integers(0, 99)) == 0 else draw(st.sampled_from(SOURCES))

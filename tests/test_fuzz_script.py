@@ -23,22 +23,23 @@ def fuzz(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_handful_of_inputs_through_the_command_line_and_the_server(tmp_path):
-    # Seed 2's first six: analyze on a FIFO closed empty, play and survey resuming fuzzed
-    # results files, batch, and two requests.
+    # Seed 2's first six: analyze, survey resuming a fuzzed results file, and two
+    # requests.
     done = fuzz("--inputs", "6", "--seed", "2", "--out", str(tmp_path), "--progress", "0")
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     assert "fuzz: 6 of 6 inputs (seed 2)" in done.stdout
     assert "4 command lines, 2 API requests" in done.stdout
     assert "command lines, exit codes: exit" in done.stdout
     assert "API requests, HTTP status codes: HTTP" in done.stdout
-    for kind in ("traceback", "hang", "crash", "left", "5xx", "stderr"):
+    for kind in ("traceback", "hang", "crash", "left", "5xx", "stderr", "accepted", "late",
+                 "held"):
         assert f"\n{kind}: 0\n" in done.stdout
     assert "fuzz: 6/6 inputs, 0 findings" in done.stderr  # the progress line
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["done"] == 6 and summary["server_starts"] == 1
     assert sum(summary["exit_codes"].values()) == 4
     assert sum(summary["http_status"].values()) == 2
-    assert set(summary["groups"]) >= {"analyze", "play", "survey", "batch"}
+    assert set(summary["groups"]) >= {"analyze", "survey", "POST /api/analyze"}
     assert not (tmp_path / "findings").exists()
 
 
@@ -52,8 +53,8 @@ def test_a_hang_is_kept_with_its_input_and_replays(tmp_path):
     assert [folder.name for folder in found] == ["00000-hang", "00001-hang"]
     first = found[0]
     record = json.loads((first / "case.json").read_text())
-    assert record["label"] == "hang" and record["case"]["args"][0] == "convert"
-    assert (first / "replay.sh").read_text().splitlines()[1].startswith("exactmines convert ")
+    assert record["label"] == "hang" and record["case"]["args"][0] == "analyze"
+    assert (first / "replay.sh").read_text().splitlines()[1].startswith("exactmines analyze ")
     case = record["case"]
     assert case["source"] == "file"
     assert (first / f"input-{case['name']}").read_bytes() == base64.b64decode(case["data"])
@@ -93,3 +94,16 @@ def test_what_counts_as_a_traceback_and_as_a_one_line_body():
     assert not script.one_line_body(b'{"error": "a\\nb"}')
     assert not script.one_line_body(b"Internal Server Error\nTraceback (most recent...)\n")
     assert script.one_line_body(b"Internal Server Error")
+
+
+def test_what_every_reader_must_refuse():
+    sys.path.insert(0, str(SCRIPT.parent.parent / "tests"))
+    from fuzzing import must_refuse
+
+    rows = "HHH\nHHH\nHHH\n"
+    for header in ("9x9x10 knight torus", "3x3x 1", "3x3x\u0661", "\uff13x3x1", "3 x3"):
+        assert must_refuse((header + "\n" + rows).encode(), "a.mine"), header
+    assert must_refuse(("[" * 100_000 + "]" * 100_000).encode(), "g.json")
+    for fine in ("3x3x1\n" + rows, "3x3x1 torus\n" + rows, "xo\nox\n", "# c\n3x3\n" + rows):
+        assert not must_refuse(fine.encode(), "a.mine"), fine
+    assert not must_refuse(b"\x03\x03\x00\x01\x00\x00", "c.mbf")

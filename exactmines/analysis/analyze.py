@@ -58,7 +58,7 @@ from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 
-__all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "COUNT_SHARE"]
+__all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "not_computed", "COUNT_SHARE"]
 
 #: The share of the budget counting may use; the verdicts have the rest (all of it, when
 #: every component was counted in time, since they then need none).
@@ -112,7 +112,8 @@ class Analysis:
         ``False`` when the verdicts too ran out of time: every "safe" and "mine" is still
         proved, but some cells reported "unknown" may be safe or mines.
     components, frontier_cells, largest_component:
-        Shape of the problem.
+        Shape of the problem; ``None`` when the frontier was not built within the time
+        limit (:func:`not_computed`).
     notes:
         Plain-language remarks (why inconsistent, what was not computed).
     seconds:
@@ -131,9 +132,9 @@ class Analysis:
     layouts: int | None
     cells: Cells
     probabilities_computed: bool
-    components: int
-    frontier_cells: int
-    largest_component: int
+    components: int | None
+    frontier_cells: int | None
+    largest_component: int | None
     notes: tuple[str, ...] = field(default=())
     seconds: float = 0.0
     verdicts_complete: bool = True
@@ -354,7 +355,13 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         quick = _from_split(position, engine, count_budget, started, cache)
         if quick is not None:
             return quick
-    frontier = build_frontier(position)
+    try:
+        frontier = build_frontier(position, budget)
+    except BudgetExceeded as exc:
+        return not_computed(position, engine.name, f"not computed: the frontier was not "
+                            f"built ({exc}); consistency, layouts and every verdict are "
+                            "unknown", time.perf_counter() - started)
+    count_budget = budget.share(COUNT_SHARE)  # of what the frontier left
     shape: dict[str, Any] = dict(
         components=len(frontier.components),
         frontier_cells=frontier.frontier_cells,
@@ -383,6 +390,17 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     if all(c is not None for c in counts):
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
     return _deduce(frontier, engine, counts, reasons, budget, finish)
+
+
+def not_computed(position: Position, backend: str, note: str, seconds: float = 0.0
+                 ) -> Analysis:
+    """The analysis of ``position`` when not even its frontier was built: consistency
+    undecided, no layouts, every covered cell unknown, the shape unknown (``None``), and
+    ``note`` saying why. Sound, like every "not computed" answer: it claims nothing.
+    Cost: none beyond the position (its cells are made when read)."""
+    return Analysis(position, backend, None, None, Cells(position, []), False,
+                    components=None, frontier_cells=None, largest_component=None,
+                    notes=(note,), seconds=seconds, verdicts_complete=False)
 
 
 #: Engines whose counts the analysis may take part by part (see

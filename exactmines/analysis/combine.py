@@ -371,9 +371,25 @@ def feasible_sums(numbers: Sequence[frozenset[int]]) -> int:
 
 
 def _sumset(mask: int, options: frozenset[int]) -> int:
+    if options and len(options) > 64:
+        low, high = min(options), max(options)
+        if len(options) == high - low + 1:  # a run (a component not decided takes them all)
+            return _dilated(mask, high - low) << low
     out = 0
     for k in options:
         out |= mask << k
+    return out
+
+
+def _dilated(mask: int, width: int) -> int:
+    """``mask | mask << 1 | ... | mask << width``, by doubling: a few dozen big-integer
+    operations where a loop over the shifts costs one each (quadratic on a component of
+    hundreds of thousands of cells)."""
+    out, span = mask, 1  # out holds the shifts 0 .. span - 1
+    while span <= width:
+        step = min(span, width + 1 - span)
+        out |= out << step
+        span += step
     return out
 
 
@@ -403,8 +419,17 @@ def allowed_mine_numbers(numbers: Sequence[frozenset[int]], outside: int,
     allowed = []
     for c, options in enumerate(numbers):
         others = _sumset_masks(prefix[c], suffix[c + 1])
-        allowed.append(frozenset(k for k in options
-                                 if fits(others, mines_left - k - outside, mines_left - k)))
+        # k fits when the others hold some t with t + u = mines_left - k, 0 <= u <= outside:
+        # mines_left - k is a bit of the others' sums dilated by the outside cells.
+        reach = _dilated(others, outside)
+        if len(options) <= 64:
+            allowed.append(frozenset(k for k in options if mines_left - k >= 0
+                                     and reach >> (mines_left - k) & 1))
+        else:  # one pass over the reachable sums, not a big-integer shift per option
+            flags = format(reach, "b")[::-1]
+            allowed.append(options.intersection(
+                mines_left - s for s in range(min(len(flags), mines_left + 1))
+                if flags[s] == "1"))
     return allowed
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from itertools import repeat
 
 from exactmines.analysis.frontier import (
+    _CHUNK,
+    BUILDING,
     Component,
     Constraint,
     Frontier,
@@ -21,13 +23,14 @@ from exactmines.analysis.frontier import (
     _count_contradiction,
     _join,
 )
+from exactmines.budget import UNLIMITED, Budget
 from exactmines.position import COVERED, FLAG, Cell, Position
 from exactmines.topology import char_number, is_number_char
 
 __all__ = ["build_frontier"]
 
 
-def build_frontier(position: Position) -> Frontier:
+def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     """``position`` cut into boxes and independent components, on its topology.
 
     Notes
@@ -38,6 +41,7 @@ def build_frontier(position: Position) -> Frontier:
     by the numbers around them (the boxes, in order of first cell). Components come from
     the frontier's union-find, rules are dealt to them in cell order.
     """
+    budget.check(BUILDING)
     topology = position.topology
     table = topology.neighbour_table
     width = position.width
@@ -53,6 +57,8 @@ def build_frontier(position: Position) -> Frontier:
     for q, value in enumerate(number):
         if value < 0:
             continue
+        if not q & (_CHUNK - 1):
+            budget.check(BUILDING)
         around = table[q]
         free = sum(covered[n] for n in around)
         flags = sum(flagged[n] for n in around)
@@ -77,14 +83,17 @@ def build_frontier(position: Position) -> Frontier:
     for p, free in enumerate(covered):
         if not free:
             continue
+        if not p & (_CHUNK - 1):
+            budget.check(BUILDING)
         key = tuple(n for n in table[p] if is_clue[n])
         if key:
             touched.append(p)
             keys.append(key)
         else:
             outside.append(p)
-    boxes = _boxes_by_key(keys, touched)
-    members, component_of, local, boxes_of = _join(boxes)
+    boxes = _boxes_by_key(keys, touched, budget)
+    members, component_of, local, boxes_of = _join(boxes, budget)
+    budget.check(BUILDING)
     rules: list[list[Constraint]] = [[] for _ in members]
     clues: list[list[int]] = [[] for _ in members]
     to_local = local.__getitem__
@@ -97,6 +106,7 @@ def build_frontier(position: Position) -> Frontier:
     def cells(indices: list[int]) -> tuple[Cell, ...]:
         return tuple(map(divmod, indices, repeat(width)))
 
+    budget.check(BUILDING)
     box_cells = [cells(box) for box in boxes.values()]
     return Frontier(
         components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))

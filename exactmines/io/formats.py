@@ -59,6 +59,7 @@ __all__ = [
     "noted_first_click",
     "header_text",
     "read_int",
+    "declared_size",
 ]
 
 #: The largest board accepted (cells). Generous (a 10,000 x 10,000 board), and checked
@@ -75,8 +76,13 @@ MAX_DIGITS = 18
 MBF_MAX_SIDE = 255
 MBF_MAX_MINES = 65535
 
+# ASCII digits only (re.ASCII): ``\d`` alone also matches the digits of other scripts
+# (``9x9x١٠``, fullwidth ``９``), which ``int`` would read as numbers.
 _HEADER = re.compile(r"(\d+)x(\d+)(?:x(-?\d+))?(?:x(-?\d+))?(?:[ \t]+(\S+))?",
-                     re.IGNORECASE)
+                     re.IGNORECASE | re.ASCII)
+#: How a header starts: a digit of any script, so that a malformed header is reported as
+#: one (not read as another format) and ``9x9x１0`` is refused by :data:`_HEADER`.
+_HEADER_START = re.compile(r"[ \t]*\d")
 _MINE_MARKS = "M?"
 _ALLOWED = "012345678" + COVERED + FLAG + _MINE_MARKS
 #: Every character a row of another topology may hold (numbers up to ``z`` = 35).
@@ -126,13 +132,39 @@ def decode_text(data: bytes, source: str) -> str:
 
 
 def looks_like_mine_text(text: str) -> bool:
-    """True when the first line that is not a comment or blank is a ``.mine`` header."""
+    """True when the first line that is not a comment or blank starts like a ``.mine``
+    header: with a digit (of any script). A well-formed header is then read, a malformed
+    one refused by :func:`parse_mine_text` with its place; x/o text, links and graph files
+    never start so. Cost: the text up to that line."""
     for raw in text.splitlines():
         line = raw.rstrip(" \t\r")
         if not line or line.startswith("#"):
             continue
-        return _HEADER.fullmatch(line.strip()) is not None
+        return _HEADER_START.match(line) is not None
     return False
+
+
+def declared_size(text: str) -> tuple[int, int] | None:
+    """The ``(width, height)`` a ``.mine`` header declares (a cube's height: its rows in all
+    layers), read from the header alone: a server can refuse a position too large before
+    any of it is parsed. ``None`` when there is no well-formed header (the parser then
+    refuses the text). Cost: the text up to the header line."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line, start = text[start:end].rstrip(" \t\r"), end + 1
+        if not line or line.startswith("#"):
+            continue
+        match = _HEADER.fullmatch(line.strip())
+        if match is None or any(len(match.group(g) or "") > MAX_DIGITS for g in (1, 2, 3)):
+            return None
+        width, height = int(match.group(1)), int(match.group(2))
+        word = (match.group(5) or "").lower()
+        if word == "cube" and match.group(3) is not None:
+            height *= int(match.group(3).lstrip("-") or 0)
+        return width, height
+    return None
 
 
 def comments(text: str) -> list[str]:
@@ -150,7 +182,7 @@ def comments(text: str) -> list[str]:
 # A longer number is no cell of any board: such a comment names no click (rather than
 # failing to convert its digits). A cube's click has three numbers.
 _FIRST_CLICK = re.compile(rf"(?:first click|solvable from) (\d{{1,{MAX_DIGITS}}}"
-                          rf"(?:,\d{{1,{MAX_DIGITS}}}){{1,2}})(?![\d,])")
+                          rf"(?:,\d{{1,{MAX_DIGITS}}}){{1,2}})(?![\d,])", re.ASCII)
 
 
 def noted_first_click(text: str) -> tuple[int, ...] | None:
@@ -182,6 +214,12 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
     match = _HEADER.fullmatch(header)
     if match is None:
         shown = header if len(header) <= 40 else header[:40] + "..."
+        foreign = next((i for i, ch in enumerate(header) if ch.isdigit() and not ch.isascii()),
+                       None)
+        if foreign is not None:
+            raise InputError(f"bad header {shown!r}: numbers are written in ASCII digits 0-9, "
+                             f"not {header[foreign]!r}", source=source, line=header_line,
+                             column=indent + foreign + 1)
         raise InputError(f"bad header {shown!r}: expected WIDTHxHEIGHT or WIDTHxHEIGHTxMINES",
                          source=source, line=header_line, column=1)
     topology_word = match.group(5)
@@ -267,26 +305,33 @@ def _check_grid(grid: ParsedGrid, source: str, row_lines: list[int], header_line
     """Numbers that cannot be (more than the cell's neighbours) and impossible counts
     (reported at the header's mine count, ``count_column``); ``row_lines[r]`` is the line
     of row ``r``."""
-    marked = 0
-    unrevealed = 0
     topology = grid.topology
+    # Counted at C speed (str.count): rows hold only the allowed characters.
+    marks = sum(row.count(ch) for row in grid.rows for ch in FLAG + _MINE_MARKS)
+    unrevealed = marks + sum(row.count(COVERED) for row in grid.rows)
+    marked = marks
+    width, height = grid.width, grid.height
     for r, row in enumerate(grid.rows):
-        for c, ch in enumerate(row):
+        if topology.is_square:
+            # Only a cell on the edge has fewer than 8 neighbours, and no number is above
+            # 8: the inside of a square board cannot fail (checked row-major all the same).
+            columns: Iterable[int] = (range(width) if r in (0, height - 1) else
+                                      (0, width - 1) if width > 1 else (0,))
+        else:
+            columns = range(width)
+        for c in columns:
+            ch = row[c]
             if is_number_char(ch):
                 if topology.is_square:
                     # The cells of the 3x3 block on the board, less the cell itself.
-                    room = (min(r + 1, grid.height - 1) - max(r - 1, 0) + 1) * (
-                        min(c + 1, grid.width - 1) - max(c - 1, 0) + 1) - 1
+                    room = (min(r + 1, height - 1) - max(r - 1, 0) + 1) * (
+                        min(c + 1, width - 1) - max(c - 1, 0) + 1) - 1
                 else:
-                    room = topology.degree(r * grid.width + c)
+                    room = topology.degree(r * width + c)
                 if char_number(ch) > room:
                     raise InputError(f"number {char_number(ch)} but the cell has only {room} "
                                      "neighbours", source=source, line=row_lines[r],
                                      column=c + 1)
-            else:
-                unrevealed += 1
-                if ch != COVERED:
-                    marked += 1
     if grid.mines is not None:
         if grid.mines > unrevealed:
             raise InputError(f"{grid.mines} mines but only {unrevealed} unrevealed cells",

@@ -142,7 +142,10 @@ def _topology(graph: ParsedGraph, source: str) -> Topology:
 
 
 def _shown(value: object) -> str:
-    """A name or value as a message quotes it: its ``repr``, cut to 40 characters."""
+    """A name or value as a message quotes it: its ``repr``, cut to 40 characters (one
+    nested too deep to ``repr`` safely is described instead)."""
+    if _depth(value) > MAX_ID_DEPTH:
+        return f"<lists or objects nested more than {MAX_ID_DEPTH} deep>"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -175,13 +178,36 @@ def _mines(value: object, source: str) -> int | None:
     return value
 
 
-def _label(value: object) -> Hashable:
-    """A node id as a dict key (JSON lists, as networkx writes tuples, become tuples)."""
+#: How deep a node id's lists may nest (networkx writes a tuple id as a list; a grid's
+#: cells are one level). Deeper is refused: hashing, comparing and showing such an id
+#: recurse once per level.
+MAX_ID_DEPTH = 16
+
+
+def _label(value: object, depth: int = 0) -> Hashable:
+    """A node id as a dict key (JSON lists, as networkx writes tuples, become tuples);
+    a ``TypeError`` for an object or lists nested deeper than :data:`MAX_ID_DEPTH`."""
     if isinstance(value, list):
-        return tuple(_label(v) for v in value)
+        if depth >= MAX_ID_DEPTH:
+            raise TypeError
+        return tuple(_label(v, depth + 1) for v in value)
     if isinstance(value, dict):
         raise TypeError
     return value  # type: ignore[return-value]
+
+
+def _depth(value: object) -> int:
+    """How deep lists and objects nest in ``value`` (iterative: any depth)."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_ID_DEPTH:
+            break
+        if isinstance(item, list | dict):
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                 else item))
+    return deepest
 
 
 def _from_json(text: str, source: str) -> ParsedGraph:
@@ -190,6 +216,9 @@ def _from_json(text: str, source: str) -> ParsedGraph:
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg}", source=source, line=exc.lineno,
                          column=exc.colno) from None
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise InputError("not JSON exactmines reads: lists or objects nested too deep",
+                         source=source) from None
     except ValueError:  # a number longer than Python converts
         raise InputError(f"not JSON exactmines reads: a number has more than {MAX_DIGITS} "
                          "digits", source=source) from None
@@ -212,8 +241,9 @@ def _from_json(text: str, source: str) -> ParsedGraph:
             label = _label(node["id"])
             hash(label)
         except TypeError:
-            raise InputError(f"nodes[{k}]: id {_shown(node['id'])} is not a name", source=source
-                             ) from None
+            raise InputError(f"nodes[{k}]: id {_shown(node['id'])} is not a name (an "
+                             f"object, or lists nested more than {MAX_ID_DEPTH} deep)",
+                             source=source) from None
         if label in index:
             raise InputError(f"node {_shown(label)} is listed twice", source=source)
         index[label] = len(labels)

@@ -6,11 +6,13 @@ entry (with its codec in :mod:`~exactmines.io.formats` or :mod:`~exactmines.io.u
 every one of them knows it. Pure bytes and text <-> values: nothing here opens a file.
 
 How data is recognised (:func:`detect`): a name ending in a binary format's suffix
-(``.mbf``) is that format; otherwise the data must be UTF-8 text, and a graph format's
-suffix (``.json``, ``.graphml``, ``.edges``) names it, else the text tells: one line with
-``b=`` and ``m=`` parameters is a JSMinesweeper link, a ``WIDTHxHEIGHT[xMINES]`` header is
-``.mine``, text starting with ``{`` node-link JSON and with ``<`` GraphML, anything else x/o
-board text. Unnamed data that is not text is MBF (the only binary format).
+(``.mbf``) is that format; otherwise the data must be UTF-8 text, and the suffix ``.mine``
+or a graph format's (``.json``, ``.graphml``, ``.edges``) names it, else the text tells:
+one line with ``b=`` and ``m=`` parameters is a JSMinesweeper link, a first line starting
+with a digit is a ``.mine`` header (a malformed one is refused, never read as x/o text),
+text starting with ``{`` node-link JSON and with ``<`` GraphML, anything else x/o board
+text. Data the format its name or content names cannot read is refused with that format's
+error. Unnamed data that is not text is MBF (the only binary format).
 
 MBF, x/o text and links hold square-grid boards only, ``.mine`` any topology with rows
 (every one but a graph), the graph formats any board (a grid's as its graph).
@@ -220,8 +222,8 @@ def detect(data: bytes, source: str, name: str = "") -> tuple[FileFormat, str | 
         binary = " or ".join(f.suffix for f in FORMATS.values() if f.binary)
         raise InputError(f"{exc.message}; a binary board file must be named {binary}",
                          source=exc.source, line=exc.line, column=exc.column) from None
-    if named is not None and named.name in GRAPH_SUFFIXES:
-        return named, text
+    if named is not None and (named.name in GRAPH_SUFFIXES or named.name == "mine"):
+        return named, text  # the name says it: read so, or refused (never read as another)
     stripped = text.strip()
     if "\n" not in stripped and looks_like_jsm_url(stripped):
         return FORMATS["link"], text

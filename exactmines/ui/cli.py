@@ -139,7 +139,9 @@ def analyze_command(
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
-    Budget.seconds(time_limit)  # a limit of 0, or below, is refused before any work
+    # A limit of 0, or below, is refused before any work; one position's budget starts
+    # here and covers reading it too (several: each from the start of its analysis).
+    entry = Budget.seconds(time_limit)
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -153,7 +155,7 @@ def analyze_command(
         position = read_position(path)
         if mines is not None:
             position = position.with_mines(mines)
-            unrevealed = sum(ch in "HF" for row in position.rows for ch in row)
+            unrevealed = sum(row.count("H") + row.count("F") for row in position.rows)
             flags = sum(row.count("F") for row in position.rows)
             if not flags <= mines <= unrevealed:
                 raise InputError(f"--mines {mines}: this position needs between {flags} and "
@@ -169,7 +171,8 @@ def analyze_command(
     results = []
     console = _console()
     for name, position in positions:
-        result = analyze(position, backend=engine, budget=Budget.seconds(time_limit))
+        budget = entry if len(positions) == 1 else Budget.seconds(time_limit)
+        result = analyze(position, backend=engine, budget=budget)
         results.append(result)
         if output is OutputFormat.jsonl:
             _emit_json(analysis_to_dict(result, name))
@@ -273,6 +276,8 @@ def _parse_cell(text: str, option: str = "--at") -> tuple[int, int]:
     try:
         if len(parts) != 2:
             raise ValueError
+        if not all(p.strip().lstrip("-").isdigit() and p.strip().isascii() for p in parts):
+            raise ValueError  # int() would read the digits of any script
         row, col = (int(p.strip()) for p in parts)
     except ValueError:
         raise InputError(f"{option} {text!r}: expected ROW,COL (0-based, e.g. 3,3)",

@@ -124,9 +124,10 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     if not result.verdicts_complete:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
-    lines.append(f"backend {result.backend}: {plural(result.components, 'component')}, "
-                 f"{result.frontier_cells} frontier cells (largest {result.largest_component}), "
-                 f"{result.seconds * 1000:.1f} ms")
+    shape = ("frontier not built" if result.components is None else
+             f"{plural(result.components, 'component')}, {result.frontier_cells} frontier "
+             f"cells (largest {result.largest_component})")
+    lines.append(f"backend {result.backend}: {shape}, {result.seconds * 1000:.1f} ms")
     lines += [f"[yellow]note[/]: {note}" for note in result.notes]
     if position.width * position.height <= MAX_DRAWN_CELLS:
         lines.append("")
@@ -143,7 +144,10 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     lines.append(f"safe: {len(safe)}" + (f"  {_cells(topology, safe)}" if safe else ""))
     lines.append(f"mines: {len(mine_cells)}"
                  + (f"  {_cells(topology, mine_cells)}" if mine_cells else ""))
-    open_cells = [c for c in result.cells if c.verdict == "unknown" and c.probability is not None]
+    # No probability at all (nothing counted in time): no cell objects to make.
+    probabilities = result.cells.probabilities()
+    open_cells = [] if probabilities.count(None) == len(probabilities) else [
+        c for c in result.cells if c.verdict == "unknown" and c.probability is not None]
     if open_cells and not safe:
         best = min(open_cells, key=lambda c: (c.probability, c.row, c.col))
         assert best.probability is not None

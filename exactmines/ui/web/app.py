@@ -45,7 +45,7 @@ from starlette.exceptions import HTTPException
 
 from exactmines.analysis.backends import backend_names, registered
 from exactmines.errors import ExactminesError, OutOfTime, ParameterError
-from exactmines.io.formats import decode_text
+from exactmines.io.formats import declared_size, decode_text
 from exactmines.ui.web import jobs
 from exactmines.ui.web.games import MAX_SIDE
 from exactmines.ui.web.store import GameStore, UnknownGame
@@ -81,6 +81,14 @@ class Settings:
     time_limit: float = 5.0
     max_time_limit: float = 30.0
     max_body: int = 2_000_000
+    #: The most cells of a position ``/api/analyze`` and ``/api/overlay`` take (the page
+    #: draws up to 90,000, a 300x300 board; compiled formulas take more), and the longest
+    #: side: larger is 413 before any work, so that reading, answering and the reply stay
+    #: bounded.
+    max_cells: int = 250_000
+    max_position_side: int = 1000
+    #: The largest analysis answer sent (bytes): a larger one is 413 (ask ``grouped``).
+    max_reply: int = 64 * 2**20
     games: int = 64
     #: Seconds a job may run past its time limit, plus ``per_cell`` per covered cell of its
     #: position, before its worker is ended.
@@ -95,6 +103,22 @@ class Settings:
 
 class BadBody(Exception):
     """A request body that does not have the shape asked for (400, like bad input)."""
+
+
+class TooBig(Exception):
+    """A position larger than the server takes (413), refused before any work."""
+
+
+def _size_of(text: str | None, grid: list[str] | None) -> tuple[int, int] | None:
+    """The ``(width, height)`` a request's position declares: its ``.mine`` header's
+    (:func:`~exactmines.io.formats.declared_size`), or its grid's rows and longest row.
+    ``None``: no size to read (the parser refuses such a request). Cost: the header, or
+    one pass over the grid's row lengths."""
+    if text is not None:
+        return declared_size(text)
+    if grid:
+        return max(len(row) for row in grid), len(grid)
+    return None
 
 
 # -- request bodies ---------------------------------------------------------------------
@@ -278,6 +302,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                   flagged=[], grouped=False, topology="square")
         registered(body.backend)  # an unknown engine is refused before any work
         limit = time_limit(body.time_limit)
+        size = _size_of(body.text, body.grid)
+        if size is not None:
+            width, height = size
+            if max(width, height) > settings.max_position_side \
+                    or width * height > settings.max_cells:
+                raise TooBig(f"a {width}x{height} position is larger than this server "
+                             f"analyses: at most {settings.max_cells:,} cells and "
+                             f"{settings.max_position_side} a side")
         return (body.text, body.grid, body.mines, body.backend, limit, tuple(body.flagged),
                 body.grouped, body.topology), _covered(raw)
 
@@ -295,10 +327,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fallback = (jobs.unanswered_body, (data, overlay, seconds),
                     10.0 + 2 * settings.per_cell * covered)
         try:
-            return _json(await pool.run(job, (data,), seconds=seconds, fallback=fallback))
+            body = await pool.run(job, (data,), seconds=seconds, fallback=fallback)
         except Overtime:
             raise OutOfTime(f"the analysis was stopped, and not even its position was read "
                             f"within {fallback[2]:.3g} s after") from None
+        if len(body) > settings.max_reply:
+            raise TooBig(f"the answer is {len(body):,} bytes, more than the "
+                         f"{settings.max_reply:,} this server sends"
+                         + ("; ask for \"grouped\": true" if overlay and not data[6] else ""))
+        return _json(body)
 
     # -- errors: one line each, the status of the error's class ---------------------------
 
@@ -313,6 +350,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(BadBody)
     async def _bad_shape(_: Request, exc: BadBody) -> JSONResponse:
         return _error(400, str(exc))
+
+    @app.exception_handler(TooBig)
+    async def _too_big(_: Request, exc: TooBig) -> JSONResponse:
+        return _error(413, str(exc))
 
     @app.exception_handler(UnknownGame)
     async def _no_game(_: Request, exc: UnknownGame) -> JSONResponse:
@@ -368,6 +409,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": __version__, "backends": await engines(),
                 "time_limit": settings.time_limit, "max_time_limit": settings.max_time_limit,
                 "max_body": settings.max_body, "max_side": MAX_SIDE,
+                "max_cells": settings.max_cells,
+                "max_position_side": settings.max_position_side,
                 "busy": status["busy"] + status["waiting"],
                 "workers": {**status, "max": settings.pool.workers,
                             "queue": settings.pool.queue}}

@@ -16,9 +16,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from exactmines.analysis.analyze import Analysis, Cells, analyze
+from exactmines.analysis.analyze import Analysis, analyze, not_computed
 from exactmines.analysis.backends import get_backend, installed_backend_names
-from exactmines.analysis.frontier import build_frontier
 from exactmines.analysis.serialize import analysis_to_dict
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
@@ -108,25 +107,14 @@ def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
     return out
 
 
-def unanswered(position: Position, backend: str, note: str) -> Analysis:
-    """The analysis of ``position`` when nothing was computed: consistency undecided, no
-    layouts, every covered cell unknown, and ``note`` saying why. Sound, like every
-    "not computed" answer: it claims nothing. Cost: reading the frontier's shape."""
-    frontier = build_frontier(position)
-    return Analysis(position, backend, None, None, Cells(position, []), False,
-                    components=len(frontier.components),
-                    frontier_cells=frontier.frontier_cells,
-                    largest_component=max((c.cells for c in frontier.components), default=0),
-                    notes=(note,), verdicts_complete=False)
-
-
 def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
-    stopped after ``seconds``: :func:`unanswered`, in the endpoint's shape."""
+    stopped after ``seconds``: :func:`~exactmines.analysis.analyze.not_computed` (no
+    frontier built: reading the position is all it costs), in the endpoint's shape."""
     _, _, _, backend, _, _, grouped, _ = request
     note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
             "its time limit); consistency, layouts and every verdict are unknown")
-    result = unanswered(_position(request), backend, note)
+    result = not_computed(_position(request), backend, note)
     if not overlay:
         return json_bytes(analysis_to_dict(result))
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")

@@ -1,9 +1,13 @@
 """``exactmines serve``: run the web app on uvicorn, on this machine only unless told.
 
-What uvicorn does not bound, this module does (:func:`guarded_protocol`): a request must
-arrive whole -- head and body -- within ``read_timeout`` seconds of its connection opening
-(or of the previous response on a kept-alive connection), else 408 and the connection
-closes; past ``max_connections`` open connections a new one gets 503 at once. uvicorn
+What uvicorn does not bound, this module does (:func:`guarded_protocol`): a request's head
+must arrive within ``head_timeout`` seconds of its connection opening (or of the previous
+response on a kept-alive connection), and the whole request within ``read_timeout``, else
+408 and the connection closes. Past ``max_connections`` open connections, or
+``per_address`` from one address, the oldest connection still waiting for its request head
+(a slow client, or an idle kept-alive one) is closed with 408 to make room; only when none
+is waiting does the new one get 503. So slow clients cannot hold the server: a request
+that arrives whole at once is always read, however many sockets another holds. uvicorn
 itself refuses a request head still unfinished past 16 KiB (h11's incomplete-event limit:
 a head can be longer only if it arrives in one read; the refusal is 400 ``{"error": ...}``
 here) and closes a kept-alive connection idle for 5 s. SIGTERM and Ctrl-C end the worker
@@ -30,9 +34,12 @@ __all__ = ["LOCAL_HOSTS", "serve", "guarded_protocol", "allowed_hosts"]
 #: Hosts that only this machine can reach.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
-#: Seconds a request may take to arrive whole, and connections open at most.
+#: Seconds a request may take to arrive whole, and its head; connections open at most,
+#: and from one address.
 READ_TIMEOUT = 10.0
+HEAD_TIMEOUT = 2.0
 MAX_CONNECTIONS = 100
+PER_ADDRESS = 50
 
 
 def allowed_hosts(host: str) -> tuple[str, ...] | None:
@@ -58,15 +65,24 @@ def _raw_response(status: int, reason: str, message: str,
 
 
 def guarded_protocol(read_timeout: float = READ_TIMEOUT,
-                     max_connections: int = MAX_CONNECTIONS) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol with a deadline for each request to arrive whole and a cap on
-    open connections (see the module docstring): slow or idle clients cannot hold the
-    server's connections, and a full server says so at once. Its refusals, and a request
-    it cannot read, are answered ``{"error": ...}`` like every other error."""
+                     max_connections: int = MAX_CONNECTIONS,
+                     head_timeout: float | None = HEAD_TIMEOUT,
+                     per_address: int = PER_ADDRESS) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol with deadlines for each request's head and for the whole of
+    it, and caps on open connections, in all and per address, that close the oldest
+    connection waiting for its head first (see the module docstring): slow or idle clients
+    cannot hold the server's connections, and a full server says so at once. Its refusals,
+    and a request it cannot read, are answered ``{"error": ...}`` like every other error.
+    ``head_timeout`` ``None``: the head has the whole ``read_timeout``."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    head_seconds = read_timeout if head_timeout is None else min(head_timeout, read_timeout)
     too_slow = _raw_response(408, "Request Timeout",
                              f"the request did not arrive whole within {read_timeout:g} s")
+    head_too_slow = _raw_response(408, "Request Timeout", f"the request's head did not "
+                                                          f"arrive within {head_seconds:g} s")
+    made_room = _raw_response(408, "Request Timeout", "closed to make room: no request came "
+                                                      "on this connection and others waited")
     too_many = _raw_response(503, "Service Unavailable",
                              f"busy: {max_connections} connections are open; try again",
                              ("retry-after: 1",))
@@ -75,15 +91,42 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
+        _head_deadline: asyncio.TimerHandle | None = None
+        _head_pending = False  # no request head since it opened or its last answer
         _before: Any = None  # the request cycle the deadline was set after
+        _waiting_since = 0.0  # monotonic time it began waiting for a request head
+        _address: Any = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
+            peer = transport.get_extra_info("peername")
+            self._address = peer[0] if isinstance(peer, tuple) and peer else peer
+            self._waiting_since = time.monotonic()
+            others = [c for c in self.connections if c is not self]
+            same = [c for c in others if getattr(c, "_address", None) == self._address]
+            if (len(same) >= per_address and not self._make_room(same)) or (
+                    len(others) >= max_connections and not self._make_room(others)):
                 transport.write(too_many)
                 transport.close()
                 return
             self._arm(None)
+
+        def _make_room(self, among: list[Any]) -> bool:
+            """Close the connection of ``among`` waiting longest for a request head; False
+            when every one is reading or answering a request."""
+            waiting = [c for c in among if isinstance(c, GuardedH11Protocol)
+                       and c._waiting_head() and not c.transport.is_closing()]
+            if not waiting:
+                return False
+            oldest = min(waiting, key=lambda c: c._waiting_since)
+            oldest.transport.write(made_room)
+            oldest._disarm()
+            oldest.transport.close()
+            return True
+
+        def _waiting_head(self) -> bool:
+            """No request head has come since the connection opened or its last answer."""
+            return self._head_pending
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -108,18 +151,41 @@ def guarded_protocol(read_timeout: float = READ_TIMEOUT,
         def _arm(self, before: Any) -> None:
             self._disarm()
             self._before = before
+            self._waiting_since = time.monotonic()
             self._deadline = self.loop.call_later(read_timeout, self._expired)
+            self._head_pending = True
+            if head_seconds < read_timeout:
+                self._head_deadline = self.loop.call_later(head_seconds, self._head_expired)
 
         def _disarm(self) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
+            self._head_arrived()
+
+        def _head_arrived(self) -> None:
+            self._head_pending = False
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+                self._head_deadline = None
+
+        def _head_expired(self) -> None:
+            self._head_deadline = None
+            if self.transport.is_closing():
+                return
+            if self._head_pending:
+                self._disarm()
+                self.transport.write(head_too_slow)
+                self.transport.close()
 
         def _check(self) -> None:
-            """Disarm once a new request has arrived whole (its head and every body byte)."""
+            """Note a new request's head, and disarm once it has arrived whole (its head
+            and every body byte)."""
             cycle = self.cycle
-            if self._deadline is not None and cycle is not None and cycle is not self._before \
-                    and not cycle.more_body:
+            if cycle is None or cycle is self._before:
+                return
+            self._head_arrived()
+            if self._deadline is not None and not cycle.more_body:
                 self._disarm()
 
         def _expired(self) -> None:

@@ -18,6 +18,10 @@ costs milliseconds), else ``spawn`` -- never by ``fork`` of the threaded server 
 - **memory comes back**: a worker is replaced after ``jobs`` jobs or when its resident
   memory passes ``memory`` bytes after a job, and workers beyond ``warm`` that stay idle
   ``idle`` seconds end;
+- **memory is bounded**: a worker whose resident memory passes ``memory_limit`` bytes while
+  it runs a job (looked at every :data:`MEMORY_POLL` seconds) is ended like one past its
+  time (:class:`OverMemory`, an :class:`Overtime`: the ``fallback`` runs on its
+  replacement);
 - **nothing is left behind**: :meth:`WorkerPool.close` (or :meth:`WorkerPool.stop_soon`,
   safe from a signal handler) ends every worker, waiting callers get :class:`ShuttingDown`,
   and a worker whose server dies (even by SIGKILL) ends with it on its own.
@@ -49,7 +53,8 @@ from typing import Any, TypeVar
 
 from exactmines.errors import ExactminesError, WorkerLost
 
-__all__ = ["PoolLimits", "WorkerPool", "Busy", "Overtime", "ShuttingDown", "JobCrashed",
+__all__ = ["PoolLimits", "WorkerPool", "Busy", "Overtime", "OverMemory", "ShuttingDown",
+           "JobCrashed",
            "process_rss", "give_back_large_blocks"]
 
 T = TypeVar("T")
@@ -72,6 +77,9 @@ class PoolLimits:
     #: Resident memory (bytes) past which a worker is replaced after its job (a fresh one
     #: holds about 50 MB; Python keeps what a big job's objects took).
     memory: int = 128 * 2**20
+    #: Resident memory (bytes) a worker may reach while it runs a job: past it, the job is
+    #: ended with its process, as one past its time.
+    memory_limit: int = 1024 * 2**20
 
     def __post_init__(self) -> None:
         if not 1 <= self.warm <= self.workers or self.queue < 0 or self.jobs < 1:
@@ -90,6 +98,14 @@ class Busy(Exception):
 
 class Overtime(Exception):
     """A job was still running at its time and was ended with its process."""
+
+
+class OverMemory(Overtime):
+    """A job's worker passed the pool's ``memory_limit`` and was ended with it."""
+
+
+#: Seconds between two looks at a running worker's memory.
+MEMORY_POLL = 0.1
 
 
 class ShuttingDown(Exception):
@@ -363,9 +379,7 @@ class WorkerPool:
         worker.ends_at = time.monotonic() + seconds
         exchange = self._loop.run_in_executor(self._threads, _exchange, worker.conn, job, args)
         try:
-            (ok, value), rss = await asyncio.wait_for(exchange, seconds)
-        except TimeoutError:
-            raise Overtime(f"not finished within {seconds:g} s") from None
+            (ok, value), rss = await self._watched(worker, exchange, seconds)
         except (EOFError, OSError):
             worker.alive = False
             if self._state != "running":
@@ -381,6 +395,32 @@ class WorkerPool:
         if ok:
             return value  # type: ignore[no-any-return]
         raise value
+
+    async def _watched(self, worker: _Worker, exchange: asyncio.Future[Any],
+                       seconds: float) -> Any:
+        """``exchange``'s result, or :class:`Overtime` after ``seconds``, or
+        :class:`OverMemory` as soon as the worker's memory passes ``memory_limit`` (the
+        exchange's thread ends when the caller ends the worker)."""
+        assert self._loop is not None
+        deadline = self._loop.time() + seconds
+        pid = worker.process.pid
+        try:
+            while True:
+                remaining = deadline - self._loop.time()
+                if remaining <= 0:
+                    raise Overtime(f"not finished within {seconds:g} s")
+                done, _ = await asyncio.wait({exchange}, timeout=min(remaining, MEMORY_POLL))
+                if done:
+                    return exchange.result()
+                rss = process_rss(pid) if pid else None
+                if rss is not None and rss > self.limits.memory_limit:
+                    raise OverMemory(f"past the worker's memory limit of "
+                                     f"{self.limits.memory_limit // 2**20} MB")
+        finally:
+            # Given up (past its time or memory, or the caller gone): the exchange's end,
+            # an EOFError once the worker is killed, is nobody's (asyncio would log it).
+            if not exchange.done():
+                exchange.cancel()
 
     # -- slots ----------------------------------------------------------------------------
 
