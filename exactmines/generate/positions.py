@@ -18,9 +18,15 @@ Three kinds:
     deduction sticks only in small pockets of a nearly cleared board, into the revealed
     area where deduction still clears it, each pocket re-deduced on its own: linear in the
     board); it ends in a solvable board quickly even when solvable boards are rare, but
-    favours boards with mines away from where deduction stuck: *not* uniform. ``auto``
-    tries rejection first (fewer boards as the board grows: a solvable one gets rarer) and
-    repairs the last board it dealt; the metadata says which method produced each board.
+    favours boards with mines away from where deduction stuck: *not* uniform. ``build``
+    (:mod:`exactmines.generate.build`) solves the board while it moves mines: where
+    deduction sticks it clears (or fills) the covered cells of one revealed number and goes
+    on from what it had proved; it works up to the densest boards, on every topology, with
+    or without the count (measured: docs/noguess.md); *not* uniform. ``auto`` tries rejection first
+    (at most 25 boards, fewer as the board grows: a solvable one gets rarer), then builds
+    (boards up to 1024 cells and other topologies) or repairs the last board it dealt
+    (larger square boards, building if repair runs out); the metadata says which method
+    produced each board.
 ``sat``
     A position compiled from a CNF formula (:mod:`exactmines.generate.hardness`): its layouts are
     the formula's models, so consistency is satisfiability and the layout count is the
@@ -42,6 +48,7 @@ from exactmines.analysis.serialize import decimal
 from exactmines.budget import Budget
 from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
+from exactmines.generate.build import build_board
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
 from exactmines.io.formats import board_to_mine, position_to_mine
 from exactmines.io.graphs import board_to_graph
@@ -54,6 +61,7 @@ from exactmines.solvability.check import (
     solve_from,
     solve_indices,
 )
+from exactmines.topology import square
 
 __all__ = [
     "Instance",
@@ -66,7 +74,7 @@ __all__ = [
     "MODEL_COUNT_SECONDS",
 ]
 
-NOGUESS_METHODS = ("auto", "rejection", "repair")
+NOGUESS_METHODS = ("auto", "rejection", "repair", "build")
 
 #: Time the ground-truth model count may take per formula before it is reported unknown.
 MODEL_COUNT_SECONDS = 60.0
@@ -79,6 +87,16 @@ REPAIR_BOARDS = 20
 #: many cells (2000 at 9x9, 520 at 30x16, 25 at 100x100, 2 at 300x300, 1 at 1000x1000),
 #: then repairs: a solvable board gets rarer as the board grows, and each costs a check.
 REJECTION_CELLS = 250_000
+
+#: ``auto`` deals at most this many boards by rejection before it builds or repairs: past
+#: the density where a random board is solvable once in a few dozen, rejection only costs
+#: time (``--method rejection`` deals up to ``attempts``).
+AUTO_REJECTIONS = 25
+
+#: Boards the ``build`` method deals for one instance before it gives up (each built until
+#: :data:`~exactmines.generate.build.BUILD_ROUNDS` checks fail; in measurements from 9x9 to
+#: 30x16 at every density none needed a second deal).
+BUILD_DEALS = 100
 
 #: Boards up to this many cells are checked again from the first click after each repair
 #: move; larger ones are repaired in windows around where deduction stuck (see
@@ -429,11 +447,9 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         raise ParameterError("start", start, "no-guess boards need safe or opening")
     if method not in NOGUESS_METHODS:
         raise ParameterError("method", method, f"choose one of {', '.join(NOGUESS_METHODS)}")
-    if topology is not None and not topology.is_square:
-        if method == "repair":
-            raise ParameterError("method", method, f"repair works on the square grid; a "
-                                 f"{topology.kind} board is dealt by rejection")
-        method = "rejection"
+    if topology is not None and not topology.is_square and method == "repair":
+        raise ParameterError("method", method, f"repair works on the square grid; deal a "
+                             f"{topology.kind} board by rejection or build")
     if count < 1:
         raise ParameterError("count", count, "must be at least 1")
     if attempts < 1:
@@ -443,9 +459,14 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     if mines > width * height - len(protected):
         raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
                              f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
+    _check_exists(width, height, mines, start, cell, topology)
     first = cell[0] * width + cell[1]
     rejections = attempts if method == "rejection" else max(
-        1, min(attempts, REJECTION_CELLS // (width * height)))
+        1, min(attempts, AUTO_REJECTIONS, REJECTION_CELLS // (width * height)))
+    # auto builds where repair's windows do not apply (small boards, other topologies)
+    builds = method == "build" or (method == "auto" and (
+        width * height <= LOCAL_REPAIR_CELLS or (topology is not None
+                                                 and not topology.is_square)))
     out = []
     for index in range(count):
         rng = instance_rng("noguess", seed, index)
@@ -471,7 +492,16 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             if board is None and method == "rejection":
                 raise ParameterError("attempts", attempts, f"no solvable {width}x{height}/{mines} "
                                      "board in as many attempts: try the method repair or auto")
-        for _ in range(REPAIR_BOARDS if board is None else 0):
+        for _ in range(BUILD_DEALS if board is None and builds else 0):
+            built = build_board(width, height, mines, rng, start=start, at=cell,
+                                use_count=use_count, backend=backend, topology=topology)
+            dealt += 1
+            if built is not None:
+                board = board_from_indices(width, height, built[0], topology)
+                moves, used = built[1], "build"
+                check = solvable(board, cell, use_count=use_count, backend=backend)
+                break
+        for _ in range(REPAIR_BOARDS if board is None and not builds else 0):
             if last is None:
                 last = (deal(width, height, mines, rng, rule=start, at=cell), None)
                 dealt += 1
@@ -480,9 +510,19 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             last, used = None, "repair"
             if board is not None:
                 break
+        if (board is None or check is None) and method == "auto" and not builds:
+            for _ in range(BUILD_DEALS):  # the windows' repair ran out of moves: build
+                built = build_board(width, height, mines, rng, start=start, at=cell,
+                                    use_count=use_count, backend=backend, topology=topology)
+                dealt += 1
+                if built is not None:
+                    board = board_from_indices(width, height, built[0], topology)
+                    moves, used = built[1], "build"
+                    check = solvable(board, cell, use_count=use_count, backend=backend)
+                    break
         if board is None or check is None:
-            raise InputError(f"no solvable {width}x{height}/{mines} board found (rejection: "
-                             f"{dealt} boards; repair: {REPAIR_BOARDS} boards): too dense?",
+            raise InputError(f"no solvable {width}x{height}/{mines} board found in {dealt} "
+                             f"boards dealt ({used}); one exists: try the method build",
                              source="generate")
         if not check.solvable:  # the certificate: never write a board it does not cover
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
@@ -509,6 +549,28 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             f"({start}, {used})\n" + board_meta["mine_text"])
         out.append(Instance(name, text, meta, board=board))
     return out
+
+
+def _check_exists(width: int, height: int, mines: int, start: str, at: Cell,
+                  topology: Topology | None) -> None:
+    """Refuse at once a mine number no no-guess board has under the ``safe`` rule.
+
+    A safe first click that shows a number proves nothing but, with the count, that the
+    other cells are all mines or all safe: so a board is solvable only if the click opens
+    (its neighbours are safe: at most ``cells - 1 - degree`` mines), or every other cell is
+    a mine, or every mine is next to the click. (Under ``opening`` every number up to the
+    cells outside the opening has a board: the densest is all of them mines, and the
+    builder finds the others.)
+    """
+    if start != "safe":
+        return
+    degree = len((topology or square(width, height)).neighbours(at))
+    area = width * height
+    if area - 1 - degree < mines < area - 1 and mines > degree:
+        raise ParameterError("mines", mines, f"no {width}x{height} board with {mines} mines is "
+                             f"solvable from a safe first click at {at[0]},{at[1]}: the click "
+                             f"must open (at most {area - 1 - degree} mines) or be the only "
+                             f"safe cell ({area - 1})")
 
 
 def _indices(board: Board) -> list[int]:

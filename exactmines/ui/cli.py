@@ -927,11 +927,12 @@ def generate_command(
     progress: Annotated[float, typer.Option(
         help="position: share of the safe cells revealed.")] = 0.5,
     method: Annotated[str, typer.Option(
-        help="noguess: rejection (uniform), repair (biased, for dense boards) or auto.")]
+        help="noguess: rejection (uniform), build (biased, any density), repair (biased, "
+             "large boards) or auto.")]
     = "auto",
     attempts: Annotated[int, typer.Option(
         help="noguess: boards dealt by rejection before giving up (rejection) or "
-             "repairing (auto).")] = 2000,
+             "building (auto: at most 25).")] = 2000,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="noguess: deduce without the total mine count.")] = False,
     topology: Annotated[str, typer.Option(

@@ -1,0 +1,99 @@
+"""The ``build`` method of ``generate noguess``: a certified board at every density up to
+the densest that exists, on every topology, with and without the count; impossible mine
+numbers refused at once."""
+
+import random
+
+import pytest
+
+from exactmines.errors import ParameterError
+from exactmines.game import protected_cells
+from exactmines.generate.build import build_board
+from exactmines.generate.positions import noguess_boards
+from exactmines.solvability.check import solvable, solve_indices
+from exactmines.topology import make_topology
+from exactmines.ui.cli import main
+
+
+def _certified(instance, at, use_count=True):
+    board = instance.board
+    check = solvable(board, at, use_count=use_count)
+    assert check.solvable and instance.metadata["certificate"]["solvable"] is True
+    assert instance.metadata["certificate"]["revealed"] == check.safe_cells
+    return board
+
+
+@pytest.mark.parametrize("mines", [40, 100, 150, 200, 240, 247])
+def test_build_finds_a_board_at_every_density_on_16x16(mines):
+    # 247 = every cell outside the opening; the old generator gave up from about 100
+    made = noguess_boards(16, 16, mines, seed=3, count=2, at=(8, 8), method="build")
+    for instance in made:
+        board = _certified(instance, (8, 8))
+        assert board.mines == mines
+        assert not {(8, 8), *board.topology.neighbours((8, 8))} & board.mine_cells
+        assert instance.metadata["method"] == "build" and instance.metadata["uniform"] is False
+
+
+def test_auto_finds_dense_expert_boards_where_it_used_to_give_up():
+    for mines in (150, 240):
+        instance = noguess_boards(30, 16, mines, seed=3, count=1, at=(8, 15))[0]
+        assert instance.metadata["method"] == "build"
+        assert _certified(instance, (8, 15)).mines == mines
+
+
+@pytest.mark.parametrize("start,at", [("safe", (0, 0)), ("opening", (0, 0)),
+                                      ("safe", (4, 4))])
+def test_build_under_each_first_click_rule(start, at):
+    limit = 81 - len(protected_cells(9, 9, "opening", at))  # the click must open
+    for mines in (10, 40, limit):
+        instance = noguess_boards(9, 9, mines, seed=1, count=1, at=at, start=start,
+                                  method="build")[0]
+        assert _certified(instance, at).mines == mines
+
+
+def test_build_without_the_count():
+    for mines in (30, 60):
+        instance = noguess_boards(12, 12, mines, seed=2, count=1, at=(6, 6), method="build",
+                                  use_count=False)[0]
+        assert instance.metadata["use_count"] is False
+        _certified(instance, (6, 6), use_count=False)
+
+
+@pytest.mark.parametrize("kind", ["torus", "hex", "triangle", "knight", "cube"])
+def test_build_on_other_topologies(kind):
+    if kind == "cube":  # two layers: a cell and the one above it are twins, so even numbers
+        shape, numbers = make_topology("cube", 10, 20, layers=2), (22, 136)
+    else:
+        shape = make_topology(kind, 10, 10)
+        room = shape.cells - 1 - len(shape.neighbours((4, 4)))
+        numbers = (room // 3, room * 2 // 3)
+    for mines in numbers:
+        instance = noguess_boards(shape.width, shape.height, mines, seed=4, count=1,
+                                  at=(4, 4), topology=shape)[0]
+        board = _certified(instance, (4, 4))
+        assert board.topology == shape and board.mines == mines
+
+
+def test_build_board_is_seeded_and_solved_from_its_first_click():
+    a = build_board(30, 16, 200, random.Random(5), start="opening", at=(8, 15))
+    b = build_board(30, 16, 200, random.Random(5), start="opening", at=(8, 15))
+    assert a is not None and a == b and a[1] > 0
+    assert solve_indices(30, 16, a[0], 8 * 30 + 15).solvable
+
+
+def test_impossible_mine_numbers_are_refused_at_once():
+    # a safe first click at 4,4 that does not open proves nothing: between 72 and 80
+    # mines no 9x9 board is solvable (80: the click is the only safe cell)
+    with pytest.raises(ParameterError, match="at most 72 mines"):
+        noguess_boards(9, 9, 75, seed=1, count=1, at=(4, 4), start="safe", method="build")
+    assert noguess_boards(9, 9, 80, seed=1, count=1, at=(4, 4), start="safe")[0].board.mines == 80
+    with pytest.raises(ParameterError, match="only 72 cells"):
+        noguess_boards(9, 9, 73, seed=1, count=1, at=(4, 4), start="opening")
+
+
+def test_cli_refuses_in_one_line(tmp_path, capsys):
+    code = main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "76",
+                 "--start", "safe", "--at", "4,4", "--seed", "1", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--mines 76" in err
+    assert not (tmp_path / "o").exists()
