@@ -91,6 +91,16 @@ def test_impossible_mine_numbers_are_refused_at_once():
         noguess_boards(9, 9, 73, seed=1, count=1, at=(4, 4), start="opening")
 
 
+def test_twins_must_share_their_state_so_odd_numbers_are_refused_on_a_two_layer_cube():
+    # a cell and the one above it have the same neighbours: both mines or both safe
+    shape = make_topology("cube", 8, 8, layers=2)
+    with pytest.raises(ParameterError, match="same neighbours"):
+        noguess_boards(8, 8, 13, seed=1, count=1, at=(4, 4), topology=shape)
+    instance = noguess_boards(8, 8, 14, seed=1, count=1, at=(4, 4), topology=shape)[0]
+    board = _certified(instance, (4, 4))
+    assert all((r + 4 if r < 4 else r - 4, c) in board.mine_cells for r, c in board.mine_cells)
+
+
 def test_cli_refuses_in_one_line(tmp_path, capsys):
     code = main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "76",
                  "--start", "safe", "--at", "4,4", "--seed", "1", "--out", str(tmp_path / "o")])

@@ -522,7 +522,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                     break
         if board is None or check is None:
             raise InputError(f"no solvable {width}x{height}/{mines} board found in {dealt} "
-                             f"boards dealt ({used}); one exists: try the method build",
+                             f"boards dealt ({used})",
                              source="generate")
         if not check.solvable:  # the certificate: never write a board it does not cover
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
@@ -562,15 +562,63 @@ def _check_exists(width: int, height: int, mines: int, start: str, at: Cell,
     cells outside the opening has a board: the densest is all of them mines, and the
     builder finds the others.)
     """
+    shape = topology or square(width, height)
+    _check_twins(width, height, mines, start, at, shape)
     if start != "safe":
         return
-    degree = len((topology or square(width, height)).neighbours(at))
+    degree = len(shape.neighbours(at))
     area = width * height
     if area - 1 - degree < mines < area - 1 and mines > degree:
         raise ParameterError("mines", mines, f"no {width}x{height} board with {mines} mines is "
                              f"solvable from a safe first click at {at[0]},{at[1]}: the click "
                              f"must open (at most {area - 1 - degree} mines) or be the only "
                              f"safe cell ({area - 1})")
+
+
+def _check_twins(width: int, height: int, mines: int, start: str, at: Cell,
+                 shape: Topology) -> None:
+    """Refuse a mine number no no-guess board has because of twins: cells with the same
+    neighbours and each other as neighbours (on a two-layer cube a cell and the one above
+    it; on a board two rows high the two cells of a column) are seen by the same numbers,
+    so while both are covered no number or count tells them apart: in a board cleared
+    without guessing they are both mines or both safe (the first click, safe by the rule,
+    aside). The mines must then add up from whole groups of twins that the first-click
+    rule leaves free; a board with no twins (the square grid from 3x3 on) passes at once.
+    Cost: one pass over the cells' neighbours, and a subset sum over the sizes of the
+    groups of two or more cells."""
+    if shape.kind == "square" and min(width, height) > 2:
+        return
+    first = at[0] * width + at[1]
+    keep = {r * width + c for r, c in protected_cells(width, height, start, at, shape)}
+    groups: dict[frozenset[int], list[int]] = {}
+    for i, around in enumerate(shape.neighbour_table):
+        if i != first:
+            groups.setdefault(frozenset((i, *around)), []).append(i)
+    single = 0
+    sizes: dict[int, int] = {}
+    for cells in groups.values():
+        if keep.intersection(cells):
+            continue  # kept safe, so all of the group is safe
+        if len(cells) == 1:
+            single += 1
+        else:
+            sizes[len(cells)] = sizes.get(len(cells), 0) + 1
+    if not sizes:
+        return
+    reach = 1  # bit n: n mines can sit on whole groups of two or more
+    for size, count in sizes.items():
+        part = 1
+        while count:  # binary splitting: log(count) shifts per size
+            take = min(part, count)
+            reach |= reach << (size * take)
+            count -= take
+            part *= 2
+    window = reach >> max(mines - single, 0) & ((1 << (min(mines, single) + 1)) - 1)
+    if not window:
+        raise ParameterError("mines", mines, f"no {shape.size_text} board with {mines} mines "
+                             "is solvable without guessing: cells with the same neighbours "
+                             "must be all mines or all safe, and their groups cannot hold "
+                             f"exactly {mines}")
 
 
 def _indices(board: Board) -> list[int]:
