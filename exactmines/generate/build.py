@@ -42,6 +42,9 @@ __all__ = ["build_board", "BUILD_ROUNDS"]
 #: resumed deduction cleared the board).
 BUILD_ROUNDS = 12
 
+#: Moves made at once, at numbers whose neighbourhoods do not meet, before deduction goes on.
+MOVES_PER_STEP = 8
+
 
 def build_board(width: int, height: int, mines: int, rng: random.Random, *, start: str,
                 at: Cell, use_count: bool = True, backend: str = "auto",
@@ -70,7 +73,7 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
         fresh = outcome.revealed
         while not outcome.solvable:
             moved = _move(shape, area, mine, keep, outcome, fresh, rng)
-            if moved is None:
+            if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
                 return None
             mine, gate = moved
             moves += 1
@@ -97,9 +100,10 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     neighbours, so they are mines). Moves that change only numbers revealed by the last
     deduction (``fresh``) come first (those numbers proved nothing yet, so every earlier
     proof stands), then those that change fewest cells, clearing before filling; ties at
-    random. Mines leave for, or come from, covered cells next to nothing revealed when there
-    are enough (no number seen changes there), else other covered cells; never a cell the
-    first-click rule keeps free.
+    random. Up to :data:`MOVES_PER_STEP` moves are made at once, at numbers whose
+    neighbourhoods do not meet. Mines leave for, or come from, covered cells next to
+    nothing revealed when there are enough (no number seen changes there), else other
+    covered cells; never a cell the first-click rule keeps free.
 
     When no revealed number touches a covered cell (proved mines wall the covered cells
     in), a *gate* is opened: a proved mine between the revealed and the covered cells
@@ -112,30 +116,46 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     free = covered & ~mine & ~keep
     hidden = covered & mine
     old = revealed & ~fresh
-    best: list[tuple[int, int]] = []  # (fill?, the number's covered neighbours)
-    fewest = (2, area + 1, 2)
+    ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
     for n in indices_of(revealed & shape.dilate(covered)):
         around = covered & shape.mask_of(n)
         for fill, changed, pool in ((0, around & mine, free), (1, around & ~mine, hidden)):
             cost = changed.bit_count()
             if not cost or (pool & ~around).bit_count() < cost:
                 continue
-            rank = (1 if shape.dilate(changed) & old else 0, cost, fill)
-            if rank > fewest:
-                continue
-            if rank < fewest:
-                fewest, best = rank, []
-            best.append((fill, around))
-    if not best:
+            rank = (1 if shape.dilate(changed) & old else 0, cost, fill, rng.random())
+            ranked.append((rank, fill, around))
+    if not ranked:
         return _gate(shape, mine, free, flagged & shape.dilate(covered) & seen, seen, rng)
-    fill, around = rng.choice(best)
-    pool = (hidden if fill else free) & ~around
-    far = indices_of(pool & ~seen)
-    near = indices_of(pool & seen)
-    for cell in indices_of(around & (~mine if fill else mine)):
-        other = (far.pop(rng.randrange(len(far))) if far
-                 else near.pop(rng.randrange(len(near))))
-        mine ^= (1 << cell) | (1 << other)
+    # several moves at once where their numbers' neighbourhoods are apart (each still
+    # clears or fills its own number's cells): fewer deductions resumed
+    ranked.sort()
+    chosen: list[tuple[int, int]] = []
+    taken = 0
+    for _, fill, around in ranked:
+        if len(chosen) == MOVES_PER_STEP:
+            break
+        reach = shape.dilate(around)
+        if not reach & taken:
+            chosen.append((fill, around))
+            taken |= reach
+    for k, (fill, around) in enumerate(chosen):
+        pool = (hidden if fill else free) & ~taken
+        changed = around & (~mine if fill else mine)
+        if pool.bit_count() < changed.bit_count():
+            if k:
+                continue  # (the pool was shared with the moves before)
+            pool = (hidden if fill else free) & ~around  # enough: counted above
+        far = indices_of(pool & ~seen)
+        near = indices_of(pool & seen)
+        for cell in indices_of(changed):
+            other = (far.pop(rng.randrange(len(far))) if far
+                     else near.pop(rng.randrange(len(near))))
+            mine ^= (1 << cell) | (1 << other)
+            if fill:
+                hidden &= ~(1 << other)
+            else:
+                free &= ~(1 << other)
     return mine, 0
 
 
