@@ -8,8 +8,8 @@ import pytest
 
 from exactmines.errors import ParameterError
 from exactmines.game import protected_cells
-from exactmines.generate.build import build_board
 from exactmines.generate.positions import noguess_boards
+from exactmines.solvability.build import build_board
 from exactmines.solvability.check import solvable, solve_indices
 from exactmines.topology import make_topology
 from exactmines.ui.cli import main
@@ -107,3 +107,35 @@ def test_cli_refuses_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--mines 76" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_play_on_noguess_boards_wins_every_game_without_a_guess():
+    from exactmines.play.games import PlaySettings, deal_game, run_play
+
+    noguess = PlaySettings(9, 9, 30, "opening", (4, 4), 1, boards="noguess")
+    result = run_play(noguess, 12, progress=False)
+    assert result.wins == result.games == 12
+    assert result.guesses == 12  # the first click only
+    for index in range(3):
+        mines = deal_game(noguess, index)
+        assert len(mines) == 30 and solve_indices(9, 9, mines, 4 * 9 + 4).solvable
+    # the same run on random boards loses games: the boards are what changed
+    assert run_play(PlaySettings(9, 9, 30, "opening", (4, 4), 1), 12, progress=False).wins < 12
+    assert noguess.as_meta()["boards"] == "noguess"
+    assert "boards" not in PlaySettings(9, 9, 30, "opening", (4, 4), 1).as_meta()
+
+
+def test_play_refuses_noguess_boards_without_a_safe_first_click():
+    from exactmines.play.games import PlaySettings
+
+    with pytest.raises(ParameterError, match="safe"):
+        PlaySettings(9, 9, 10, "unprotected", (4, 4), 1, boards="noguess")
+    with pytest.raises(ParameterError, match="random, noguess"):
+        PlaySettings(9, 9, 10, "safe", (4, 4), 1, boards="easy")
+
+
+def test_cli_play_takes_boards_noguess(capsys):
+    assert main(["play", "--width", "9", "--height", "9", "--mines", "30", "--games", "5",
+                 "--start", "safe", "--at", "0,0", "--seed", "2", "--boards", "noguess",
+                 "-q"]) == 0
+    assert "5 of 5 games won" in capsys.readouterr().out

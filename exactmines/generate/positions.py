@@ -19,7 +19,7 @@ Three kinds:
     area where deduction still clears it, each pocket re-deduced on its own: linear in the
     board); it ends in a solvable board quickly even when solvable boards are rare, but
     favours boards with mines away from where deduction stuck: *not* uniform. ``build``
-    (:mod:`exactmines.generate.build`) solves the board while it moves mines: where
+    (:mod:`exactmines.solvability.build`) solves the board while it moves mines: where
     deduction sticks it clears (or fills) the covered cells of one revealed number and goes
     on from what it had proved; it works up to the densest boards, on every topology, with
     or without the count (measured: docs/noguess.md); *not* uniform. ``auto`` tries rejection first
@@ -48,12 +48,12 @@ from exactmines.analysis.serialize import decimal
 from exactmines.budget import Budget
 from exactmines.errors import InputError, ParameterError, SolverError
 from exactmines.game import START_RULES, Game, board_from_indices, deal, protected_cells
-from exactmines.generate.build import build_board
 from exactmines.generate.hardness import CNF, compile_cnf, count_models, random_ksat
 from exactmines.io.formats import board_to_mine, position_to_mine
 from exactmines.io.graphs import board_to_graph
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, dilate, indices_of
+from exactmines.solvability.build import build_board
 from exactmines.solvability.check import (
     Outcome,
     Solvability,
@@ -94,7 +94,7 @@ REJECTION_CELLS = 250_000
 AUTO_REJECTIONS = 25
 
 #: Boards the ``build`` method deals for one instance before it gives up (each built until
-#: :data:`~exactmines.generate.build.BUILD_ROUNDS` checks fail; in measurements from 9x9 to
+#: :data:`~exactmines.solvability.build.BUILD_ROUNDS` checks fail; in measurements from 9x9 to
 #: 30x16 at every density none needed a second deal).
 BUILD_DEALS = 100
 

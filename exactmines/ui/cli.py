@@ -486,6 +486,10 @@ def play_command(
         "--set", metavar="NAME=VALUE", help="Set a parameter of the strategy (repeatable): "
         "candidate_ratio, progress, risk_weight (fractions such as 9/10), endgame_layouts, "
         "endgame_nodes (whole numbers).", show_default=False)] = None,
+    boards: Annotated[str, typer.Option(
+        help="random (uniform under the first-click rule) or noguess (boards cleared "
+             "without guessing from the first click: a perfect player wins them all).")]
+    = "random",
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
@@ -529,7 +533,7 @@ def play_command(
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
                             tuple(without or ()), tuple(tune or ()), name, layers,
-                            None if graph is None else str(graph))
+                            None if graph is None else str(graph), boards)
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
