@@ -139,3 +139,23 @@ def test_cli_play_takes_boards_noguess(capsys):
                  "--start", "safe", "--at", "0,0", "--seed", "2", "--boards", "noguess",
                  "-q"]) == 0
     assert "5 of 5 games won" in capsys.readouterr().out
+
+
+def test_chain_moves_mines_and_every_board_it_writes_is_certified():
+    from exactmines.solvability.chain import chain_board
+
+    start = build_board(9, 9, 10, random.Random(1), start="opening", at=(4, 4))
+    assert start is not None
+    end, kept = chain_board(9, 9, start[0], random.Random(2), start="opening", at=(4, 4),
+                            steps=200)
+    assert kept > 0 and end != start[0] and len(end) == 10
+    assert solve_indices(9, 9, end, 4 * 9 + 4).solvable
+    assert chain_board(9, 9, start[0], random.Random(2), start="opening", at=(4, 4),
+                       steps=0) == (start[0], 0)
+    instance = noguess_boards(16, 16, 100, seed=1, count=1, at=(8, 8), method="chain",
+                              chain_steps=50)[0]
+    meta = instance.metadata
+    assert meta["method"] == "chain" and meta["chain_steps"] == 50 and not meta["uniform"]
+    board = _certified(instance, (8, 8))
+    opening = {(8, 8), *board.topology.neighbours((8, 8))}
+    assert board.mines == 100 and not opening & board.mine_cells

@@ -26,7 +26,10 @@ Three kinds:
     (at most 25 boards, fewer as the board grows: a solvable one gets rarer), then builds
     (boards up to 1024 cells and other topologies) or repairs the last board it dealt
     (larger square boards, building if repair runs out); the metadata says which method
-    produced each board.
+    produced each board. ``chain`` builds a board, then runs a Markov chain over no-guess
+    boards from it (:mod:`exactmines.solvability.chain`: a random mine moved to a random
+    free cell, kept when the board stays solvable): uniform in the limit of many steps
+    over the boards it can reach, one check per step.
 ``sat``
     A position compiled from a CNF formula (:mod:`exactmines.generate.hardness`): its layouts are
     the formula's models, so consistency is satisfiability and the layout count is the
@@ -54,6 +57,7 @@ from exactmines.io.graphs import board_to_graph
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, dilate, indices_of
 from exactmines.solvability.build import build_board
+from exactmines.solvability.chain import CHAIN_STEPS, chain_board
 from exactmines.solvability.check import (
     Outcome,
     Solvability,
@@ -74,7 +78,7 @@ __all__ = [
     "MODEL_COUNT_SECONDS",
 ]
 
-NOGUESS_METHODS = ("auto", "rejection", "repair", "build")
+NOGUESS_METHODS = ("auto", "rejection", "repair", "build", "chain")
 
 #: Time the ground-truth model count may take per formula before it is reported unknown.
 MODEL_COUNT_SECONDS = 60.0
@@ -402,7 +406,8 @@ class _Ranked:
 def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *,
                    start: str = "opening", at: Cell | None = None, method: str = "auto",
                    use_count: bool = True, attempts: int = 2000,
-                   backend: str = "auto", topology: Topology | None = None) -> list[Instance]:
+                   backend: str = "auto", topology: Topology | None = None,
+                   chain_steps: int = CHAIN_STEPS) -> list[Instance]:
     """``count`` boards solvable without guessing from ``at`` (see the module docstring),
     on ``topology`` (the square grid of ``width`` x ``height`` by default). Another topology
     is dealt by rejection only (``auto`` is ``rejection`` there): the repair's windows
@@ -454,6 +459,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         raise ParameterError("count", count, "must be at least 1")
     if attempts < 1:
         raise ParameterError("attempts", attempts, "must be at least 1")
+    if chain_steps < 0:
+        raise ParameterError("chain_steps", chain_steps, "must be at least 0")
     cell = _first_click(width, height, at)
     protected = protected_cells(width, height, start, cell, topology)
     if mines > width * height - len(protected):
@@ -464,7 +471,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     rejections = attempts if method == "rejection" else max(
         1, min(attempts, AUTO_REJECTIONS, REJECTION_CELLS // (width * height)))
     # auto builds where repair's windows do not apply (small boards, other topologies)
-    builds = method == "build" or (method == "auto" and (
+    builds = method in ("build", "chain") or (method == "auto" and (
         width * height <= LOCAL_REPAIR_CELLS or (topology is not None
                                                  and not topology.is_square)))
     out = []
@@ -497,8 +504,13 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                                 use_count=use_count, backend=backend, topology=topology)
             dealt += 1
             if built is not None:
-                board = board_from_indices(width, height, built[0], topology)
-                moves, used = built[1], "build"
+                cells, moves, used = built[0], built[1], "build"
+                if method == "chain":  # the built board is the chain's start
+                    cells, moves = chain_board(width, height, cells, rng, start=start, at=cell,
+                                               steps=chain_steps, use_count=use_count,
+                                               topology=topology)
+                    used = "chain"
+                board = board_from_indices(width, height, cells, topology)
                 check = solvable(board, cell, use_count=use_count, backend=backend)
                 break
         for _ in range(REPAIR_BOARDS if board is None and not builds else 0):
@@ -538,6 +550,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             "use_count": use_count, "method": used,
             "boards_dealt": dealt, "repair_moves": moves,
             "uniform": used == "rejection",
+            **({"chain_steps": chain_steps} if used == "chain" else {}),
             "certificate": check.to_dict(),
             "board": board_meta,
         }

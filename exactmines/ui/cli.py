@@ -931,7 +931,8 @@ def generate_command(
     progress: Annotated[float, typer.Option(
         help="position: share of the safe cells revealed.")] = 0.5,
     method: Annotated[str, typer.Option(
-        help="noguess: rejection (uniform), build (biased, any density), repair (biased, "
+        help="noguess: rejection (uniform), build (biased, any density), chain (a "
+             "Markov chain from a built board: uniform in the limit), repair (biased, "
              "large boards) or auto.")]
     = "auto",
     attempts: Annotated[int, typer.Option(
@@ -939,6 +940,9 @@ def generate_command(
              "building (auto: at most 25).")] = 2000,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="noguess: deduce without the total mine count.")] = False,
+    chain_steps: Annotated[int, typer.Option(
+        help="noguess --method chain: the chain's steps per board (one check each).")]
+    = 1000,
     topology: Annotated[str, typer.Option(
         "--topology", help="position/noguess: the board's topology (square, torus, hex, "
                            "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
@@ -1022,7 +1026,8 @@ def generate_command(
         else:
             instances = noguess_boards(width, height, mines, seed, count, start=start,
                                        at=cell, method=method, use_count=not no_count,
-                                       attempts=attempts, topology=shape)
+                                       attempts=attempts, topology=shape,
+                                       chain_steps=chain_steps)
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a directory", source=str(out))
     written: list[dict[str, Any]] = []
