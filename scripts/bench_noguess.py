@@ -12,9 +12,12 @@ rule, the count known) and each method, ``--boards`` boards are made and measure
   the two-sided p-value by the normal approximation) and openings per board.
 
 The methods: ``rejection`` (exactly uniform over the no-guess boards; the reference, run
-only where it is practical), ``build`` (exactmines' builder) and ms_toollib's
+only where it is practical), ``build`` (exactmines' builder), ms_toollib's
 ``laymine_solvable_adjust`` (``pip install ms_toollib``; a benchmark dependency only, as in
-the other scripts; its time is its own call's).
+the other scripts; its time is its own call's), and on three settings the Markov chain
+(``--method chain``) from two far-apart starts, a built board and ms_toollib's (mines on
+the edges): where their figures agree the chain has mixed; where rejection does not run,
+the chain from a built board is the reference of the 3BV test.
 
     python scripts/bench_noguess.py --boards 40            # the table of docs/noguess.md
     python scripts/bench_noguess.py --boards 10 --quick    # three settings
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -37,6 +41,8 @@ from exactmines.solvability.check import solvable
 SETTINGS = [(9, 9, 10, True), (16, 16, 40, True), (16, 16, 100, False), (16, 16, 150, False),
             (30, 16, 99, True), (30, 16, 150, False), (30, 16, 200, False),
             (30, 16, 240, False)]
+#: The settings the chains run on (each board costs a check per step).
+CHAINED = {(30, 16, 99), (16, 16, 100), (30, 16, 200)}
 QUICK = [(16, 16, 40, True), (30, 16, 99, True), (30, 16, 200, False)]
 
 
@@ -46,6 +52,23 @@ def ours(method: str) -> Callable[[int, int, int, int], Board]:
                                   method=method, attempts=100_000)[0]
         assert instance.board is not None
         return instance.board
+    return make
+
+
+def chained(origin: str, steps: int) -> Callable[[int, int, int, int], Board]:
+    """The chain (``--method chain``) run ``steps`` steps from a built board (``build``) or
+    from ms_toollib's adjust board (``edges``: its mines piled on the edges, far from the
+    built boards): two starts whose statistics must agree when the chain has mixed."""
+    from exactmines.solvability.chain import chain_board
+
+    def make(width: int, height: int, mines: int, seed: int) -> Board:
+        at = (height // 2, width // 2)
+        begin = ours("build")(width, height, mines, seed) if origin == "build" else toollib(
+            width, height, mines, seed)
+        cells = sorted(r * width + c for r, c in begin.mine_cells)
+        end, _ = chain_board(width, height, cells, random.Random(seed), start="opening",
+                             at=at, steps=steps)
+        return board_from_indices(width, height, end)
     return make
 
 
@@ -126,6 +149,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--boards", type=int, default=40)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--chain-steps", type=int, default=1000,
+                        help="steps of each chain (0: no chain rows)")
+    parser.add_argument("--chain-boards", type=int, default=10)
     args = parser.parse_args()
     methods: list[tuple[str, Callable[[int, int, int, int], Board]]] = [
         ("rejection", ours("rejection")), ("build", ours("build"))]
@@ -133,7 +159,10 @@ def main() -> None:
         import ms_toollib  # type: ignore[import-not-found]  # noqa: F401
         methods.append(("ms_toollib adjust", toollib))
     except ImportError:
-        print("(ms_toollib not installed: its row is left out)")
+        print("(ms_toollib not installed: its rows are left out)")
+    if args.chain_steps and len(methods) == 3:
+        methods += [(f"chain {args.chain_steps} from build", chained("build", args.chain_steps)),
+                    (f"chain {args.chain_steps} from edges", chained("edges", args.chain_steps))]
     print("| board | method | median ms | p95 ms | certified | border/interior | "
           "3BV mean | 3BV vs reference (z, p) | openings |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -144,7 +173,10 @@ def main() -> None:
             if name == "rejection" and not uniform:
                 continue
             times, boards = [], []
-            for seed in range(args.boards):
+            chain = name.startswith("chain")
+            if chain and (width, height, mines) not in CHAINED:
+                continue
+            for seed in range(args.chain_boards if chain else args.boards):
                 start = time.perf_counter()
                 board = make(width, height, mines, seed)
                 times.append(time.perf_counter() - start)
@@ -152,10 +184,11 @@ def main() -> None:
             certified = sum(1 for b in boards
                             if at not in b.mine_cells and solvable(b, at).solvable)
             values = [three_bv(b) for b in boards]
-            if name == "rejection":
+            first = reference is None and (name == "rejection" or chain)
+            if first:  # the reference: rejection, else the chain from a built board
                 reference = values
-            test = "reference" if name == "rejection" else "-"
-            if reference is not None and name != "rejection":
+            test = "reference" if first else "-"
+            if reference is not None and not first:
                 z, p = mann_whitney(values, reference)
                 test = f"z {z:.2f}, p {p:.3f}"
             times.sort()
