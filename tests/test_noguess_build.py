@@ -159,3 +159,12 @@ def test_chain_moves_mines_and_every_board_it_writes_is_certified():
     board = _certified(instance, (8, 8))
     opening = {(8, 8), *board.topology.neighbours((8, 8))}
     assert board.mines == 100 and not opening & board.mine_cells
+
+
+def test_cli_refuses_negative_chain_steps(tmp_path, capsys):
+    code = main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10",
+                 "--seed", "1", "--method", "chain", "--chain-steps", "-1",
+                 "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and "--chain-steps -1: must be at least 0" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
