@@ -94,7 +94,7 @@ class PlaySettings:
             raise ParameterError("boards", self.boards, f"choose one of {', '.join(BOARDS)}")
         if self.boards == "noguess" and self.start == "unprotected":
             raise ParameterError("boards", self.boards, "no-guess boards need the first "
-                                 "click safe: --start safe or opening")
+                                 "click safe: the rule safe or opening")
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
