@@ -168,3 +168,41 @@ def test_cli_refuses_negative_chain_steps(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "--chain-steps -1: must be at least 0" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+def test_generate_writes_each_board_as_made_and_resume_makes_only_the_missing(tmp_path,
+                                                                              capsys):
+    out = tmp_path / "o"
+    args = ["generate", "noguess", "--width", "16", "--height", "16", "--mines", "100",
+            "--count", "4", "--seed", "2", "--out", str(out)]
+    assert main(args) == 0
+    first = {p.name: p.read_text() for p in out.iterdir()}
+    assert len(first) == 8 and "4/4 boards" in capsys.readouterr().err
+    for p in out.glob("*-001.*"):
+        p.unlink()
+    assert main([*args, "--resume", "--format", "json"]) == 0
+    import json
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["json"].rsplit("-", 1)[1] for row in rows] == ["001.json"]
+    assert {p.name: p.read_text() for p in out.iterdir()} == first
+
+
+def test_an_interrupted_generate_keeps_the_boards_it_finished(tmp_path, capsys, monkeypatch):
+    import exactmines.generate.positions as positions
+
+    real = positions.noguess_boards
+
+    def stops(*args, made, **kwargs):
+        def after_two(instance):
+            made(instance)
+            if instance.metadata["index"] == 1:
+                raise KeyboardInterrupt
+        return real(*args, made=after_two, **kwargs)
+
+    monkeypatch.setattr(positions, "noguess_boards", stops)
+    out = tmp_path / "o"
+    code = main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "20",
+                 "--count", "5", "--seed", "1", "--out", str(out)])
+    assert code == 130 and "--resume continues" in capsys.readouterr().err
+    assert sorted(p.name for p in out.glob("*.json")) == [
+        "noguess-9x9x20-seed1-000.json", "noguess-9x9x20-seed1-001.json"]

@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -407,7 +408,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                    start: str = "opening", at: Cell | None = None, method: str = "auto",
                    use_count: bool = True, attempts: int = 2000,
                    backend: str = "auto", topology: Topology | None = None,
-                   chain_steps: int = CHAIN_STEPS) -> list[Instance]:
+                   chain_steps: int = CHAIN_STEPS, skip: frozenset[int] = frozenset(),
+                   made: Callable[[Instance], None] | None = None) -> list[Instance]:
     """``count`` boards solvable without guessing from ``at`` (see the module docstring),
     on ``topology`` (the square grid of ``width`` x ``height`` by default). Another topology
     is dealt by rejection only (``auto`` is ``rejection`` there): the repair's windows
@@ -428,6 +430,12 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         cells (2000 at 9x9, one at 1000x1000: a solvable board gets rarer as the board
         grows), then repairs the last board it dealt, and up to :data:`REPAIR_BOARDS` - 1
         fresh ones.
+
+    skip:
+        Instance indices not to make (a resumed run: those already written).
+    made:
+        Called with each instance as soon as it is made (so a run that is interrupted
+        keeps what it finished).
 
     Raises
     ------
@@ -476,6 +484,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                                                  and not topology.is_square)))
     out = []
     for index in range(count):
+        if index in skip:
+            continue
         rng = instance_rng("noguess", seed, index)
         board: Board | None = None
         check: Solvability | None = None
@@ -561,6 +571,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             f"{seed}, instance {index}, solvable from {_written(board.topology, cell)} "
             f"({start}, {used})\n" + board_meta["mine_text"])
         out.append(Instance(name, text, meta, board=board))
+        if made is not None:
+            made(out[-1])
     return out
 
 
