@@ -108,17 +108,35 @@ def test_noguess_repair_handles_dense_boards_and_says_it_is_biased():
         assert (0, 0) not in instance.board.mine_cells
 
 
-def test_noguess_auto_falls_back_to_repair_and_is_seeded():
-    # 9x9 with 30 mines and one attempt: rejection almost surely fails, repair finishes.
+def test_noguess_auto_falls_back_to_build_and_is_seeded():
+    # 9x9 with 30 mines and one attempt: rejection almost surely fails, the builder finishes.
     a = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4), attempts=1)
     b = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4), attempts=1)
     assert a[0].text == b[0].text
     meta = a[0].metadata
-    assert meta["method"] == "repair" and meta["boards_dealt"] >= 1 and meta["repair_moves"] > 0
+    assert meta["method"] == "build" and meta["boards_dealt"] >= 2 and meta["repair_moves"] > 0
+    assert meta["uniform"] is False
     assert solvable(a[0].board, (4, 4)).solvable
 
 
-def test_auto_deals_fewer_boards_as_the_board_grows_then_repairs_the_last(monkeypatch):
+def test_auto_deals_fewer_boards_as_the_board_grows_then_builds(monkeypatch):
+    import exactmines.generate.positions as positions
+
+    built: list = []
+    real = positions.build_board
+
+    def spy(*args, **kwargs):
+        built.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(positions, "build_board", spy)
+    monkeypatch.setattr(positions, "REJECTION_CELLS", 3 * 81)  # three 9x9 boards
+    meta = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4))[0].metadata
+    assert meta["method"] == "build"
+    assert meta["boards_dealt"] == 3 + len(built)
+
+
+def test_auto_on_a_large_board_repairs_in_windows(monkeypatch):
     import exactmines.generate.positions as positions
 
     started: list = []
@@ -129,13 +147,8 @@ def test_auto_deals_fewer_boards_as_the_board_grows_then_repairs_the_last(monkey
         return real(board, outcome, *args)
 
     monkeypatch.setattr(positions, "_repair", spy)
-    monkeypatch.setattr(positions, "REJECTION_CELLS", 3 * 81)  # three 9x9 boards
-    meta = noguess_boards(9, 9, 30, seed=8, count=1, at=(4, 4))[0].metadata
-    assert meta["method"] == "repair"
-    # the third board is repaired from its own check, then fresh boards (checked there)
-    assert started[0] is not None and not started[0].solvable
-    assert all(outcome is None for outcome in started[1:])
-    assert meta["boards_dealt"] == 3 + len(started) - 1
+    meta = noguess_boards(40, 40, 400, seed=3, count=1, at=(20, 20))[0].metadata
+    assert meta["method"] == "repair" and started and started[0] is not None
 
 
 def test_noguess_on_a_mid_size_board_is_certified_and_seeded():

@@ -555,6 +555,18 @@ def test_a_noguess_game_is_won_without_risk(client):
     assert game["won"] and game["risk_total"] == "0" and game["survival"] == "1"
 
 
+def test_a_dense_noguess_game_is_dealt_where_the_player_clicks_and_won_without_risk(client):
+    # 150 mines on 16x16: the generator used to give up here ("too dense?")
+    game = new_game(client, width=16, height=16, mines=150, rule="opening", seed=4,
+                    noguess=True)
+    game = client.post(f"/api/games/{game['id']}/reveal", json={"row": 5, "col": 11}).json()
+    assert game["started"] and not game["lost"]
+    while not game["over"]:
+        game = client.post(f"/api/games/{game['id']}/step").json()
+        assert game["move"]["kind"] == "certain"
+    assert game["won"] and game["risk_total"] == "0"
+
+
 def test_flags_hints_and_refused_clicks(client):
     game = new_game(client, width=9, height=9, mines=10, rule="safe", seed=1)
     gid = game["id"]

@@ -18,9 +18,18 @@ Three kinds:
     deduction sticks only in small pockets of a nearly cleared board, into the revealed
     area where deduction still clears it, each pocket re-deduced on its own: linear in the
     board); it ends in a solvable board quickly even when solvable boards are rare, but
-    favours boards with mines away from where deduction stuck: *not* uniform. ``auto``
-    tries rejection first (fewer boards as the board grows: a solvable one gets rarer) and
-    repairs the last board it dealt; the metadata says which method produced each board.
+    favours boards with mines away from where deduction stuck: *not* uniform. ``build``
+    (:mod:`exactmines.solvability.build`) solves the board while it moves mines: where
+    deduction sticks it clears (or fills) the covered cells of one revealed number and goes
+    on from what it had proved; it works up to the densest boards, on every topology, with
+    or without the count (measured: docs/noguess.md); *not* uniform. ``auto`` tries rejection first
+    (at most 25 boards, fewer as the board grows: a solvable one gets rarer), then builds
+    (boards up to 1024 cells and other topologies) or repairs the last board it dealt
+    (larger square boards, building if repair runs out); the metadata says which method
+    produced each board. ``chain`` builds a board, then runs a Markov chain over no-guess
+    boards from it (:mod:`exactmines.solvability.chain`: a random mine moved to a random
+    free cell, kept when the board stays solvable): uniform in the limit of many steps
+    over the boards it can reach, one check per step.
 ``sat``
     A position compiled from a CNF formula (:mod:`exactmines.generate.hardness`): its layouts are
     the formula's models, so consistency is satisfiability and the layout count is the
@@ -35,6 +44,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +57,8 @@ from exactmines.io.formats import board_to_mine, position_to_mine
 from exactmines.io.graphs import board_to_graph
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, dilate, indices_of
+from exactmines.solvability.build import build_board
+from exactmines.solvability.chain import CHAIN_STEPS, chain_board
 from exactmines.solvability.check import (
     Outcome,
     Solvability,
@@ -54,6 +66,7 @@ from exactmines.solvability.check import (
     solve_from,
     solve_indices,
 )
+from exactmines.topology import square
 
 __all__ = [
     "Instance",
@@ -66,7 +79,7 @@ __all__ = [
     "MODEL_COUNT_SECONDS",
 ]
 
-NOGUESS_METHODS = ("auto", "rejection", "repair")
+NOGUESS_METHODS = ("auto", "rejection", "repair", "build", "chain")
 
 #: Time the ground-truth model count may take per formula before it is reported unknown.
 MODEL_COUNT_SECONDS = 60.0
@@ -79,6 +92,16 @@ REPAIR_BOARDS = 20
 #: many cells (2000 at 9x9, 520 at 30x16, 25 at 100x100, 2 at 300x300, 1 at 1000x1000),
 #: then repairs: a solvable board gets rarer as the board grows, and each costs a check.
 REJECTION_CELLS = 250_000
+
+#: ``auto`` deals at most this many boards by rejection before it builds or repairs: past
+#: the density where a random board is solvable once in a few dozen, rejection only costs
+#: time (``--method rejection`` deals up to ``attempts``).
+AUTO_REJECTIONS = 25
+
+#: Boards the ``build`` method deals for one instance before it gives up (each built until
+#: :data:`~exactmines.solvability.build.BUILD_ROUNDS` checks fail; in measurements from 9x9 to
+#: 30x16 at every density none needed a second deal).
+BUILD_DEALS = 100
 
 #: Boards up to this many cells are checked again from the first click after each repair
 #: move; larger ones are repaired in windows around where deduction stuck (see
@@ -384,7 +407,9 @@ class _Ranked:
 def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *,
                    start: str = "opening", at: Cell | None = None, method: str = "auto",
                    use_count: bool = True, attempts: int = 2000,
-                   backend: str = "auto", topology: Topology | None = None) -> list[Instance]:
+                   backend: str = "auto", topology: Topology | None = None,
+                   chain_steps: int = CHAIN_STEPS, skip: frozenset[int] = frozenset(),
+                   made: Callable[[Instance], None] | None = None) -> list[Instance]:
     """``count`` boards solvable without guessing from ``at`` (see the module docstring),
     on ``topology`` (the square grid of ``width`` x ``height`` by default). Another topology
     is dealt by rejection only (``auto`` is ``rejection`` there): the repair's windows
@@ -405,6 +430,12 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         cells (2000 at 9x9, one at 1000x1000: a solvable board gets rarer as the board
         grows), then repairs the last board it dealt, and up to :data:`REPAIR_BOARDS` - 1
         fresh ones.
+
+    skip:
+        Instance indices not to make (a resumed run: those already written).
+    made:
+        Called with each instance as soon as it is made (so a run that is interrupted
+        keeps what it finished).
 
     Raises
     ------
@@ -429,25 +460,32 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         raise ParameterError("start", start, "no-guess boards need safe or opening")
     if method not in NOGUESS_METHODS:
         raise ParameterError("method", method, f"choose one of {', '.join(NOGUESS_METHODS)}")
-    if topology is not None and not topology.is_square:
-        if method == "repair":
-            raise ParameterError("method", method, f"repair works on the square grid; a "
-                                 f"{topology.kind} board is dealt by rejection")
-        method = "rejection"
+    if topology is not None and not topology.is_square and method == "repair":
+        raise ParameterError("method", method, f"repair works on the square grid; deal a "
+                             f"{topology.kind} board by rejection or build")
     if count < 1:
         raise ParameterError("count", count, "must be at least 1")
     if attempts < 1:
         raise ParameterError("attempts", attempts, "must be at least 1")
+    if chain_steps < 0:
+        raise ParameterError("chain_steps", chain_steps, "must be at least 0")
     cell = _first_click(width, height, at)
     protected = protected_cells(width, height, start, cell, topology)
     if mines > width * height - len(protected):
         raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
                              f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
+    _check_exists(width, height, mines, start, cell, topology)
     first = cell[0] * width + cell[1]
     rejections = attempts if method == "rejection" else max(
-        1, min(attempts, REJECTION_CELLS // (width * height)))
+        1, min(attempts, AUTO_REJECTIONS, REJECTION_CELLS // (width * height)))
+    # auto builds where repair's windows do not apply (small boards, other topologies)
+    builds = method in ("build", "chain") or (method == "auto" and (
+        width * height <= LOCAL_REPAIR_CELLS or (topology is not None
+                                                 and not topology.is_square)))
     out = []
     for index in range(count):
+        if index in skip:
+            continue
         rng = instance_rng("noguess", seed, index)
         board: Board | None = None
         check: Solvability | None = None
@@ -471,7 +509,21 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             if board is None and method == "rejection":
                 raise ParameterError("attempts", attempts, f"no solvable {width}x{height}/{mines} "
                                      "board in as many attempts: try the method repair or auto")
-        for _ in range(REPAIR_BOARDS if board is None else 0):
+        for _ in range(BUILD_DEALS if board is None and builds else 0):
+            built = build_board(width, height, mines, rng, start=start, at=cell,
+                                use_count=use_count, backend=backend, topology=topology)
+            dealt += 1
+            if built is not None:
+                cells, moves, used = built[0], built[1], "build"
+                if method == "chain":  # the built board is the chain's start
+                    cells, moves = chain_board(width, height, cells, rng, start=start, at=cell,
+                                               steps=chain_steps, use_count=use_count,
+                                               topology=topology)
+                    used = "chain"
+                board = board_from_indices(width, height, cells, topology)
+                check = solvable(board, cell, use_count=use_count, backend=backend)
+                break
+        for _ in range(REPAIR_BOARDS if board is None and not builds else 0):
             if last is None:
                 last = (deal(width, height, mines, rng, rule=start, at=cell), None)
                 dealt += 1
@@ -480,9 +532,19 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             last, used = None, "repair"
             if board is not None:
                 break
+        if (board is None or check is None) and method == "auto" and not builds:
+            for _ in range(BUILD_DEALS):  # the windows' repair ran out of moves: build
+                built = build_board(width, height, mines, rng, start=start, at=cell,
+                                    use_count=use_count, backend=backend, topology=topology)
+                dealt += 1
+                if built is not None:
+                    board = board_from_indices(width, height, built[0], topology)
+                    moves, used = built[1], "build"
+                    check = solvable(board, cell, use_count=use_count, backend=backend)
+                    break
         if board is None or check is None:
-            raise InputError(f"no solvable {width}x{height}/{mines} board found (rejection: "
-                             f"{dealt} boards; repair: {REPAIR_BOARDS} boards): too dense?",
+            raise InputError(f"no solvable {width}x{height}/{mines} board found in {dealt} "
+                             f"boards dealt ({used})",
                              source="generate")
         if not check.solvable:  # the certificate: never write a board it does not cover
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
@@ -498,6 +560,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             "use_count": use_count, "method": used,
             "boards_dealt": dealt, "repair_moves": moves,
             "uniform": used == "rejection",
+            **({"chain_steps": chain_steps} if used == "chain" else {}),
             "certificate": check.to_dict(),
             "board": board_meta,
         }
@@ -508,7 +571,79 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
             f"{seed}, instance {index}, solvable from {_written(board.topology, cell)} "
             f"({start}, {used})\n" + board_meta["mine_text"])
         out.append(Instance(name, text, meta, board=board))
+        if made is not None:
+            made(out[-1])
     return out
+
+
+def _check_exists(width: int, height: int, mines: int, start: str, at: Cell,
+                  topology: Topology | None) -> None:
+    """Refuse at once a mine number no no-guess board has under the ``safe`` rule.
+
+    A safe first click that shows a number proves nothing but, with the count, that the
+    other cells are all mines or all safe: so a board is solvable only if the click opens
+    (its neighbours are safe: at most ``cells - 1 - degree`` mines), or every other cell is
+    a mine, or every mine is next to the click. (Under ``opening`` every number up to the
+    cells outside the opening has a board: the densest is all of them mines, and the
+    builder finds the others.)
+    """
+    shape = topology or square(width, height)
+    _check_twins(width, height, mines, start, at, shape)
+    if start != "safe":
+        return
+    degree = len(shape.neighbours(at))
+    area = width * height
+    if area - 1 - degree < mines < area - 1 and mines > degree:
+        raise ParameterError("mines", mines, f"no {width}x{height} board with {mines} mines is "
+                             f"solvable from a safe first click at {at[0]},{at[1]}: the click "
+                             f"must open (at most {area - 1 - degree} mines) or be the only "
+                             f"safe cell ({area - 1})")
+
+
+def _check_twins(width: int, height: int, mines: int, start: str, at: Cell,
+                 shape: Topology) -> None:
+    """Refuse a mine number no no-guess board has because of twins: cells with the same
+    neighbours and each other as neighbours (on a two-layer cube a cell and the one above
+    it; on a board two rows high the two cells of a column) are seen by the same numbers,
+    so while both are covered no number or count tells them apart: in a board cleared
+    without guessing they are both mines or both safe (the first click, safe by the rule,
+    aside). The mines must then add up from whole groups of twins that the first-click
+    rule leaves free; a board with no twins (the square grid from 3x3 on) passes at once.
+    Cost: one pass over the cells' neighbours, and a subset sum over the sizes of the
+    groups of two or more cells."""
+    if shape.kind == "square" and min(width, height) > 2:
+        return
+    first = at[0] * width + at[1]
+    keep = {r * width + c for r, c in protected_cells(width, height, start, at, shape)}
+    groups: dict[frozenset[int], list[int]] = {}
+    for i, around in enumerate(shape.neighbour_table):
+        if i != first:
+            groups.setdefault(frozenset((i, *around)), []).append(i)
+    single = 0
+    sizes: dict[int, int] = {}
+    for cells in groups.values():
+        if keep.intersection(cells):
+            continue  # kept safe, so all of the group is safe
+        if len(cells) == 1:
+            single += 1
+        else:
+            sizes[len(cells)] = sizes.get(len(cells), 0) + 1
+    if not sizes:
+        return
+    reach = 1  # bit n: n mines can sit on whole groups of two or more
+    for size, count in sizes.items():
+        part = 1
+        while count:  # binary splitting: log(count) shifts per size
+            take = min(part, count)
+            reach |= reach << (size * take)
+            count -= take
+            part *= 2
+    window = reach >> max(mines - single, 0) & ((1 << (min(mines, single) + 1)) - 1)
+    if not window:
+        raise ParameterError("mines", mines, f"no {shape.size_text} board with {mines} mines "
+                             "is solvable without guessing: cells with the same neighbours "
+                             "must be all mines or all safe, and their groups cannot hold "
+                             f"exactly {mines}")
 
 
 def _indices(board: Board) -> list[int]:

@@ -40,6 +40,7 @@ from exactmines.play.strategy import (
 )
 from exactmines.position import Cell, Topology
 from exactmines.runner import row_problem, run_batch
+from exactmines.solvability.build import deal_noguess
 from exactmines.stats import rate_summary
 
 __all__ = ["PlaySettings", "GameRecord", "PlayResult", "game_seed", "deal_game", "play_game",
@@ -62,6 +63,11 @@ PUBLISHED: dict[tuple[int, int, int, str, tuple[int, int]], tuple[float, str]] =
 }
 
 
+#: Where a run's boards come from: ``random`` (uniform under the first-click rule) or
+#: ``noguess`` (boards cleared without guessing from the first click).
+BOARDS = ("random", "noguess")
+
+
 @dataclass(frozen=True, slots=True)
 class PlaySettings:
     """What defines a run of games (everything but how many)."""
@@ -78,11 +84,17 @@ class PlaySettings:
     topology: str = "square"
     layers: int = 1
     graph: str | None = None
+    boards: str = "random"
 
     def __post_init__(self) -> None:
         if self.start not in START_RULES:
             raise ParameterError("start", self.start, "unknown first-click rule: choose one "
                                                       f"of {', '.join(START_RULES)}")
+        if self.boards not in BOARDS:
+            raise ParameterError("boards", self.boards, f"choose one of {', '.join(BOARDS)}")
+        if self.boards == "noguess" and self.start == "unprotected":
+            raise ParameterError("boards", self.boards, "no-guess boards need the first "
+                                 "click safe: the rule safe or opening")
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
@@ -115,6 +127,8 @@ class PlaySettings:
         if self.topology == "square":  # as before there were other topologies
             for key in ("topology", "layers", "graph"):
                 del meta[key]
+        if self.boards == "random":  # as before no-guess boards: older files resume
+            del meta["boards"]
         if self.tuning:  # untuned runs write the meta they always did: older files resume
             meta["tuning"] = list(self.tuning)
         strategy = self.player_strategy()
@@ -160,7 +174,13 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def deal_game(settings: PlaySettings, index: int) -> list[int]:
-    """The mines of game ``index`` (flat indices ``r * width + c``, in the order dealt)."""
+    """The mines of game ``index`` (flat indices ``r * width + c``, in the order dealt;
+    ascending on a no-guess board, :func:`~exactmines.solvability.build.deal_noguess`)."""
+    if settings.boards == "noguess":
+        board = settings.board_topology()
+        return deal_noguess(board.width, board.height, settings.mines,
+                            random.Random(game_seed(settings.seed, index)), start=settings.start,
+                            at=settings.at, topology=board)[0]
     return random.Random(game_seed(settings.seed, index)).sample(_free(settings),
                                                                  settings.mines)
 
@@ -268,7 +288,7 @@ def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
                         (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
                         tuple(meta["without"]), tuple(meta.get("tuning", ())),
                         meta.get("topology", "square"), meta.get("layers", 1),
-                        meta.get("graph"))
+                        meta.get("graph"), meta.get("boards", "random"))
 
 
 def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -285,7 +305,8 @@ def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[s
     rows = []
     for task in tasks:
         seed = game_seed(settings.seed, task["id"])
-        mines = random.Random(seed).sample(free, settings.mines)
+        mines = (deal_game(settings, task["id"]) if settings.boards == "noguess"
+                 else random.Random(seed).sample(free, settings.mines))
         extra = {}
         if folder is None:
             record = play_game(board.width, board.height, mines, settings.at, strategy,

@@ -491,6 +491,10 @@ def play_command(
         "--set", metavar="NAME=VALUE", help="Set a parameter of the strategy (repeatable): "
         "candidate_ratio, progress, risk_weight (fractions such as 9/10), endgame_layouts, "
         "endgame_nodes (whole numbers).", show_default=False)] = None,
+    boards: Annotated[str, typer.Option(
+        help="random (uniform under the first-click rule) or noguess (boards cleared "
+             "without guessing from the first click: a perfect player wins them all).")]
+    = "random",
     workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
@@ -534,7 +538,7 @@ def play_command(
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
                             tuple(without or ()), tuple(tune or ()), name, layers,
-                            None if graph is None else str(graph))
+                            None if graph is None else str(graph), boards)
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
@@ -932,13 +936,23 @@ def generate_command(
     progress: Annotated[float, typer.Option(
         help="position: share of the safe cells revealed.")] = 0.5,
     method: Annotated[str, typer.Option(
-        help="noguess: rejection (uniform), repair (biased, for dense boards) or auto.")]
+        help="noguess: rejection (uniform), build (biased, any density), chain (a "
+             "Markov chain from a built board: uniform in the limit), repair (biased, "
+             "large boards) or auto.")]
     = "auto",
     attempts: Annotated[int, typer.Option(
         help="noguess: boards dealt by rejection before giving up (rejection) or "
-             "repairing (auto).")] = 2000,
+             "building (auto: at most 25).")] = 2000,
     no_count: Annotated[bool, typer.Option(
         "--no-count", help="noguess: deduce without the total mine count.")] = False,
+    chain_steps: Annotated[int, typer.Option(
+        help="noguess --method chain: the chain's steps per board (one check each).")]
+    = 1000,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="noguess: skip the boards of this seed already in --out (each "
+                         "board is written as it is made).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="noguess: no progress.")]
+    = False,
     topology: Annotated[str, typer.Option(
         "--topology", help="position/noguess: the board's topology (square, torus, hex, "
                            "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
@@ -968,9 +982,10 @@ def generate_command(
         random_sat_instances,
         sat_instance,
     )
-    from exactmines.io.files import read_text, source_name, write_atomic
+    from exactmines.io.files import read_text, source_name
 
     instances: list[Any]  # each kind's instances: .mine text and .json metadata
+    finished: list[dict[str, Any]] = []  # noguess: the rows of the boards written so far
 
     def need(**given: Any) -> None:
         missing = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is None]
@@ -1019,24 +1034,39 @@ def generate_command(
         if kind is GenerateKind.position:
             instances = midgame_positions(width, height, mines, seed, count, start=start,
                                           at=cell, progress=progress, topology=shape)
-        else:
-            instances = noguess_boards(width, height, mines, seed, count, start=start,
-                                       at=cell, method=method, use_count=not no_count,
-                                       attempts=attempts, topology=shape)
+        else:  # each board written as it is made: an interrupted run keeps them
+            if out.exists() and not out.is_dir():
+                raise InputError("exists and is not a directory", source=str(out))
+            done: frozenset[int] = frozenset()
+            if resume and out.is_dir():  # instance i's name ends in -iii before .json
+                done = frozenset(int(p.stem.rsplit("-", 1)[1]) for p in out.glob(
+                    f"noguess-*-seed{seed}-*.json") if p.stem.rsplit("-", 1)[1].isdigit())
+            total = count - len(done & set(range(count)))
+
+            def keep(instance: Any) -> None:
+                finished.append(_generate_write(out, instance))
+                if not quiet and count > 1:
+                    sys.stderr.write(f"\r{len(finished)}/{total} boards")
+                    sys.stderr.flush()
+
+            with _interrupted("boards", out):
+                noguess_boards(width, height, mines, seed, count, start=start, at=cell,
+                               method=method, use_count=not no_count, attempts=attempts,
+                               topology=shape, chain_steps=chain_steps, skip=done,
+                               made=keep)
+            if not quiet and count > 1 and finished:
+                sys.stderr.write("\n")
+            instances = []
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a directory", source=str(out))
-    written: list[dict[str, Any]] = []
+    written: list[dict[str, Any]] = finished if kind is GenerateKind.noguess else []
     for instance in instances:
-        mine_path = out / f"{instance.name}{instance.suffix}"
-        json_path = out / f"{instance.name}.json"
-        write_atomic(mine_path, instance.text, make_folders=True)  # --out names the folder
-        write_atomic(json_path, instance.json_text())
-        row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
-        row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
-                   if k in instance.metadata)
-        if "expected" in instance.metadata:
-            row["layouts"] = instance.metadata["expected"]["layouts"]
-        written.append(row)
+        written.append(_generate_write(out, instance))
+    _generate_report(written, output)
+
+
+def _generate_report(written: list[dict[str, Any]], output: "TextOrJson") -> None:
+    """``generate``'s answer: the rows of the instances written."""
     if output is TextOrJson.json:
         _emit_json(written)
         return
@@ -1058,6 +1088,23 @@ def generate_command(
                 layouts = f"{layouts[0]}.{layouts[1:3]}e{len(layouts) - 1}"
             detail = f": layouts = {layouts}"
         typer.echo(f"{row['mine']}{detail}")
+
+
+def _generate_write(out: Path, instance: Any) -> dict[str, Any]:
+    """Write one instance's files into ``out`` (made with its parents); its row of
+    ``generate``'s answer."""
+    from exactmines.io.files import write_atomic
+
+    mine_path = out / f"{instance.name}{instance.suffix}"
+    json_path = out / f"{instance.name}.json"
+    write_atomic(mine_path, instance.text, make_folders=True)  # --out names the folder
+    write_atomic(json_path, instance.json_text())
+    row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
+    row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
+               if k in instance.metadata)
+    if "expected" in instance.metadata:
+        row["layouts"] = instance.metadata["expected"]["layouts"]
+    return row
 
 
 @app.command("serve")

@@ -1,0 +1,206 @@
+"""No-guess boards built while solving them (``generate noguess --method build``).
+
+A board is dealt under the first-click rule and solved from its first click by the
+project's complete deduction (:mod:`exactmines.solvability.check`). Where deduction is
+stuck, one revealed number next to covered cells is chosen, and every mine among its
+covered neighbours is moved away, to a covered cell next to nothing revealed when there is
+one (no number the player has seen changes there), else to another covered cell. The number
+then equals its proved mines, so its covered neighbours are safe: deduction goes on, resumed
+from what it had revealed and flagged (:func:`~exactmines.solvability.check.solve_from`),
+not from the first click. Each move reveals at least one more cell, so a run of moves ends.
+
+A move changes numbers already seen, so the cells revealed before it may no longer all
+follow from the first click: when the resumed deduction has revealed every safe cell, the
+board is solved again from its first click (:func:`~exactmines.solvability.check.solve_indices`),
+and where that sticks, moves go on from there. The board is returned only when the check
+from the first click clears it; the caller certifies it once more with
+:func:`~exactmines.solvability.check.solvable` before writing it.
+
+Why this way: rejection needs a solvable board to come up by chance, which at 150 mines on
+30x16 it almost never does; moving random mines to far cells (``repair``) runs out of far
+cells on dense boards. A move chosen at a revealed number is the smallest change that makes
+deduction go on (the number's covered neighbours become safe, and the mines moved go where
+no number sees them), so it works up to the densest boards, where the covered cells are
+nearly all mines: there the move's targets are the few free cells left.
+
+The boards are *not* uniform: the cells next to where deduction stuck lose mines to the
+rest of the board. The bias is measured by ``scripts/bench_noguess.py`` (docs/noguess.md).
+"""
+
+from __future__ import annotations
+
+import random
+
+from exactmines.errors import SolverError
+from exactmines.game import deal, protected_cells
+from exactmines.position import Cell, Topology, indices_of
+from exactmines.solvability.check import Outcome, solve_from, solve_indices
+from exactmines.topology import square
+
+__all__ = ["build_board", "deal_noguess", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
+
+#: Checks from the first click per dealt board before it is dealt again (each after the
+#: resumed deduction cleared the board).
+BUILD_ROUNDS = 12
+
+#: Boards :func:`deal_noguess` deals by rejection before it builds.
+REJECTIONS = 25
+
+#: Boards :func:`deal_noguess` builds before it gives up (in measurements from 9x9 to 30x16
+#: at every density none needed a second).
+DEALS = 100
+
+#: Moves made at once, at numbers whose neighbourhoods do not meet, before deduction goes on.
+MOVES_PER_STEP = 8
+
+
+def build_board(width: int, height: int, mines: int, rng: random.Random, *, start: str,
+                at: Cell, use_count: bool = True, backend: str = "auto",
+                topology: Topology | None = None) -> tuple[list[int], int] | None:
+    """One board dealt and moved until deduction clears it from ``at``: ``(mine indices,
+    moves)``, or ``None`` when :data:`BUILD_ROUNDS` checks from the first click did not
+    clear it or no move was left (the caller deals again).
+
+    Cost: a deduction resumed per move (linear in the board) plus a check from the first
+    click per round.
+    """
+    shape = topology or square(width, height)
+    area = width * height
+    first = at[0] * width + at[1]
+    keep = 0
+    for r, c in protected_cells(width, height, start, at, topology):
+        keep |= 1 << (r * width + c)
+    free = [i for i in range(area) if not keep >> i & 1]
+    mine = 0
+    for i in rng.sample(free, mines):
+        mine |= 1 << i
+    moves = 0
+    outcome = solve_indices(width, height, indices_of(mine), first, use_count=use_count,
+                            backend=backend, topology=topology)
+    for _ in range(BUILD_ROUNDS):
+        fresh = outcome.revealed
+        while not outcome.solvable:
+            moved = _move(shape, area, mine, keep, outcome, fresh, rng)
+            if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
+                return None
+            mine, gate = moved
+            moves += 1
+            before = outcome.revealed
+            outcome = solve_from(width, height, indices_of(mine), indices_of(outcome.revealed),
+                                 indices_of(outcome.flagged & ~gate), use_count=use_count,
+                                 backend=backend, topology=topology)
+            fresh = outcome.revealed & ~before
+        outcome = solve_indices(width, height, indices_of(mine), first, use_count=use_count,
+                                backend=backend, topology=topology)
+        if outcome.solvable:
+            return indices_of(mine), moves
+    return None
+
+
+def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
+          rng: random.Random) -> tuple[int, int] | None:
+    """The mines after one move on a board where deduction stuck at ``outcome``, with the
+    proved mine the move took away (0 if none), or ``None`` when no move is possible.
+
+    A move picks a revealed number next to covered cells and either *clears* them (their
+    mines go elsewhere: the number then equals its flagged neighbours, so they are safe) or
+    *fills* them (mines from elsewhere: the number then equals its flagged and covered
+    neighbours, so they are mines). Moves that change only numbers revealed by the last
+    deduction (``fresh``) come first (those numbers proved nothing yet, so every earlier
+    proof stands), then those that change fewest cells, clearing before filling; ties at
+    random. Up to :data:`MOVES_PER_STEP` moves are made at once, at numbers whose
+    neighbourhoods do not meet. Mines leave for, or come from, covered cells next to
+    nothing revealed when there are enough (no number seen changes there), else other
+    covered cells; never a cell the first-click rule keeps free.
+
+    When no revealed number touches a covered cell (proved mines wall the covered cells
+    in), a *gate* is opened: a proved mine between the revealed and the covered cells
+    loses its mine, so the revealed numbers around it prove it safe and its number looks
+    into the covered cells (a proof made before the move may then fail: the check from the
+    first click says)."""
+    revealed, flagged = outcome.revealed, outcome.flagged
+    covered = ((1 << area) - 1) & ~revealed & ~flagged
+    seen = shape.dilate(revealed)
+    free = covered & ~mine & ~keep
+    hidden = covered & mine
+    old = revealed & ~fresh
+    ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
+    for n in indices_of(revealed & shape.dilate(covered)):
+        around = covered & shape.mask_of(n)
+        for fill, changed, pool in ((0, around & mine, free), (1, around & ~mine, hidden)):
+            cost = changed.bit_count()
+            if not cost or (pool & ~around).bit_count() < cost:
+                continue
+            rank = (1 if shape.dilate(changed) & old else 0, cost, fill, rng.random())
+            ranked.append((rank, fill, around))
+    if not ranked:
+        return _gate(shape, mine, free, flagged & shape.dilate(covered) & seen, seen, rng)
+    # several moves at once where their numbers' neighbourhoods are apart (each still
+    # clears or fills its own number's cells): fewer deductions resumed
+    ranked.sort()
+    chosen: list[tuple[int, int]] = []
+    taken = 0
+    for _, fill, around in ranked:
+        if len(chosen) == MOVES_PER_STEP:
+            break
+        reach = shape.dilate(around)
+        if not reach & taken:
+            chosen.append((fill, around))
+            taken |= reach
+    for k, (fill, around) in enumerate(chosen):
+        pool = (hidden if fill else free) & ~taken
+        changed = around & (~mine if fill else mine)
+        if pool.bit_count() < changed.bit_count():
+            if k:
+                continue  # (the pool was shared with the moves before)
+            pool = (hidden if fill else free) & ~around  # enough: counted above
+        far = indices_of(pool & ~seen)
+        near = indices_of(pool & seen)
+        for cell in indices_of(changed):
+            other = (far.pop(rng.randrange(len(far))) if far
+                     else near.pop(rng.randrange(len(near))))
+            mine ^= (1 << cell) | (1 << other)
+            if fill:
+                hidden &= ~(1 << other)
+            else:
+                free &= ~(1 << other)
+    return mine, 0
+
+
+def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
+          rng: random.Random) -> tuple[int, int] | None:
+    """A proved mine of ``walls`` moved to a covered free cell (next to nothing revealed if
+    one is): ``(mines, the wall's bit)``, or ``None`` when there is no wall or no cell."""
+    if not walls or not free:
+        return None
+    wall = rng.choice(indices_of(walls))
+    far = indices_of(free & ~seen & ~shape.mask_of(wall)) or indices_of(free)
+    return mine ^ (1 << wall) ^ (1 << rng.choice(far)), 1 << wall
+
+
+def deal_noguess(width: int, height: int, mines: int, rng: random.Random, *, start: str,
+                 at: Cell, use_count: bool = True,
+                 topology: Topology | None = None) -> tuple[list[int], str]:
+    """The mines of a board cleared without guessing from ``at`` (checked from the first
+    click by the complete deduction), and the method that made it: up to
+    :data:`REJECTIONS` boards dealt by rejection (``"rejection"``: uniform), then built
+    (``"build"``, :func:`build_board`). For players' games (``play --boards noguess``).
+
+    Raises
+    ------
+    SolverError
+        When :data:`DEALS` builds all failed (not seen in measurements).
+    """
+    first = at[0] * width + at[1]
+    for _ in range(REJECTIONS):
+        board = deal(width, height, mines, rng, rule=start, at=at, topology=topology)
+        cells = sorted(r * width + c for r, c in board.mine_cells)
+        if solve_indices(width, height, cells, first, use_count=use_count,
+                         topology=topology).solvable:
+            return cells, "rejection"
+    for _ in range(DEALS):
+        built = build_board(width, height, mines, rng, start=start, at=at,
+                            use_count=use_count, topology=topology)
+        if built is not None:
+            return built[0], "build"
+    raise SolverError(f"no no-guess {width}x{height}/{mines} board built in {DEALS} deals")
