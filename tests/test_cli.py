@@ -125,7 +125,7 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
     code, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
                               "--time-limit", "1")
     assert code == 0
-    assert document["consistent"] is None and document["unique"] is False
+    assert document["consistent"] is None and document["unique"] is None
     assert document["verdicts_complete"] is False and document["layouts"] is None
     assert {c["verdict"] for c in document["cells"]} == {"unknown"}
     assert any("consistency is not decided" in note for note in document["notes"])
@@ -133,6 +133,7 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
                  "--time-limit", "1"]) == 0
     out = capsys.readouterr().out
     assert "consistency not decided" in out and "verdicts incomplete" in out
+    assert "unique: not decided" in out and "not unique" not in out
 
 
 @pytest.mark.parametrize("limit", ["-1", "0", "nan"])

@@ -141,9 +141,27 @@ class Analysis:
     dp_plan: str | None = None
 
     @property
-    def unique(self) -> bool:
-        """Consistent, and every covered cell is certainly safe or certainly a mine."""
-        return self.consistent is True and not self.cells.any_with("unknown")
+    def unique(self) -> bool | None:
+        """Exactly one layout: consistent, and every covered cell certainly safe or
+        certainly a mine. ``None`` when the time limit came before that was decided: never a
+        claim that was not proved either way.
+
+        ``False`` is proved: by no layout at all, by a count of more than one, or by a cell
+        left unknown once the verdicts were complete (such a cell is a mine in some layout
+        and safe in another). Without a mine count the cells off the frontier are never
+        determined, so a position with any is not unique.
+        """
+        if self.consistent is None:
+            return None
+        if self.consistent is False:
+            return False
+        if not self.cells.any_with("unknown"):
+            return True
+        if self.verdicts_complete:
+            return False
+        if self.layouts is not None and self.layouts > 1:
+            return False
+        return None
 
     @property
     def safe(self) -> list[Cell]:

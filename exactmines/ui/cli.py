@@ -35,7 +35,7 @@ from exactmines.errors import (
     ParameterError,
     TooLarge,
 )
-from exactmines.ui.report import plural, shape_text
+from exactmines.ui.report import plural, shape_text, unique_text
 from exactmines.version import __version__
 
 if TYPE_CHECKING:
@@ -214,9 +214,8 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
             _emit_json(answer)
             sys.stdout.flush()
         elif output is OutputFormat.text:
-            verdict = ("unique" if answer["unique"] else
-                       "undecided" if answer["consistent"] is None else
-                       "not unique" if answer["consistent"] else "inconsistent")
+            verdict = ("inconsistent" if answer["consistent"] is False
+                       else unique_text(answer["unique"]))
             reason = f" ({answer['reason']})" if answer["reason"] else ""
             typer.echo(f"{name}: {verdict}{reason}")
     if output is OutputFormat.json:

@@ -25,7 +25,7 @@ from exactmines.io.files import check_folder, write_atomic
 from exactmines.position import Position, Topology
 from exactmines.stats import wilson_interval
 from exactmines.topology import char_number
-from exactmines.ui.report import plural, shape_text
+from exactmines.ui.report import layouts_text, plural, shape_text, unique_text
 
 if TYPE_CHECKING:
     from exactmines.replay.judge import Click, Judgement
@@ -536,8 +536,7 @@ def _title(result: Analysis, file: str | None) -> str:
     head = f"{file + ': ' if file else ''}{shape_text(position.topology)}, {mines}"
     if result.consistent is False:
         return f"{head}\ninconsistent: no layout of mines fits this position"
-    layouts = "not counted" if result.layouts is None else _big(result.layouts)
-    return (f"{head}, layouts {layouts}{', unique' if result.unique else ''}\n"
+    return (f"{head}, {layouts_text(result, _big)}, {unique_text(result.unique)}\n"
             f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
             f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown")
 

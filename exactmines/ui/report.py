@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
@@ -15,7 +16,7 @@ if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
 __all__ = ["analysis_to_text", "grouped", "percent", "plural", "shape_text",
            "solvable_to_text", "survey_to_text", "play_summary", "play_to_text",
            "batch_summary", "batch_to_text", "chance", "replay_to_text", "replay_summary",
-           "replay_summary_to_text"]
+           "replay_summary_to_text", "unique_text", "layouts_text"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
@@ -103,6 +104,25 @@ def grouped(n: int) -> str:
     return f"{n:,}" if n.bit_length() < 12_000 else decimal(n)
 
 
+def unique_text(unique: bool | None) -> str:
+    """``Analysis.unique`` in words: ``None`` (the time limit came first) is said, never
+    shown as "not unique"."""
+    return {True: "unique", False: "not unique", None: "unique: not decided"}[unique]
+
+
+def layouts_text(result: Analysis, number: Callable[[int], str]) -> str:
+    """``"layouts: 1,031"``; ``"not counted"`` past the time limit. Without a mine count
+    the layouts are those of the frontier alone (docs/contract.md §2): the words say so,
+    and name the cells off it, which any number of mines may fill."""
+    if result.layouts is None:
+        return "layouts: not counted"
+    if result.position.mines is not None:
+        return f"layouts: {number(result.layouts)}"
+    free = len(result.cells) - result.frontier_cells
+    off = f" ({plural(free, 'cell')} off it, free: no mine count)" if free else ""
+    return f"layouts of the frontier: {number(result.layouts)}{off}"
+
+
 def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     """A report a person reads at a glance (rich markup; the console strips it if plain)."""
     position = result.position
@@ -114,13 +134,12 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
         lines += [f"  {note}" for note in result.notes]
         return "\n".join(lines)
-    layouts = "not counted" if result.layouts is None else grouped(result.layouts)
+    layouts = layouts_text(result, grouped)
     if result.consistent is None:
         lines.append(f"[bold yellow]consistency not decided[/] within the time limit, "
-                     f"layouts: {layouts}")
+                     f"{layouts}, {unique_text(result.unique)}")
     else:
-        lines.append(f"consistent, layouts: {layouts}, "
-                     f"{'unique' if result.unique else 'not unique'}")
+        lines.append(f"consistent, {layouts}, {unique_text(result.unique)}")
     if not result.verdicts_complete:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
@@ -272,7 +291,7 @@ def batch_summary(rows: list[dict[str, Any]], out: str) -> dict[str, Any]:
         "inconsistent": sum(r["consistent"] is False for r in answered),
         "undecided": sum(r["consistent"] is None for r in answered),
         "verdicts_incomplete": sum(not r.get("verdicts_complete", True) for r in answered),
-        "unique": sum(r["unique"] for r in answered),
+        "unique": sum(r["unique"] is True for r in answered),
         "not_counted": sum(not r["probabilities_computed"] for r in answered),
         "seconds": round(sum(r["seconds"] for r in answered), 6),
     }
