@@ -110,8 +110,10 @@ def analyze(position: "Position", **options: Any) -> "Analysis":
 
 @app.command("analyze")
 def analyze_command(
-    files: Annotated[list[Path], typer.Argument(help="Position files (.mine).",
-                                                show_default=False)],
+    # str, not Path: a link's "//" stays as given (Path would make it "/").
+    files: Annotated[list[str], typer.Argument(
+        help="Position files (.mine), or JSMinesweeper links (...?b=...&m=..., quoted): "
+             "the board before its first click.", show_default=False)],
     backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
@@ -328,9 +330,9 @@ def _topology_of(topology: str, width: Optional[int], height: Optional[int], lay
 
 @app.command("solvable")
 def solvable_command(
-    board: Annotated[Path, typer.Argument(
-        help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
-        show_default=False)],
+    board: Annotated[str, typer.Argument(
+        help="Hidden board: .mine with mines marked M, x/o text, .mbf, or a JSMinesweeper "
+             "link (...?b=...&m=..., quoted).", show_default=False)],
     at: Annotated[Optional[str], typer.Option(
         "--at", help="First click ROW,COL (0-based) [default: the first click the file's "
                      "header names, as generate writes it].", show_default=False)] = None,
@@ -744,8 +746,10 @@ def replay_command(
 
 @app.command("export")
 def export_command(
-    position_file: Annotated[Path, typer.Argument(
-        metavar="POSITION", help="A position file (.mine).", show_default=False)],
+    position_file: Annotated[str, typer.Argument(
+        metavar="POSITION", help="A position file (.mine), or a JSMinesweeper link "
+                                 "(quoted): the board before its first click.",
+        show_default=False)],
     to: Annotated[str, typer.Option(
         "--to", help="cnf (DIMACS, projected model counting), opb (pseudo-Boolean), lp or "
                      "mps (the MILP, written by PuLP).", show_default=False)],
