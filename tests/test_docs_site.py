@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -103,3 +104,25 @@ def test_the_api_page_lists_every_endpoint():
     published = {(method, path) for path, methods in schema["paths"].items()
                  for method in methods}
     assert published == listed
+
+
+#: What makes a browser fetch from another host as a page loads: a stylesheet, a preconnect,
+#: a script, an image, a font in CSS.
+_EXTERNAL_LOAD = re.compile(r"<(?:link|script|img)\b[^>]*\b(?:href|src)=\"(?:https?:)?//[^\"]*\"|"
+                            r"url\(\s*[\"']?(?:https?:)?//[^)]*\)")
+
+
+def test_the_built_site_loads_nothing_from_the_internet(tmp_path):
+    # The theme fetched its fonts from Google Fonts: offline, the site waited for them.
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    site = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
+                           "-d", str(site)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr
+    pages = [*site.glob("**/*.html"), *site.glob("**/*.css")]
+    assert len(pages) > 20
+    for page in pages:
+        found = _EXTERNAL_LOAD.findall(page.read_text(errors="replace"))
+        assert found == [], (page.relative_to(site), found[:3])
