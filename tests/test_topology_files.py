@@ -156,11 +156,11 @@ def _graph(nodes, edges, **graph) -> str:
      "edges[0] joins node 2, which is not in \"nodes\""),
     (_graph([{"id": "a", "state": 2}, {"id": "b", "state": "H"}],
             [{"source": "a", "target": "b"}]),
-     "node 'a' shows 2 but has only 1 neighbours"),
+     "node 'a' shows 2 but has only 1 neighbour"),
     (_graph([{"id": "a", "state": "Q"}], []), "node 'a': unknown state 'Q'"),
     (_graph([{"id": "a", "state": 1.5}], []), "state 1.5 is not H, F, M, ? or a number"),
     (_graph([{"id": "a"}, {"id": "a"}], []), "node 'a' is listed twice"),
-    (_graph([{"id": "a"}], [], mines=5), "5 mines but only 1 unrevealed nodes"),
+    (_graph([{"id": "a"}], [], mines=5), "5 mines but only 1 unrevealed node"),
     ('{"nodes": 3}', "not a node-link graph"),
     ("{nodes", "not JSON"),
 ])

@@ -57,6 +57,7 @@ from exactmines.analysis.tables import (
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
+from exactmines.words import plural
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "COUNT_SHARE"]
 
@@ -475,7 +476,7 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
     consistency is then undecided unless even the superset is impossible), and a cell the
     engine did not prove is "unknown"."""
     components = frontier.components
-    notes = [f"component {i + 1} ({comp.cells} cells): layouts not counted "
+    notes = [f"component {i + 1} ({plural(comp.cells, 'cell')}): layouts not counted "
              f"({reason}); probabilities were not computed"
              for i, (c, comp, reason) in enumerate(zip(counts, components, reasons, strict=True))
              if c is None]

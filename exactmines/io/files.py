@@ -26,6 +26,7 @@ from exactmines.io.replays import REPLAY_SUFFIXES, Replay, parse_replay, replay_
 from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 from exactmines.topology import Topology, named_topology
+from exactmines.words import plural
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
@@ -137,7 +138,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
         if stat.S_ISFIFO(info.st_mode):
             return _read_capped(_fifo_reads(fd, source), source)
         if info.st_size > MAX_FILE_BYTES:
-            raise InputError(f"file is {info.st_size:,} bytes, more than the "
+            raise InputError(f"file is {plural(info.st_size, 'byte', fmt=',')}, more than the "
                              f"{MAX_FILE_BYTES:,} accepted", source=source)
         os.set_blocking(fd, True)  # a terminal or a device waits for its data
         # A regular file in one read of its size (and one more to see its end); files that
@@ -200,7 +201,7 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     if not exists and (len(source) > 255 or not source.isprintable()):
         shown = repr(source if len(source) <= 40 else source[:40] + "...")
         raise InputError(f"neither a file nor a JSMinesweeper link: {shown} "
-                         f"({len(source):,} characters)", source=parameter)
+                         f"({plural(len(source), 'character', fmt=',')})", source=parameter)
     return read_board(source)
 
 

@@ -41,6 +41,7 @@ from exactmines.topology import (
     is_number_char,
     number_char,
 )
+from exactmines.words import plural
 
 __all__ = ["GRAPH_SUFFIXES", "graph_kind", "graph_from_text", "position_from_graph",
            "board_from_graph", "position_to_graph", "board_to_graph"]
@@ -102,8 +103,9 @@ def board_from_graph(text: str, kind: str, source: str) -> Board:
     topology = _topology(graph, source)
     mines = frozenset((0, i) for i, s in enumerate(graph.states) if s in "M?F")
     if graph.mines is not None and graph.mines != len(mines):
-        raise InputError(f"a board must mark every mine: the graph says {graph.mines} mines "
-                         f"but {len(mines)} nodes are M, ? or F", source=source)
+        raise InputError(f"a board must mark every mine: the graph says "
+                         f"{plural(graph.mines, 'mine')} "
+                         f"but {plural(len(mines), 'node')} are M, ? or F", source=source)
     board = Board(len(graph.states), 1, mines, topology)
     numbers = board.numbers()
     for i, state in enumerate(graph.states):
@@ -127,17 +129,19 @@ def _topology(graph: ParsedGraph, source: str) -> Topology:
             degree = len(topology.neighbour_table[i])
             if char_number(state) > degree:
                 raise InputError(f"node {_shown(graph.labels[i])} shows {char_number(state)} but "
-                                 f"has only {degree} neighbours", source=source)
+                                 f"has only {plural(degree, 'neighbour')}", source=source)
         else:
             unrevealed += 1
             marked += state != COVERED
     if graph.mines is not None:
         if graph.mines > unrevealed:
-            raise InputError(f"{graph.mines} mines but only {unrevealed} unrevealed nodes",
+            raise InputError(f"{plural(graph.mines, 'mine')} but only "
+                             f"{plural(unrevealed, 'unrevealed node')}",
                              source=source)
         if marked > graph.mines:
-            raise InputError(f"{marked} nodes are flagged or marked as mines but the graph "
-                             f"says {graph.mines} mines", source=source)
+            raise InputError(f"{plural(marked, 'node')} are flagged or marked as mines but the "
+                             f"graph "
+                             f"says {plural(graph.mines, 'mine')}", source=source)
     return topology
 
 
@@ -323,7 +327,7 @@ def _write(topology: Topology, states: Sequence[str], mines: int | None, kind: s
     table = topology.neighbour_table
     edges = [(i, j) for i, around in enumerate(table) for j in around if i < j]
     if kind == "edges":
-        lines = [f"# exactmines graph: {len(labels)} nodes, {len(edges)} edges"]
+        lines = [f"# exactmines graph: {plural(len(labels), 'node')}, {plural(len(edges), 'edge')}"]
         if mines is not None:
             lines.append(f"# mines {mines}")
         lines += [f"# node {labels[i]} {_json_state(s)}" for i, s in enumerate(states)]

@@ -159,7 +159,7 @@ def analyze_command(
             flags = sum(row.count("F") for row in position.rows)
             if not flags <= mines <= unrevealed:
                 raise InputError(f"--mines {mines}: this position needs between {flags} and "
-                                 f"{unrevealed} mines", source=str(path))
+                                 f"{plural(unrevealed, 'mine')}", source=str(path))
         positions.append((str(path), position))
     if unique:
         _unique_report(positions, output, engine, time_limit)

@@ -723,8 +723,9 @@ def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: 
              for s, (n, w) in enumerate(zip(product, weights, strict=True)) if w}
     if not texts:
         raise InputError("no layout meets the total mine count", source="position")
-    _bars(paths[4], f"5. combination: {left} mines left, {off} cells off the frontier; "
-                    f"{sum(weights):,} layouts in all",
+    _bars(paths[4], f"5. combination: {plural(left, 'mine')} left, {plural(off, 'cell')} off the "
+                    f"frontier; "
+                    f"{plural(sum(weights), 'layout', fmt=',')} in all",
           [("layouts by mines on the frontier", _FRONTIER, texts, weights)],
           "mines on the frontier", dpi)
     draw_analysis(analyze(position, backend=backend), paths[5],

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from exactmines.words import plural
+
 if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
     from exactmines.analysis.analyze import Analysis
     from exactmines.play.games import PlayResult
@@ -20,11 +22,6 @@ __all__ = ["analysis_to_text", "grouped", "percent", "plural", "shape_text",
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``"1 mine"``, ``"0 mines"``, ``"2 boxes"`` (give ``words`` where ``s`` is wrong)."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def percent(p: Fraction) -> str:
@@ -262,7 +259,7 @@ def play_to_text(summary: dict[str, Any]) -> str:
     s = summary
     shape = f"{s['width']}x{s['height']}"
     if "topology" in s:
-        shape = (f"{s['cells']} nodes" if s["topology"] == "graph" else
+        shape = (f"{plural(s['cells'], 'node')}" if s["topology"] == "graph" else
                  f"{s['width']}x{s['height']}x{s['layers']} cube" if s["topology"] == "cube"
                  else f"{shape} {s['topology']}")
     lines = [f"{shape}/{s['mines']}, {s['start']} at {','.join(map(str, s['at']))}, "
