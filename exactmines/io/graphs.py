@@ -39,12 +39,13 @@ from exactmines.topology import (
     char_number,
     graph_topology,
     is_number_char,
+    make_topology,
     number_char,
 )
 from exactmines.words import plural
 
 __all__ = ["GRAPH_SUFFIXES", "graph_kind", "graph_from_text", "position_from_graph",
-           "board_from_graph", "position_to_graph", "board_to_graph"]
+           "board_from_graph", "position_to_graph", "board_to_graph", "grid_of_graph"]
 
 #: File name endings of the graph formats, by format name.
 GRAPH_SUFFIXES = {"json": ".json", "graphml": ".graphml", "edges": ".edges"}
@@ -376,3 +377,46 @@ def board_to_graph(board: Board, kind: str = "json", revealed: Iterable[Cell] = 
         states.append("M" if cell in board.mine_cells else
                       number_char(numbers[i]) if cell in shown else COVERED)
     return _write(board.topology, states, board.mines, kind)
+
+
+#: The grid shapes a graph is recognised as (a cube's "l,r,c" and offsets' are not).
+_GRID_SHAPES = ("square", "torus", "hex", "triangle", "knight")
+
+
+def grid_of_graph(board: Board) -> Board | None:
+    """The grid board that the graph board ``board`` is, or ``None``: its nodes are named
+    ``"r,c"`` (as :func:`board_to_graph` names a grid's cells) and fill a whole
+    ``W x H`` sheet, and its edges are exactly those of one grid shape of that size (the
+    square grid, a torus, hexagons, triangles or knight's moves, tried in that order). So a
+    grid written as a graph converts back to the same board, and a graph that only looks
+    like one (a missing edge, an extra one) is not taken for it.
+
+    Cost: one pass over the nodes and edges per shape tried.
+    """
+    topology = board.topology
+    if topology.kind != "graph" or topology.labels is None:
+        return board if topology.kind != "graph" else None
+    places = []
+    for label in topology.labels:
+        parts = str(label).split(",")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            return None
+        places.append((int(parts[0]), int(parts[1])))
+    height = max(r for r, _ in places) + 1
+    width = max(c for _, c in places) + 1
+    if len(set(places)) != len(places) or width * height != len(places):
+        return None
+    index = [r * width + c for r, c in places]  # node -> cell of the sheet
+    edges = {(min(index[i], index[j]), max(index[i], index[j]))
+             for i, around in enumerate(topology.neighbour_table) for j in around}
+    for shape in _GRID_SHAPES:
+        try:
+            grid = make_topology(shape, width, height)
+        except ValueError:  # a shape that this size cannot have
+            continue
+        if edges == {(i, j) for i, around in enumerate(grid.neighbour_table)
+                     for j in around if i < j}:
+            mines = frozenset(places[col] for _, col in board.mine_cells)
+            return Board(width, height, mines, grid)
+    return None
+

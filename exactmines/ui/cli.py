@@ -820,6 +820,7 @@ def convert_command(
     Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
     """
     from exactmines.io.files import check_folder, read_board_or_link, write_atomic
+    from exactmines.io.graphs import GRAPH_SUFFIXES, grid_of_graph
     from exactmines.io.registry import format_for_writing
     from exactmines.io.urls import board_to_jsm_url
 
@@ -827,6 +828,14 @@ def convert_command(
     if target is not None:
         check_folder(target)
     board = read_board_or_link(source, "IN")
+    if board.topology.kind == "graph" and kind is not None and kind.name not in GRAPH_SUFFIXES:
+        # A grid written as a graph comes back as the grid; any other graph has no rows.
+        grid = grid_of_graph(board)
+        if grid is None:
+            raise InputError(f"a graph that is not a grid (nodes named r,c, joined as a grid's "
+                             f"cells) has no rows for {kind.suffix}: save it as .json, "
+                             ".graphml or .edges", source=source)
+        board = grid
     if target is not None and kind is not None:
         write_atomic(target, kind.encode_board(board, str(target),
                                                [f"converted from {source}"]))

@@ -62,6 +62,20 @@ def _shown(result: Analysis) -> dict[tuple[int, int], str]:
     return out
 
 
+def _no_probability(result: Analysis) -> str:
+    """What the legend says of ``?`` (a covered cell without a probability), when the grid
+    shows one: its probability was not counted in time, or the cell is off the frontier of
+    a position whose mine count is unknown (where it has none, docs/contract.md §2)."""
+    if not any(c.verdict == "unknown" and c.probability is None for c in result.cells):
+        return ""
+    why = []
+    if result.position.mines is None:
+        why.append("off the frontier with no mine count: it has none")
+    if not result.probabilities_computed or not why:
+        why.insert(0, "not counted within the time limit")
+    return f", [dim]?[/] no probability ({'; or '.join(why)})"
+
+
 def _grid(result: Analysis) -> list[str]:
     """The board, three characters a cell (:func:`_shown`); a hex board's odd rows shifted
     right, a cube's layers one after another, a graph's nodes listed with their labels."""
@@ -149,7 +163,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines += _grid(result)
         lines.append("legend: digits revealed, F flag, [green]s[/] safe, [red]*[/] mine, "
                      "other covered cells: mine probability in %"
-                     + _LEGEND.get(topology.kind, ""))
+                     + _no_probability(result) + _LEGEND.get(topology.kind, ""))
     else:
         lines.append(f"(the board is not drawn: {plural(position.width * position.height, 'cell')}"
                      f", more than {MAX_DRAWN_CELLS:,}; --format json or --image show every "
