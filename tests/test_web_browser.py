@@ -976,3 +976,20 @@ def test_copy_a_jsminesweeper_link_of_the_board_drawn(page, base_url, tmp_path):
     assert page.evaluate("navigator.clipboard.readText()") == link
     assert page.text_content("#jsm-link") == "link copied: open in JSMinesweeper"
     assert page.is_hidden("#error")
+
+
+def test_uniqueness_not_decided_is_said_never_no(page, base_url):
+    # An overlay whose uniqueness the time limit left open (unique null): the panel said
+    # "no", a claim never proved.
+    def undecided(route):
+        response = route.fetch()
+        body = response.json()
+        body["analysis"].update(unique=None, consistent=None, layouts=None)
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/overlay", undecided)
+    page.goto(base_url + fragment_of(REFERENCE))
+    page.wait_for_selector("#unique-undecided", timeout=30_000)
+    assert page.inner_text("#unique-undecided") == "not decided within the time limit"
+    rows = page.inner_text("#summary")
+    assert "unique\tno" not in rows and "unique no" not in rows
