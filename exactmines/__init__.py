@@ -36,6 +36,7 @@ _WHERE = {
     "CountCache": "exactmines.analysis.cache",
     "get_backend": "exactmines.analysis.backends",
     "backend_names": "exactmines.analysis.backends",
+    "Budget": "exactmines.budget",
     # files and values
     "read_board": "exactmines.io.files",
     "read_position": "exactmines.io.files",
@@ -43,11 +44,13 @@ _WHERE = {
     "write_position": "exactmines.io.files",
     "instance_names": "exactmines.io.shipped",
     "instance_path": "exactmines.io.shipped",
+    "position_from_graph": "exactmines.io.graphs",
     "Board": "exactmines.position",
     "Position": "exactmines.position",
     "Game": "exactmines.game",
     "ExactminesError": "exactmines.errors",
     "InputError": "exactmines.errors",
+    "OutOfTime": "exactmines.errors",
     # no-guess check and surveys
     "solvable": "exactmines.solvability.check",
     "Solvability": "exactmines.solvability.check",
@@ -62,6 +65,9 @@ _WHERE = {
     "play_game": "exactmines.play.games",
     "play_one": "exactmines.play.games",
     "run_play": "exactmines.play.games",
+    # recorded games
+    "read_replay": "exactmines.io.files",
+    "judge_replay": "exactmines.replay.judge",
     # generators
     "midgame_positions": "exactmines.generate.positions",
     "noguess_boards": "exactmines.generate.positions",
@@ -79,17 +85,20 @@ __all__ = [
     "CountCache",
     "get_backend",
     "backend_names",
+    "Budget",
     "read_board",
     "read_position",
     "write_board",
     "write_position",
     "instance_names",
     "instance_path",
+    "position_from_graph",
     "Board",
     "Position",
     "Game",
     "ExactminesError",
     "InputError",
+    "OutOfTime",
     "solvable",
     "Solvability",
     "is_unique",
@@ -102,6 +111,8 @@ __all__ = [
     "play_game",
     "play_one",
     "run_play",
+    "read_replay",
+    "judge_replay",
     "midgame_positions",
     "noguess_boards",
     "random_sat_instances",
@@ -128,7 +139,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
     from exactmines.analysis.analyze import Analysis, CellAnalysis, analyze
     from exactmines.analysis.backends import backend_names, get_backend
     from exactmines.analysis.cache import CountCache
-    from exactmines.errors import ExactminesError, InputError
+    from exactmines.budget import Budget
+    from exactmines.errors import ExactminesError, InputError, OutOfTime
     from exactmines.game import Game
     from exactmines.generate.hardness import compile_cnf, parse_dimacs
     from exactmines.generate.positions import (
@@ -137,10 +149,18 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         random_sat_instances,
         sat_instance,
     )
-    from exactmines.io.files import read_board, read_position, write_board, write_position
+    from exactmines.io.files import (
+        read_board,
+        read_position,
+        read_replay,
+        write_board,
+        write_position,
+    )
+    from exactmines.io.graphs import position_from_graph
     from exactmines.io.shipped import instance_names, instance_path
     from exactmines.play.games import PlaySettings, play_game, play_one, run_play
     from exactmines.play.strategy import Player, Strategy, strategy_named
     from exactmines.position import Board, Position
+    from exactmines.replay.judge import judge_replay
     from exactmines.solvability.check import Solvability, is_unique, solvable
     from exactmines.solvability.survey import SurveySettings, run_survey

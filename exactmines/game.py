@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from exactmines.errors import InputError
 from exactmines.position import Board, Cell, Position, Topology, indices_of
 from exactmines.topology import square
+from exactmines.words import plural
 
 __all__ = [
     "StartRule",
@@ -86,7 +87,8 @@ def free_indices(width: int, height: int, mines: int,
         raise InputError(f"board size {width}x{height}: must be at least 1x1", source="board")
     free = [r * width + c for r in range(height) for c in range(width) if (r, c) not in exclude]
     if not 0 <= mines <= len(free):
-        raise InputError(f"{mines} mines do not fit: {len(free)} cells can hold one",
+        raise InputError(f"{plural(mines, 'mine')} do not fit: {plural(len(free), 'cell')} can "
+                         f"hold one",
                          source="board")
     return free
 

@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import overload
 
+from exactmines.words import plural
+
 __all__ = [
     "Topology",
     "NeighbourMasks",
@@ -214,7 +216,8 @@ class Topology:
         if self.width < 1 or self.height < 1:
             raise ValueError(f"board size {self.width}x{self.height}: must be at least 1x1")
         if self.layers < 1 or self.height % self.layers:
-            raise ValueError(f"{self.height} rows do not split into {self.layers} layers")
+            raise ValueError(f"{plural(self.height, 'row')} do not split into "
+                             f"{plural(self.layers, 'layer')}")
         if (self.kind == "graph") != (self.table is not None):
             raise ValueError("a graph topology, and only it, is given its neighbour table")
 
@@ -275,7 +278,7 @@ class Topology:
         """``WIDTHxHEIGHT`` (``WIDTHxHEIGHTxLAYERS`` on a cube, the node count on a
         graph), as headers and reports write it."""
         if self.kind == "graph":
-            return f"{self.cells} nodes"
+            return f"{plural(self.cells, 'node')}"
         if self.kind == "cube":
             return f"{self.width}x{self.layer_height}x{self.layers}"
         return f"{self.width}x{self.height}"
@@ -628,7 +631,7 @@ def named_topology(word: str, width: int, height: int, layers: int = 1) -> Topol
     """
     kind, offsets = parse_topology_word(word or "square")
     if kind != "cube" and layers != 1:
-        raise ValueError(f"{layers} layers: only a cube has layers")
+        raise ValueError(f"{plural(layers, 'layer')}: only a cube has layers")
     if width < 1 or height < 1 or layers < 1:
         raise ValueError(f"board size {width}x{height}: must be at least 1x1")
     return make_topology(kind, width, height * layers, layers=layers, offsets=offsets)

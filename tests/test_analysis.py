@@ -165,7 +165,7 @@ def test_verdicts_stopped_at_any_point_claim_nothing_unproved(position, stop):
         else:
             assert cell.verdict in ("unknown", expected.verdict[cell.cell]), (position, cell)
     if result.consistent is None:
-        assert not result.unique and not result.verdicts_complete
+        assert result.unique is None and not result.verdicts_complete
         assert any("consistency is not decided" in note for note in result.notes)
 
 

@@ -256,8 +256,8 @@ def test_play_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, 
 
 @pytest.mark.parametrize(("row", "message"), UNUSABLE_ROWS + [
     ({"id": "x.mine"}, 'row without "consistent"'),
-    ({"id": "x.mine", "consistent": True, "unique": None, "probabilities_computed": True,
-      "seconds": 0.1}, 'row whose "unique" is not true or false'),
+    ({"id": "x.mine", "consistent": True, "unique": "yes", "probabilities_computed": True,
+      "seconds": 0.1}, 'row whose "unique" is not true or false or null'),
     ({"id": "x.mine", "error": 3}, 'row whose "error" is not a string'),
 ])
 def test_batch_refuses_a_row_it_cannot_resume_from_in_one_line(tmp_path, capsys, row, message):

@@ -127,7 +127,7 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
     code, document = run_json(capsys, DATA / "reference-9x9.mine", "--backend", "sat",
                               "--time-limit", "1")
     assert code == 0
-    assert document["consistent"] is None and document["unique"] is False
+    assert document["consistent"] is None and document["unique"] is None
     assert document["verdicts_complete"] is False and document["layouts"] is None
     assert {c["verdict"] for c in document["cells"]} == {"unknown"}
     assert any("consistency is not decided" in note for note in document["notes"])
@@ -135,6 +135,7 @@ def test_verdicts_out_of_time_are_unknown_and_said_so(capsys, monkeypatch):
                  "--time-limit", "1"]) == 0
     out = capsys.readouterr().out
     assert "consistency not decided" in out and "verdicts incomplete" in out
+    assert "unique: not decided" in out and "not unique" not in out
 
 
 @pytest.mark.parametrize("limit", ["-1", "0", "nan"])
@@ -245,3 +246,22 @@ def test_text_report_names_the_safest_guess_when_nothing_is_safe(tmp_path, capsy
     position.write_text("4x2x2\nH1HH\nHHHH\n")
     assert main(["analyze", str(position)]) == 0
     assert "safest guess: (0,0) mine probability 1/5 = 20.0%" in capsys.readouterr().out
+
+
+def test_the_legend_explains_the_question_mark(capsys, monkeypatch, tmp_path):
+    # The grid showed "?" and the legend never said what it was.
+    def counting_runs_out(budget, doing="counting layouts"):
+        raise OutOfTime(f"time limit reached while {doing}")
+
+    assert main(["analyze", str(DATA / "reference-9x9.mine")]) == 0
+    assert "?" not in capsys.readouterr().out  # no "?" shown, none explained
+    free = tmp_path / "free.mine"
+    free.write_text("3x3\n1HH\nHHH\nHHH\n")  # no mine count: cells off the frontier
+    assert main(["analyze", str(free)]) == 0
+    legend = capsys.readouterr().out.split("legend: ")[1].splitlines()[0]
+    assert legend.endswith(", ? no probability (off the frontier with no mine count: it has "
+                           "none)")
+    monkeypatch.setattr(Budget, "check", counting_runs_out)
+    assert main(["analyze", str(DATA / "reference-9x9.mine"), "--backend", "sat"]) == 0
+    legend = capsys.readouterr().out.split("legend: ")[1].splitlines()[0]
+    assert legend.endswith(", ? no probability (not counted within the time limit)")

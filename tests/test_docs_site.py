@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +25,7 @@ def test_every_page_is_in_the_navigation():
 
 
 def test_every_object_of_the_api_reference_exists():
-    names = re.findall(r"^::: ([\w.]+)", (DOCS / "reference" / "api.md").read_text(), re.M)
+    names = _documented("api.md") + _documented("engines.md")
     assert "exactmines.analysis.analyze.analyze" in names
     for name in names:
         module, _, attribute = name.rpartition(".")
@@ -32,6 +33,44 @@ def test_every_object_of_the_api_reference_exists():
             importlib.import_module(name)
         except ModuleNotFoundError:
             assert hasattr(importlib.import_module(module), attribute), name
+
+
+def _documented(page: str) -> list[str]:
+    return re.findall(r"^::: ([\w.]+)", (DOCS / "reference" / page).read_text(), re.M)
+
+
+def test_the_api_page_lists_exactly_what_the_package_exports():
+    # It listed names that do not import from exactmines, and missed ones the README's
+    # own examples import from it.
+    import exactmines
+
+    names = _documented("api.md")
+    assert sorted(n.rpartition(".")[2] for n in names) == sorted(
+        set(exactmines.__all__) - {"__version__"})
+    for name in names:  # each where it is defined: the very object the package exports
+        module, _, attribute = name.rpartition(".")
+        assert getattr(importlib.import_module(module), attribute) is getattr(exactmines,
+                                                                              attribute)
+
+
+def test_the_engine_protocol_page_holds_no_public_name():
+    import exactmines
+
+    names = {n.rpartition(".")[2] for n in _documented("engines.md")}
+    assert names and not names & set(exactmines.__all__)
+
+
+def test_examples_import_only_the_public_api():
+    # What the README and the pages show a user importing is what the API page documents.
+    import exactmines
+
+    pages = [ROOT / "README.md", *DOCS.glob("**/*.md")]
+    for page in pages:
+        text = page.read_text()
+        assert not re.findall(r"^>>> from exactmines\.", text, re.M), page
+        for imported in re.findall(r"^>>> from exactmines import (.+)$", text, re.M):
+            for name in imported.split(","):
+                assert name.strip() in exactmines.__all__, (page, name)
 
 
 def test_the_openapi_copy_is_what_the_server_publishes():
@@ -65,3 +104,25 @@ def test_the_api_page_lists_every_endpoint():
     published = {(method, path) for path, methods in schema["paths"].items()
                  for method in methods}
     assert published == listed
+
+
+#: What makes a browser fetch from another host as a page loads: a stylesheet, a preconnect,
+#: a script, an image, a font in CSS.
+_EXTERNAL_LOAD = re.compile(r"<(?:link|script|img)\b[^>]*\b(?:href|src)=\"(?:https?:)?//[^\"]*\"|"
+                            r"url\(\s*[\"']?(?:https?:)?//[^)]*\)")
+
+
+def test_the_built_site_loads_nothing_from_the_internet(tmp_path):
+    # The theme fetched its fonts from Google Fonts: offline, the site waited for them.
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("material")
+    site = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
+                           "-d", str(site)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr
+    pages = [*site.glob("**/*.html"), *site.glob("**/*.css")]
+    assert len(pages) > 20
+    for page in pages:
+        found = _EXTERNAL_LOAD.findall(page.read_text(errors="replace"))
+        assert found == [], (page.relative_to(site), found[:3])

@@ -29,7 +29,7 @@ BAD = {
     "negative mines": ("3x1x-2\nHHH\n", "1:5:", "negative"),
     "too many mines": ("3x1x4\nHHH\n", "1:5:", "4 mines but only 3 unrevealed"),
     "digit 9": ("3x3x1\nHHH\nH9H\nHHH\n", "3:2:", "9 is not a Minesweeper number"),
-    "number too large": ("3x1x1\n4HH\n", "2:1:", "number 4 but the cell has only 1 neighbours"),
+    "number too large": ("3x1x1\n4HH\n", "2:1:", "number 4 but the cell has only 1 neighbour"),
     "corner 4": ("2x2x3\n4H\nHH\n", "2:1:", "only 3 neighbours"),
     "more flags than mines": ("3x1x1\nFFH\n", "1:5:", "2 cells are flagged"),
     "empty file": ("", "1:1:", "empty file"),

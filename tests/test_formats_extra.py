@@ -74,7 +74,7 @@ def test_mbf_round_trip(board):
     (bytes([0, 9, 0, 0]), "at least 1x1"),
     (bytes([9, 0, 0, 0]), "at least 1x1"),
     (bytes([9, 9, 0, 2, 1, 1]), "says 2 mines"),
-    (bytes([9, 9, 0, 1, 1, 1, 2, 2]), "says 1 mines"),
+    (bytes([9, 9, 0, 1, 1, 1, 2, 2]), "says 1 mine"),
     (bytes([9, 9, 0, 1, 9, 0]), "off the 9x9 board"),
     (bytes([9, 9, 0, 1, 0, 9]), "off the 9x9 board"),
     (bytes([9, 9, 0, 2, 3, 4, 3, 4]), "listed twice"),
@@ -213,7 +213,7 @@ def test_a_link_that_is_no_url_is_still_read(tmp_path, capsys):
     path = tmp_path / "link.txt"
     path.write_text("http://[x/?b=32&m=8")
     assert main(["convert", str(path)]) == 2
-    assert capsys.readouterr().err == (f"exactmines: error: {path}: m= has 1 digits but a 3x2 "
+    assert capsys.readouterr().err == (f"exactmines: error: {path}: m= has 1 digit but a 3x2 "
                                        "board needs 2 (five cells a digit)\n")
 
 

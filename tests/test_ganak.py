@@ -139,7 +139,8 @@ def test_the_end_of_the_budget_stops_the_counting_process():
     start = time.monotonic()
     with pytest.raises(OutOfTime, match="Ganak"):
         engine.count(component, budget=Budget(start + 0.5))
-    assert time.monotonic() - start < 3
+    # Stopped rather than left to count for minutes (how soon: scripts/bench_limits.py).
+    assert time.monotonic() - start < 0.5 + 15
     # The verdict questions say what they could not prove instead of raising.
     assert not engine.deduce(component, frozenset(range(component.cells + 1)),
                              budget=Budget.seconds(0.2)).complete

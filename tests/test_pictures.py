@@ -234,3 +234,30 @@ def test_a_replay_picture_shows_the_board_before_its_riskiest_guess(tmp_path):
     x, y = layout.pixel(r, c, 0.5, 0.08)
     assert max(abs(a - b) for a, b in zip(pixels[y, x][:3], to_rgba("#1f4fff")[:3],
                                          strict=True)) < 0.05
+
+
+@pytest.mark.parametrize("name", ["reference-9x9", "position-30x16x99-seed1-000"])
+def test_the_title_is_whole_in_the_picture(tmp_path, monkeypatch, name):
+    # A long path cut the title at the picture's edge: "…/instances/reference-9x", with the
+    # size, the mines and the layouts lost. Now only the path is shortened, from the left.
+    import exactmines.ui.pictures as pictures
+
+    saved = []
+    monkeypatch.setattr(pictures, "_save", lambda figure, target, dpi: saved.append(figure))
+    result = analyze(read_position(instance_path(f"{name}.mine")))
+    long = "/a/very/long/folder/name/that/goes/on/" * 4 + f"instances/{name}.mine"
+    draw_analysis(result, tmp_path / "x.png", file=long)
+    (figure,) = saved
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    title = figure.texts[-1]
+    box = title.get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width and box.y1 <= figure.bbox.height
+    lines = title.get_text().split("\n")
+    assert lines[0].startswith("…") and lines[0].endswith(f"/instances/{name}.mine")
+    assert lines[1] == (f"{result.position.width}x{result.position.height}, "
+                        f"{result.position.mines} mines, layouts: {pictures._big(result.layouts)}, "
+                        "not unique")
+    # The title ends above the board and its column numbers.
+    assert box.y0 > figure.axes[0].get_tightbbox(renderer).y1

@@ -146,6 +146,18 @@ def test_every_command_has_an_example_that_runs():
     assert commands - {"serve", "instances"} <= ran
 
 
+def test_the_commands_without_format_are_the_ones_the_docs_name():
+    # The docs said every command takes --format; serve does not.
+    import typer
+
+    group = typer.main.get_command(app)
+    without = {name for name, command in group.commands.items()  # type: ignore[attr-defined]
+               if not any("--format" in p.opts for p in command.params)}
+    assert without == {"serve"}
+    for page in (ROOT / "docs" / "commands" / "index.md", ROOT / "docs" / "contract.md"):
+        assert "Every command but `serve`" in " ".join(page.read_text().split()), page
+
+
 PYTHON_PAGES = sorted({page for page, _ in _blocks("python")})
 
 

@@ -411,7 +411,8 @@ def test_analyze_unique_past_its_time_limit_is_undecided(tmp_path, capsys):
     assert code == 0 and answer["consistent"] is None and answer["unique"] is None
     assert answer["reason"].startswith("not decided by auto: time limit reached")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "1e-9")
-    assert code == 0 and out.startswith(f"{two}: undecided (not decided by auto: time limit")
+    assert code == 0 and out.startswith(f"{two}: unique: not decided (not decided by auto: "
+                                        "time limit")
     code, out, _ = run(capsys, "analyze", "--unique", two, "--time-limit", "inf",
                        "--format", "json")
     assert code == 0 and json.loads(out)["unique"] is False

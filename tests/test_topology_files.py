@@ -16,6 +16,7 @@ from strategies import positions
 
 from exactmines.analysis.analyze import analyze
 from exactmines.errors import InputError
+from exactmines.io.files import read_board
 from exactmines.io.formats import position_from_text, position_to_mine
 from exactmines.io.graphs import board_from_graph, position_from_graph, position_to_graph
 from exactmines.io.registry import read_position
@@ -156,11 +157,11 @@ def _graph(nodes, edges, **graph) -> str:
      "edges[0] joins node 2, which is not in \"nodes\""),
     (_graph([{"id": "a", "state": 2}, {"id": "b", "state": "H"}],
             [{"source": "a", "target": "b"}]),
-     "node 'a' shows 2 but has only 1 neighbours"),
+     "node 'a' shows 2 but has only 1 neighbour"),
     (_graph([{"id": "a", "state": "Q"}], []), "node 'a': unknown state 'Q'"),
     (_graph([{"id": "a", "state": 1.5}], []), "state 1.5 is not H, F, M, ? or a number"),
     (_graph([{"id": "a"}, {"id": "a"}], []), "node 'a' is listed twice"),
-    (_graph([{"id": "a"}], [], mines=5), "5 mines but only 1 unrevealed nodes"),
+    (_graph([{"id": "a"}], [], mines=5), "5 mines but only 1 unrevealed node"),
     ('{"nodes": 3}', "not a node-link graph"),
     ("{nodes", "not JSON"),
 ])
@@ -250,10 +251,16 @@ def test_graph_boards_convert_and_export(tmp_path):
     source = ROOT / "instances" / "noguess-9x9x10-seed1-000.mine"
     for suffix in (".json", ".graphml", ".edges"):
         assert main(["convert", str(source), str(tmp_path / f"b{suffix}")]) == 0
+    # A grid's graph is the grid again; a graph that is no grid has no rows for MBF.
     done = run("convert", str(tmp_path / "b.json"), str(tmp_path / "b.mbf"))
+    assert done.returncode == 0 and read_board(tmp_path / "b.mbf") == read_board(source)
+    (tmp_path / "p.json").write_text(json.dumps(
+        {"graph": {"mines": 1}, "nodes": [{"id": "a", "state": "M"}, {"id": "b", "state": "H"}],
+         "edges": [{"source": "a", "target": "b"}]}))
+    done = run("convert", str(tmp_path / "p.json"), str(tmp_path / "p.mbf"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "does not fit MBF (square-grid boards only" in done.stderr
-    assert not (tmp_path / "b.mbf").exists()
+    assert "a graph that is not a grid" in done.stderr
+    assert not (tmp_path / "p.mbf").exists()
     out = tmp_path / "d.cnf"
     assert main(["export", str(ROOT / "instances" / "graph-dodecahedron.json"), "--to", "cnf",
                  "--out", str(out)]) == 0

@@ -951,3 +951,45 @@ def test_a_damaged_replay_is_one_line(page, base_url):
     message = page.inner_text("#error")
     assert message.startswith("damaged-vienna-invalid-utf8.rmv: ms_toollib")
     assert "\n" not in message.strip()
+
+
+def test_copy_a_jsminesweeper_link_of_the_board_drawn(page, base_url, tmp_path):
+    from exactmines.io.urls import board_from_jsm_url, board_to_jsm_url
+
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(base_url)
+    wait_ready(page)
+    # A position without its mines marked is no board: the one-line error, no link.
+    page.click("#copy-jsm-link")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "mine" in page.text_content("#error") and page.is_hidden("#jsm-link")
+    board = Board(9, 9, frozenset({(0, 0), (2, 3), (8, 8), (4, 1), (7, 2)}))
+    path = tmp_path / "board.mbf"
+    path.write_bytes(board_to_mbf(board))
+    page.set_input_files("#upload", str(path))
+    page.wait_for_function("() => window.exactmines.state.width === 9")
+    wait_ready(page)
+    page.click("#copy-jsm-link")
+    page.wait_for_selector("#jsm-link:not([hidden])")
+    link = page.get_attribute("#jsm-link", "href")
+    assert link == board_to_jsm_url(board) and board_from_jsm_url(link) == board
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert page.text_content("#jsm-link") == "link copied: open in JSMinesweeper"
+    assert page.is_hidden("#error")
+
+
+def test_uniqueness_not_decided_is_said_never_no(page, base_url):
+    # An overlay whose uniqueness the time limit left open (unique null): the panel said
+    # "no", a claim never proved.
+    def undecided(route):
+        response = route.fetch()
+        body = response.json()
+        body["analysis"].update(unique=None, consistent=None, layouts=None)
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/overlay", undecided)
+    page.goto(base_url + fragment_of(REFERENCE))
+    page.wait_for_selector("#unique-undecided", timeout=30_000)
+    assert page.inner_text("#unique-undecided") == "not decided within the time limit"
+    rows = page.inner_text("#summary")
+    assert "unique\tno" not in rows and "unique no" not in rows

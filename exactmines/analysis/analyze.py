@@ -57,6 +57,7 @@ from exactmines.analysis.tables import (
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
+from exactmines.words import plural
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "not_computed", "COUNT_SHARE"]
 
@@ -142,9 +143,27 @@ class Analysis:
     dp_plan: str | None = None
 
     @property
-    def unique(self) -> bool:
-        """Consistent, and every covered cell is certainly safe or certainly a mine."""
-        return self.consistent is True and not self.cells.any_with("unknown")
+    def unique(self) -> bool | None:
+        """Exactly one layout: consistent, and every covered cell certainly safe or
+        certainly a mine. ``None`` when the time limit came before that was decided: never a
+        claim that was not proved either way.
+
+        ``False`` is proved: by no layout at all, by a count of more than one, or by a cell
+        left unknown once the verdicts were complete (such a cell is a mine in some layout
+        and safe in another). Without a mine count the cells off the frontier are never
+        determined, so a position with any is not unique.
+        """
+        if self.consistent is None:
+            return None
+        if self.consistent is False:
+            return False
+        if not self.cells.any_with("unknown"):
+            return True
+        if self.verdicts_complete:
+            return False
+        if self.layouts is not None and self.layouts > 1:
+            return False
+        return None
 
     @property
     def safe(self) -> list[Cell]:
@@ -460,17 +479,13 @@ def _components_note(numbers: list[int], cells: list[int], what: str) -> str:
     however many: "component 3 (4 cells): ``what``", or "61 components (3, 5, 8, ... and
     55 more; 1-4 cells each): ``what``"."""
     if len(numbers) == 1:
-        return f"component {numbers[0]} ({_cells(cells[0])}): {what}"
+        return f"component {numbers[0]} ({plural(cells[0], 'cell')}): {what}"
     shown = ", ".join(map(str, numbers[:6]))
     if len(numbers) > 6:
         shown += f" and {len(numbers) - 6} more"
     low, high = min(cells), max(cells)
-    size = (f"{_cells(low)} each" if low == high else f"{low}-{high} cells each")
+    size = (f"{plural(low, 'cell')} each" if low == high else f"{low}-{high} cells each")
     return f"{len(numbers)} components ({shown}; {size}): {what}"
-
-
-def _cells(n: int) -> str:
-    return f"{n} cell" if n == 1 else f"{n} cells"
 
 
 def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]

@@ -53,6 +53,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, ParameterError
 from exactmines.io.files import write_atomic
 from exactmines.position import Cell, Position, Topology
+from exactmines.words import plural
 
 __all__ = ["FORMATS", "Rule", "Exported", "export_position", "write_export"]
 
@@ -183,7 +184,7 @@ def _header(position: Position, source: str, count: bool, models: int | None,
             analysis: Analysis, contradiction: str | None) -> list[str]:
     """The comment lines every format starts with (without the comment mark)."""
     if position.mines is not None:
-        total = f"{position.mines} mines (flags included)"
+        total = f"{plural(position.mines, 'mine')} (flags included)"
     else:
         total = "total mine count left out" if not count else "total mine count unknown"
     topology = position.topology

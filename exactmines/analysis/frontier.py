@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.position import COVERED, FLAG, Cell, Position
+from exactmines.words import plural
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -365,9 +366,9 @@ def _count_contradiction(mines: int | None, flags: int, covered: int) -> str | N
     if mines is None:
         return None
     if mines < flags:
-        return f"{flags} flags but only {mines} mines"
+        return f"{flags} flags but only {plural(mines, 'mine')}"
     if mines - flags > covered:
-        return f"{mines - flags} mines left for {covered} covered cells"
+        return f"{plural(mines - flags, 'mine')} left for {plural(covered, 'covered cell')}"
     return None
 
 

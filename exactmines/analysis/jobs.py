@@ -56,7 +56,7 @@ def analyze_files(chunk: list[Task]) -> list[Row]:
 
 #: The fields of a row of :func:`analyze_files` that ``batch`` reads back on resume (its
 #: summary), and their JSON types.
-_ROW_FIELDS = {"consistent": (bool, type(None)), "unique": (bool,),
+_ROW_FIELDS = {"consistent": (bool, type(None)), "unique": (bool, type(None)),
                "probabilities_computed": (bool,), "seconds": (float,)}
 
 

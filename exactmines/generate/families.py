@@ -57,6 +57,7 @@ from exactmines.generate.positions import (
 )
 from exactmines.io.formats import position_to_mine
 from exactmines.position import Board, Cell, Position
+from exactmines.words import plural
 
 __all__ = [
     "FAMILIES",
@@ -196,7 +197,8 @@ def _check_dense(width: int, height: int, mines: int, start: str, at: Cell | Non
     cell = _first_click(width, height, at)
     free = width * height - len(protected_cells(width, height, start, cell))
     if mines > free:
-        raise ParameterError("mines", mines, f"only {free} cells can hold a mine under the "
+        raise ParameterError("mines", mines, f"only {plural(free, 'cell')} can hold a mine under "
+                                             f"the "
                                              f"{start} rule at {cell[0]},{cell[1]}")
     return cell
 

@@ -80,6 +80,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError
 from exactmines.io.formats import read_int
 from exactmines.position import Cell, Position
+from exactmines.words import plural
 
 __all__ = [
     "CNF",
@@ -208,8 +209,8 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
     if current:
         clauses.append(tuple(current))
     if len(clauses) != header[1]:
-        raise InputError(f"the problem line declares {header[1]} clauses but the file has "
-                         f"{len(clauses)}", source=source, line=header_line,
+        raise InputError(f"the problem line declares {plural(header[1], 'clause')} but the file "
+                         f"has {len(clauses)}", source=source, line=header_line,
                          column=count_column)
     return CNF(header[0], tuple(clauses))
 
@@ -854,8 +855,9 @@ def compile_cnf(cnf: CNF) -> SatInstance:
     rows = 2 + sum(max(n, 1) for n in lengths)
     cells = rows * cols * TILE_SIZE * TILE_SIZE
     if cells > MAX_BOARD_CELLS:
-        raise InputError(f"{v_count} variables and {len(cnf.clauses)} clauses make a board "
-                         f"of {cells} cells, more than the {MAX_BOARD_CELLS} built",
+        raise InputError(f"{plural(v_count, 'variable')} and "
+                         f"{plural(len(cnf.clauses), 'clause')} make a board "
+                         f"of {plural(cells, 'cell')}, more than the {MAX_BOARD_CELLS} built",
                          source="formula")
     grid: list[list[str]] = [["VSTART"] * v_count + ["EMPTY"] * (cols - v_count)]
     for clause in cnf.clauses:

@@ -67,6 +67,7 @@ from exactmines.solvability.check import (
     solve_indices,
 )
 from exactmines.topology import square
+from exactmines.words import plural
 
 __all__ = [
     "Instance",
@@ -270,7 +271,8 @@ def midgame_positions(width: int, height: int, mines: int, seed: int, count: int
     if start == "unprotected":
         free -= 1  # the first click must still miss
     if mines > free:
-        raise ParameterError("mines", mines, f"only {free} cells can hold a mine under the "
+        raise ParameterError("mines", mines, f"only {plural(free, 'cell')} can hold a mine under "
+                                             f"the "
                                              f"{start} rule at {cell[0]},{cell[1]}")
     out = []
     for index in range(count):
@@ -472,7 +474,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
     cell = _first_click(width, height, at)
     protected = protected_cells(width, height, start, cell, topology)
     if mines > width * height - len(protected):
-        raise ParameterError("mines", mines, f"only {width * height - len(protected)} cells "
+        raise ParameterError("mines", mines, f"only "
+                                             f"{plural(width * height - len(protected), 'cell')} "
                              f"can hold a mine under the {start} rule at {cell[0]},{cell[1]}")
     _check_exists(width, height, mines, start, cell, topology)
     first = cell[0] * width + cell[1]
@@ -543,8 +546,8 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                     check = solvable(board, cell, use_count=use_count, backend=backend)
                     break
         if board is None or check is None:
-            raise InputError(f"no solvable {width}x{height}/{mines} board found in {dealt} "
-                             f"boards dealt ({used})",
+            raise InputError(f"no solvable {width}x{height}/{mines} board found in "
+                             f"{plural(dealt, 'board')} dealt ({used})",
                              source="generate")
         if not check.solvable:  # the certificate: never write a board it does not cover
             raise SolverError(f"the {width}x{height}/{mines} board found for instance {index} "
@@ -1058,7 +1061,8 @@ def sat_instance(cnf: CNF, name: str, *, generator: dict[str, Any] | None = None
     }
     models_text = "unknown" if models is None else decimal(models)
     text = position_to_mine(compiled.position, (
-        f"exactmines generate sat: {cnf.variables} variables, {len(cnf.clauses)} clauses; "
+        f"exactmines generate sat: {plural(cnf.variables, 'variable')}, "
+        f"{plural(len(cnf.clauses), 'clause')}; "
         f"layouts = models = {models_text}",))
     return Instance(name, text, meta, position=compiled.position)
 

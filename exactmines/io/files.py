@@ -26,6 +26,7 @@ from exactmines.io.replays import REPLAY_SUFFIXES, Replay, parse_replay, replay_
 from exactmines.io.urls import looks_like_jsm_url
 from exactmines.position import Board, Cell, Position
 from exactmines.topology import Topology, named_topology
+from exactmines.words import plural
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
@@ -49,8 +50,29 @@ STDIN = "-"
 
 
 def source_name(path: str | os.PathLike[str]) -> str:
-    """How errors name what ``path`` reads: ``<stdin>`` for ``-``, else the path."""
-    return "<stdin>" if str(path) == STDIN else str(path)
+    """How errors name what ``path`` reads: ``<stdin>`` for ``-``, a JSMinesweeper link by
+    its parameters, else the path."""
+    if str(path) == STDIN:
+        return "<stdin>"
+    if _is_link(path):
+        query = str(path).partition("?")[2]
+        return f"link ?{query if len(query) <= 40 else query[:40] + '...'}"
+    return str(path)
+
+
+def _is_link(path: str | os.PathLike[str]) -> bool:
+    """``path`` is a JSMinesweeper link given where a file is named, not a file's name.
+
+    A link given on the command line may reach here as a ``Path``, whose ``//`` became
+    ``/``: only its ``b=`` and ``m=`` are read, so that does not matter. A file that exists
+    under the name is the file."""
+    text = str(path)
+    if "?" not in text or not looks_like_jsm_url(text):
+        return False
+    try:
+        return not os.path.lexists(text)
+    except (OSError, ValueError):  # a name too long, a NUL
+        return True
 
 
 def _read_capped(read: Callable[[int], bytes], source: str, first: int = _CHUNK) -> bytes:
@@ -96,6 +118,8 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     source = source_name(path)
     if str(path) == STDIN:
         return _read_capped(sys.stdin.buffer.read, source)
+    if _is_link(path):  # the link's text is what there is to read (registry.detect)
+        return str(path).strip().encode()
     try:
         # Non-blocking, so that opening a FIFO without a writer returns at once.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -114,7 +138,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
         if stat.S_ISFIFO(info.st_mode):
             return _read_capped(_fifo_reads(fd, source), source)
         if info.st_size > MAX_FILE_BYTES:
-            raise InputError(f"file is {info.st_size:,} bytes, more than the "
+            raise InputError(f"file is {plural(info.st_size, 'byte', fmt=',')}, more than the "
                              f"{MAX_FILE_BYTES:,} accepted", source=source)
         os.set_blocking(fd, True)  # a terminal or a device waits for its data
         # A regular file in one read of its size (and one more to see its end); files that
@@ -136,15 +160,17 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 def read_position(path: str | os.PathLike[str]) -> Position:
     """Read a position: ``.mine`` text (``M``/``?`` marks are read as covered cells), or an
-    ``.mbf`` board as the position before its first click (:func:`registry.read_position`).
-    ``-`` reads standard input."""
+    ``.mbf`` board or a JSMinesweeper link (given instead of a file) as the position before
+    its first click (:func:`registry.read_position`). ``-`` reads standard input."""
+    if _is_link(path):
+        return registry.unopened(read_board(path))
     return registry.read_position(_read_bytes(path), source_name(path), str(path))
 
 
 def read_board(path: str | os.PathLike[str]) -> Board:
     """Read a hidden board in any format of :mod:`~exactmines.io.registry` (``.mbf`` by
     name; ``.mine`` with marked mines, x/o text or a link by content); ``-`` is standard
-    input."""
+    input; a JSMinesweeper link may be given instead of a file."""
     return registry.read_board(_read_bytes(path), source_name(path), str(path))
 
 
@@ -166,16 +192,16 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
 
     Text that names no file and could not be a file's name (control characters, longer than
     a name may be: say, a board pasted in) is refused by ``parameter``, shown shortened."""
+    if _is_link(source):
+        return registry.FORMATS["link"].decode(source, parameter)
     try:
         exists = os.path.lexists(source)
     except (OSError, ValueError):  # a name too long, a NUL
         exists = False
-    if looks_like_jsm_url(source) and not exists:
-        return registry.FORMATS["link"].decode(source, parameter)
     if not exists and (len(source) > 255 or not source.isprintable()):
         shown = repr(source if len(source) <= 40 else source[:40] + "...")
         raise InputError(f"neither a file nor a JSMinesweeper link: {shown} "
-                         f"({len(source):,} characters)", source=parameter)
+                         f"({plural(len(source), 'character', fmt=',')})", source=parameter)
     return read_board(source)
 
 

@@ -37,6 +37,7 @@ from exactmines.topology import (
     parse_topology_word,
     square,
 )
+from exactmines.words import plural
 
 __all__ = [
     "MAX_CELLS",
@@ -107,7 +108,8 @@ def read_int(digits: str, what: str, source: str, line: int | None = None,
     :data:`MAX_DIGITS` significant digits. Cost: linear in ``len(digits)``."""
     significant = len(digits.lstrip("+-").lstrip("0"))
     if significant > MAX_DIGITS:
-        raise InputError(f"{what} has {significant} digits: too large (at most {MAX_DIGITS} "
+        raise InputError(f"{what} has {plural(significant, 'digit')}: too large (at most "
+                         f"{MAX_DIGITS} "
                          "digits)", source=source, line=line, column=column)
     return int(digits)
 
@@ -272,11 +274,13 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
     # Check the row count before touching the rows: a 10000x10000 header over three
     # lines is refused here, without building anything of that size.
     if len(body) < height:
-        raise InputError(f"missing row {len(body) + 1}: the header promises {height} rows, "
+        raise InputError(f"missing row {len(body) + 1}: the header promises "
+                         f"{plural(height, 'row')}, "
                          f"found {len(body)}", source=source,
                          line=(body[-1][0] if body else header_line) + 1, column=1)
     if len(body) > height:
-        raise InputError(f"extra line after the {height} rows of the board", source=source,
+        raise InputError(f"extra line after the {plural(height, 'row')} of the "
+                         f"board", source=source,
                          line=body[height][0], column=1)
     allowed = _ALLOWED if kind == "square" else _ALLOWED_ANY
     expected = ("0-8, H, F, M or ?" if kind == "square" else
@@ -289,7 +293,7 @@ def parse_mine_text(text: str, source: str = "<input>") -> ParsedGrid:
                         else f"unknown character {ch!r} (expected {expected})")
                 raise InputError(what, source=source, line=line_no, column=c + 1)
         if len(row) != width:
-            raise InputError(f"row {r + 1} has {len(row)} cells, expected {width}",
+            raise InputError(f"row {r + 1} has {plural(len(row), 'cell')}, expected {width}",
                              source=source, line=line_no,
                              column=min(len(row), width) + 1)
         rows.append(row)
@@ -329,16 +333,18 @@ def _check_grid(grid: ParsedGrid, source: str, row_lines: list[int], header_line
                 else:
                     room = topology.degree(r * width + c)
                 if char_number(ch) > room:
-                    raise InputError(f"number {char_number(ch)} but the cell has only {room} "
-                                     "neighbours", source=source, line=row_lines[r],
-                                     column=c + 1)
+                    raise InputError(f"number {char_number(ch)} but the cell has only "
+                                     f"{plural(room, 'neighbour')}", source=source,
+                                     line=row_lines[r], column=c + 1)
     if grid.mines is not None:
         if grid.mines > unrevealed:
-            raise InputError(f"{grid.mines} mines but only {unrevealed} unrevealed cells",
+            raise InputError(f"{plural(grid.mines, 'mine')} but only "
+                             f"{plural(unrevealed, 'unrevealed cell')}",
                              source=source, line=header_line, column=count_column)
         if marked > grid.mines:
-            raise InputError(f"{marked} cells are flagged or marked as mines but the header "
-                             f"says {grid.mines} mines", source=source, line=header_line,
+            raise InputError(f"{plural(marked, 'cell')} are flagged or marked as mines but the "
+                             f"header "
+                             f"says {plural(grid.mines, 'mine')}", source=source, line=header_line,
                              column=count_column)
 
 
@@ -364,7 +370,7 @@ def board_from_text(text: str, source: str = "<input>") -> Board:
     if grid.mines is not None and grid.mines != len(mine_cells):
         header = text.split("\n")[_row_line(text, -1) - 1]
         raise InputError(f"a board must mark every mine: the header says {grid.mines} but "
-                         f"{len(mine_cells)} cells are marked M, ? or F", source=source,
+                         f"{plural(len(mine_cells), 'cell')} are marked M, ? or F", source=source,
                          line=_row_line(text, -1), column=header.lower().rfind("x") + 2)
     board = Board(grid.width, grid.height, mine_cells, grid.topology)
     numbers = board.numbers()
@@ -409,7 +415,8 @@ def board_from_xo(text: str, source: str = "<input>") -> Board:
         if len(cells) != width:
             # The first cell too many, or just after the last cell of a short row.
             column = columns[width] if len(cells) > width else columns[-1] + 1
-            raise InputError(f"row has {len(cells)} cells, expected {width} like the first",
+            raise InputError(f"row has {plural(len(cells), 'cell')}, expected {width} like the "
+                             f"first",
                              source=source, line=number, column=column)
     mine_cells = frozenset(
         (r, c) for r, (_, cells) in enumerate(rows) for c, ch in enumerate(cells) if ch == "x"
@@ -420,15 +427,16 @@ def board_from_xo(text: str, source: str = "<input>") -> Board:
 def board_from_mbf(data: bytes, source: str = "<input>") -> Board:
     """An MBF board: u8 width, u8 height, u16 big-endian mines, then (u8 x, u8 y) per mine."""
     if len(data) < 4:
-        raise InputError(f"MBF file too short ({len(data)} bytes, need at least 4)",
+        raise InputError(f"MBF file too short ({plural(len(data), 'byte')}, need at least 4)",
                          source=source)
     width, height, mines = struct.unpack(">BBH", data[:4])
     if width < 1 or height < 1:
         raise InputError(f"MBF board size {width}x{height}: must be at least 1x1",
                          source=source)
     if len(data) != 4 + 2 * mines:
-        raise InputError(f"MBF header says {mines} mines ({4 + 2 * mines} bytes) but the "
-                         f"file has {len(data)} bytes", source=source)
+        raise InputError(f"MBF header says {plural(mines, 'mine')} "
+                         f"({plural(4 + 2 * mines, 'byte')}) but the "
+                         f"file has {plural(len(data), 'byte')}", source=source)
     mine_cells: set[Cell] = set()
     for i in range(mines):
         x, y = data[4 + 2 * i], data[5 + 2 * i]

@@ -39,11 +39,13 @@ from exactmines.topology import (
     char_number,
     graph_topology,
     is_number_char,
+    make_topology,
     number_char,
 )
+from exactmines.words import plural
 
 __all__ = ["GRAPH_SUFFIXES", "graph_kind", "graph_from_text", "position_from_graph",
-           "board_from_graph", "position_to_graph", "board_to_graph"]
+           "board_from_graph", "position_to_graph", "board_to_graph", "grid_of_graph"]
 
 #: File name endings of the graph formats, by format name.
 GRAPH_SUFFIXES = {"json": ".json", "graphml": ".graphml", "edges": ".edges"}
@@ -102,8 +104,9 @@ def board_from_graph(text: str, kind: str, source: str) -> Board:
     topology = _topology(graph, source)
     mines = frozenset((0, i) for i, s in enumerate(graph.states) if s in "M?F")
     if graph.mines is not None and graph.mines != len(mines):
-        raise InputError(f"a board must mark every mine: the graph says {graph.mines} mines "
-                         f"but {len(mines)} nodes are M, ? or F", source=source)
+        raise InputError(f"a board must mark every mine: the graph says "
+                         f"{plural(graph.mines, 'mine')} "
+                         f"but {plural(len(mines), 'node')} are M, ? or F", source=source)
     board = Board(len(graph.states), 1, mines, topology)
     numbers = board.numbers()
     for i, state in enumerate(graph.states):
@@ -127,17 +130,19 @@ def _topology(graph: ParsedGraph, source: str) -> Topology:
             degree = len(topology.neighbour_table[i])
             if char_number(state) > degree:
                 raise InputError(f"node {_shown(graph.labels[i])} shows {char_number(state)} but "
-                                 f"has only {degree} neighbours", source=source)
+                                 f"has only {plural(degree, 'neighbour')}", source=source)
         else:
             unrevealed += 1
             marked += state != COVERED
     if graph.mines is not None:
         if graph.mines > unrevealed:
-            raise InputError(f"{graph.mines} mines but only {unrevealed} unrevealed nodes",
+            raise InputError(f"{plural(graph.mines, 'mine')} but only "
+                             f"{plural(unrevealed, 'unrevealed node')}",
                              source=source)
         if marked > graph.mines:
-            raise InputError(f"{marked} nodes are flagged or marked as mines but the graph "
-                             f"says {graph.mines} mines", source=source)
+            raise InputError(f"{plural(marked, 'node')} are flagged or marked as mines but the "
+                             f"graph "
+                             f"says {plural(graph.mines, 'mine')}", source=source)
     return topology
 
 
@@ -353,7 +358,7 @@ def _write(topology: Topology, states: Sequence[str], mines: int | None, kind: s
     table = topology.neighbour_table
     edges = [(i, j) for i, around in enumerate(table) for j in around if i < j]
     if kind == "edges":
-        lines = [f"# exactmines graph: {len(labels)} nodes, {len(edges)} edges"]
+        lines = [f"# exactmines graph: {plural(len(labels), 'node')}, {plural(len(edges), 'edge')}"]
         if mines is not None:
             lines.append(f"# mines {mines}")
         lines += [f"# node {labels[i]} {_json_state(s)}" for i, s in enumerate(states)]
@@ -402,3 +407,46 @@ def board_to_graph(board: Board, kind: str = "json", revealed: Iterable[Cell] = 
         states.append("M" if cell in board.mine_cells else
                       number_char(numbers[i]) if cell in shown else COVERED)
     return _write(board.topology, states, board.mines, kind)
+
+
+#: The grid shapes a graph is recognised as (a cube's "l,r,c" and offsets' are not).
+_GRID_SHAPES = ("square", "torus", "hex", "triangle", "knight")
+
+
+def grid_of_graph(board: Board) -> Board | None:
+    """The grid board that the graph board ``board`` is, or ``None``: its nodes are named
+    ``"r,c"`` (as :func:`board_to_graph` names a grid's cells) and fill a whole
+    ``W x H`` sheet, and its edges are exactly those of one grid shape of that size (the
+    square grid, a torus, hexagons, triangles or knight's moves, tried in that order). So a
+    grid written as a graph converts back to the same board, and a graph that only looks
+    like one (a missing edge, an extra one) is not taken for it.
+
+    Cost: one pass over the nodes and edges per shape tried.
+    """
+    topology = board.topology
+    if topology.kind != "graph" or topology.labels is None:
+        return board if topology.kind != "graph" else None
+    places = []
+    for label in topology.labels:
+        parts = str(label).split(",")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            return None
+        places.append((int(parts[0]), int(parts[1])))
+    height = max(r for r, _ in places) + 1
+    width = max(c for _, c in places) + 1
+    if len(set(places)) != len(places) or width * height != len(places):
+        return None
+    index = [r * width + c for r, c in places]  # node -> cell of the sheet
+    edges = {(min(index[i], index[j]), max(index[i], index[j]))
+             for i, around in enumerate(topology.neighbour_table) for j in around}
+    for shape in _GRID_SHAPES:
+        try:
+            grid = make_topology(shape, width, height)
+        except ValueError:  # a shape that this size cannot have
+            continue
+        if edges == {(i, j) for i, around in enumerate(grid.neighbour_table)
+                     for j in around if i < j}:
+            mines = frozenset(places[col] for _, col in board.mine_cells)
+            return Board(width, height, mines, grid)
+    return None
+

@@ -56,6 +56,7 @@ from exactmines.io.urls import (
     looks_like_jsm_url,
 )
 from exactmines.position import COVERED, Board, Position
+from exactmines.words import plural
 
 __all__ = ["Limits", "FileFormat", "FORMATS", "format_named", "format_of_name",
            "format_for_writing", "detect", "read_board", "read_position", "first_click",
@@ -83,9 +84,9 @@ class Limits:
         if self.side is not None and max(board.width, board.height) > self.side:
             return f"each side at most {self.side}"
         if self.cells is not None and board.width * board.height > self.cells:
-            return f"at most {self.cells} cells"
+            return f"at most {plural(self.cells, 'cell')}"
         if self.mines is not None and board.mines > self.mines:
-            return f"at most {self.mines} mines"
+            return f"at most {plural(self.mines, 'mine')}"
         return None
 
 
@@ -127,7 +128,7 @@ class FileFormat:
             instead = ".json" if graph else ".mine"
             shape = (f"graph of {board.topology.size_text}" if graph else
                      f"{board.topology.size_text} board")
-            raise InputError(f"a {shape} with {board.mines} mines "
+            raise InputError(f"a {shape} with {plural(board.mines, 'mine')} "
                              f"does not fit {self.description} ({why}): save {instead} "
                              "instead", source=source)
 

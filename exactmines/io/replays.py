@@ -36,6 +36,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.child import run_in_child
 from exactmines.errors import BackendUnavailable, ChildDied, InputError, OutOfTime
 from exactmines.position import Board, Cell
+from exactmines.words import plural
 
 __all__ = ["REPLAY_SUFFIXES", "EVF_VERSIONS", "MODES", "MAX_SIDE", "EventKind", "ReplayEvent",
            "Figures", "Replay", "replay_kind", "parse_replay", "ms_toollib_judgement",
@@ -324,7 +325,7 @@ def _replay(raw: dict[str, Any], source: str, kind: str, reader: str) -> Replay:
     mines = frozenset((r, c) for r, row in enumerate(board) for c, v in enumerate(row)
                       if v == -1)
     if len(mines) != raw["mines"]:
-        raise InputError(f"the file says {raw['mines']} mines but its board has "
+        raise InputError(f"the file says {plural(raw['mines'], 'mine')} but its board has "
                          f"{len(mines)}", source=source)
     opening = [t for t, level, _, _ in raw["events"] if level in (_LEFT, _CHORD)]
     start = opening[0] if opening else 0.0

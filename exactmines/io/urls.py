@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 from exactmines.errors import InputError
 from exactmines.io.formats import read_int
 from exactmines.position import Board
+from exactmines.words import plural
 
 __all__ = ["board_from_jsm_url", "board_to_jsm_url", "looks_like_jsm_url", "JSM_PAGE",
            "LARGEST_SIDE"]
@@ -95,7 +96,8 @@ def board_from_jsm_url(url: str, source: str = "<url>") -> Board:
     cells = width * height
     digits = -(-cells // 5)
     if len(mines_text) != digits:
-        raise InputError(f"m= has {len(mines_text)} digits but a {width}x{height} board needs "
+        raise InputError(f"m= has {plural(len(mines_text), 'digit')} but a {width}x{height} "
+                         f"board needs "
                          f"{digits} (five cells a digit)", source=source)
     mine_cells: set[tuple[int, int]] = set()
     for position, ch in enumerate(mines_text):

@@ -68,6 +68,7 @@ from exactmines.play.view import View
 from exactmines.play.views import PlayerView, TableView, new_view
 from exactmines.position import indices_of as _bits
 from exactmines.topology import Topology
+from exactmines.words import plural
 
 __all__ = [
     "PARTS",
@@ -517,7 +518,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
         if k not in allowed:
             return
         if len(found) + weight > limit:
-            raise TooLarge(f"more than {limit} layouts")
+            raise TooLarge(f"more than {plural(limit, 'layout')}")
         masks = [0]
         for b, m in enumerate(chosen):
             if m:
@@ -560,7 +561,7 @@ def list_layouts(view: PlayerView, base: Estimate, limit: int) -> list[int] | No
                 for pick in combinations(outside_cells, rest):
                     layouts.append(mask | sum(1 << i for i in pick))
                     if len(layouts) > limit:
-                        raise TooLarge(f"more than {limit} layouts")
+                        raise TooLarge(f"more than {plural(limit, 'layout')}")
             return
         for mines, part_mask in per_part[g]:
             if mines <= left - k:

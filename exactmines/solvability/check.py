@@ -49,6 +49,7 @@ from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
 from exactmines.game import Game, board_from_indices
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, indices_of
+from exactmines.words import plural
 
 __all__ = [
     "Solvability",
@@ -566,7 +567,8 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
         return Uniqueness(True, False, "a component can hold two different numbers of mines")
     rest = left - sum(min(a) for a in allowed)
     if 0 < rest < outside:
-        return Uniqueness(True, False, f"{rest} mines left for {outside} cells off the "
+        return Uniqueness(True, False, f"{plural(rest, 'mine')} left for "
+                                       f"{plural(outside, 'cell')} off the "
                                        "frontier")
     for comp, (n, _), a in zip(frontier.components, first, allowed, strict=True):
         if n > 1 and engine.layouts_up_to(comp, 2, a, budget=budget)[0] > 1:

@@ -35,7 +35,7 @@ from exactmines.errors import (
     ParameterError,
     TooLarge,
 )
-from exactmines.ui.report import plural, shape_text
+from exactmines.ui.report import plural, shape_text, unique_text
 from exactmines.version import __version__
 
 if TYPE_CHECKING:
@@ -110,8 +110,10 @@ def analyze(position: "Position", **options: Any) -> "Analysis":
 
 @app.command("analyze")
 def analyze_command(
-    files: Annotated[list[Path], typer.Argument(help="Position files (.mine).",
-                                                show_default=False)],
+    # str, not Path: a link's "//" stays as given (Path would make it "/").
+    files: Annotated[list[str], typer.Argument(
+        help="Position files (.mine), or JSMinesweeper links (...?b=...&m=..., quoted): "
+             "the board before its first click.", show_default=False)],
     backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
@@ -159,7 +161,7 @@ def analyze_command(
             flags = sum(row.count("F") for row in position.rows)
             if not flags <= mines <= unrevealed:
                 raise InputError(f"--mines {mines}: this position needs between {flags} and "
-                                 f"{unrevealed} mines", source=str(path))
+                                 f"{plural(unrevealed, 'mine')}", source=str(path))
         positions.append((str(path), position))
     if unique:
         _unique_report(positions, output, engine, time_limit)
@@ -217,9 +219,8 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
             _emit_json(answer)
             sys.stdout.flush()
         elif output is OutputFormat.text:
-            verdict = ("unique" if answer["unique"] else
-                       "undecided" if answer["consistent"] is None else
-                       "not unique" if answer["consistent"] else "inconsistent")
+            verdict = ("inconsistent" if answer["consistent"] is False
+                       else unique_text(answer["unique"]))
             reason = f" ({answer['reason']})" if answer["reason"] else ""
             typer.echo(f"{name}: {verdict}{reason}")
     if output is OutputFormat.json:
@@ -334,9 +335,9 @@ def _topology_of(topology: str, width: Optional[int], height: Optional[int], lay
 
 @app.command("solvable")
 def solvable_command(
-    board: Annotated[Path, typer.Argument(
-        help="Hidden board: .mine with mines marked M, x/o text, or .mbf.",
-        show_default=False)],
+    board: Annotated[str, typer.Argument(
+        help="Hidden board: .mine with mines marked M, x/o text, .mbf, or a JSMinesweeper "
+             "link (...?b=...&m=..., quoted).", show_default=False)],
     at: Annotated[Optional[str], typer.Option(
         "--at", help="First click ROW,COL (0-based) [default: the first click the file's "
                      "header names, as generate writes it].", show_default=False)] = None,
@@ -754,8 +755,10 @@ def replay_command(
 
 @app.command("export")
 def export_command(
-    position_file: Annotated[Path, typer.Argument(
-        metavar="POSITION", help="A position file (.mine).", show_default=False)],
+    position_file: Annotated[str, typer.Argument(
+        metavar="POSITION", help="A position file (.mine), or a JSMinesweeper link "
+                                 "(quoted): the board before its first click.",
+        show_default=False)],
     to: Annotated[str, typer.Option(
         "--to", help="cnf (DIMACS, projected model counting), opb (pseudo-Boolean), lp or "
                      "mps (the MILP, written by PuLP).", show_default=False)],
@@ -826,6 +829,7 @@ def convert_command(
     Example: exactmines convert 'https://.../index.html?b=32&m=8g' board.txt
     """
     from exactmines.io.files import check_folder, read_board_or_link, write_atomic
+    from exactmines.io.graphs import GRAPH_SUFFIXES, grid_of_graph
     from exactmines.io.registry import format_for_writing
     from exactmines.io.urls import board_to_jsm_url
 
@@ -833,6 +837,14 @@ def convert_command(
     if target is not None:
         check_folder(target)
     board = read_board_or_link(source, "IN")
+    if board.topology.kind == "graph" and kind is not None and kind.name not in GRAPH_SUFFIXES:
+        # A grid written as a graph comes back as the grid; any other graph has no rows.
+        grid = grid_of_graph(board)
+        if grid is None:
+            raise InputError(f"a graph that is not a grid (nodes named r,c, joined as a grid's "
+                             f"cells) has no rows for {kind.suffix}: save it as .json, "
+                             ".graphml or .edges", source=source)
+        board = grid
     if target is not None and kind is not None:
         write_atomic(target, kind.encode_board(board, str(target),
                                                [f"converted from {source}"]))

@@ -25,7 +25,7 @@ from exactmines.io.files import check_folder, write_atomic
 from exactmines.position import Position, Topology
 from exactmines.stats import wilson_interval
 from exactmines.topology import char_number
-from exactmines.ui.report import plural, shape_text
+from exactmines.ui.report import layouts_text, plural, shape_text, unique_text
 
 if TYPE_CHECKING:
     from exactmines.replay.judge import Click, Judgement
@@ -63,7 +63,8 @@ _NUMBER_COLOURS = {"1": "#0000ff", "2": "#007b00", "3": "#ff0000", "4": "#00007b
                    "5": "#7b0000", "6": "#007b7b", "7": "#000000", "8": "#7b7b7b"}
 
 DPI = 100
-_LEFT, _RIGHT, _TOP, _BOTTOM = 0.6, 1.1, 0.75, 0.55  # inches around the board
+# The top holds the title's three lines (file, answer, verdicts) above the column numbers.
+_LEFT, _RIGHT, _TOP, _BOTTOM = 0.6, 1.1, 0.9, 0.55  # inches around the board
 _MIN_BOARD_WIDTH = 4.5  # inches: room for the title and legend on narrow boards
 _TEXT_MIN_CELL = 0.125  # inches: below this, cells carry colour only
 
@@ -200,7 +201,8 @@ def draw_analysis(result: Analysis, path: str | os.PathLike[str], *, file: str |
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     _draw_board(figure, result, layout, drawn=drawn)
     figure.text(layout.left / layout.figure_width, 1 - 0.12 / layout.figure_height,
-                title or _title(result, file), fontsize=9, va="top", ha="left")
+                title or _title(result, file, layout.figure_width - layout.left - 0.1),
+                fontsize=9, va="top", ha="left")
     _save(figure, target, dpi)
     return layout
 
@@ -544,16 +546,33 @@ def _luck(judged: Judgement) -> str:
     return f"luck {chance(str(judged.luck))} (-log10 {judged.luck_log10:.3f})"
 
 
-def _title(result: Analysis, file: str | None) -> str:
+#: Inches a character of the 9-point title takes at most (DejaVu Sans's widest common
+#: glyphs are about 0.62 em wide; digits 0.64).
+_TITLE_CHAR = 9 * 0.64 / 72
+
+
+def _fit_name(name: str, chars: int) -> str:
+    """``name`` in at most ``chars`` characters: a long path keeps its end (the file's own
+    name), with ``…`` for what was left out."""
+    return name if len(name) <= chars else "…" + name[len(name) - max(chars - 1, 1):]
+
+
+def _title(result: Analysis, file: str | None, width: float = math.inf) -> str:
+    """The analysis picture's title, in lines that fit ``width`` inches: the file (its path
+    shortened from the left), then the shape, mines, layouts and uniqueness, then the
+    verdicts. Nothing of the answer is cut: only the file's path can be too long."""
     position = result.position
+    chars = int(width / _TITLE_CHAR) if width != math.inf else 10**9
     mines = "unknown mines" if position.mines is None else plural(position.mines, "mine")
-    head = f"{file + ': ' if file else ''}{shape_text(position.topology)}, {mines}"
+    head = f"{shape_text(position.topology)}, {mines}"
+    lines = [_fit_name(file, chars)] if file else []
     if result.consistent is False:
-        return f"{head}\ninconsistent: no layout of mines fits this position"
-    layouts = "not counted" if result.layouts is None else _big(result.layouts)
-    return (f"{head}, layouts {layouts}{', unique' if result.unique else ''}\n"
-            f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
-            f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown")
+        lines += [head, "inconsistent: no layout of mines fits this position"]
+    else:
+        lines += [f"{head}, {layouts_text(result, _big)}, {unique_text(result.unique)}",
+                  f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
+                  f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown"]
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ the analysis's stages
@@ -718,8 +737,9 @@ def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: 
              for s, (n, w) in enumerate(zip(product, weights, strict=True)) if w}
     if not texts:
         raise InputError("no layout meets the total mine count", source="position")
-    _bars(paths[4], f"5. combination: {left} mines left, {off} cells off the frontier; "
-                    f"{sum(weights):,} layouts in all",
+    _bars(paths[4], f"5. combination: {plural(left, 'mine')} left, {plural(off, 'cell')} off the "
+                    f"frontier; "
+                    f"{plural(sum(weights), 'layout', fmt=',')} in all",
           [("layouts by mines on the frontier", _FRONTIER, texts, weights)],
           "mines on the frontier", dpi)
     draw_analysis(analyze(position, backend=backend), paths[5],

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+from exactmines.words import plural
 
 if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
     from exactmines.analysis.analyze import Analysis
@@ -15,15 +18,10 @@ if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
 __all__ = ["analysis_to_text", "grouped", "percent", "plural", "shape_text",
            "solvable_to_text", "survey_to_text", "play_summary", "play_to_text",
            "batch_summary", "batch_to_text", "chance", "replay_to_text", "replay_summary",
-           "replay_summary_to_text"]
+           "replay_summary_to_text", "unique_text", "layouts_text"]
 
 #: Boards with more cells than this are summarised in text, not drawn.
 MAX_DRAWN_CELLS = 6000
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``"1 mine"``, ``"0 mines"``, ``"2 boxes"`` (give ``words`` where ``s`` is wrong)."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def percent(p: Fraction) -> str:
@@ -62,6 +60,20 @@ def _shown(result: Analysis) -> dict[tuple[int, int], str]:
             text = f"[yellow]{min(max(round(float(cell.probability) * 100), 1), 99):>3}[/]"
         out[cell.cell] = text
     return out
+
+
+def _no_probability(result: Analysis) -> str:
+    """What the legend says of ``?`` (a covered cell without a probability), when the grid
+    shows one: its probability was not counted in time, or the cell is off the frontier of
+    a position whose mine count is unknown (where it has none, docs/contract.md §2)."""
+    if not any(c.verdict == "unknown" and c.probability is None for c in result.cells):
+        return ""
+    why = []
+    if result.position.mines is None:
+        why.append("off the frontier with no mine count: it has none")
+    if not result.probabilities_computed or not why:
+        why.insert(0, "not counted within the time limit")
+    return f", [dim]?[/] no probability ({'; or '.join(why)})"
 
 
 def _grid(result: Analysis) -> list[str]:
@@ -103,6 +115,25 @@ def grouped(n: int) -> str:
     return f"{n:,}" if n.bit_length() < 12_000 else decimal(n)
 
 
+def unique_text(unique: bool | None) -> str:
+    """``Analysis.unique`` in words: ``None`` (the time limit came first) is said, never
+    shown as "not unique"."""
+    return {True: "unique", False: "not unique", None: "unique: not decided"}[unique]
+
+
+def layouts_text(result: Analysis, number: Callable[[int], str]) -> str:
+    """``"layouts: 1,031"``; ``"not counted"`` past the time limit. Without a mine count
+    the layouts are those of the frontier alone (docs/contract.md §2): the words say so,
+    and name the cells off it, which any number of mines may fill."""
+    if result.layouts is None:
+        return "layouts: not counted"
+    if result.position.mines is not None:
+        return f"layouts: {number(result.layouts)}"
+    free = len(result.cells) - result.frontier_cells
+    off = f" ({plural(free, 'cell')} off it, free: no mine count)" if free else ""
+    return f"layouts of the frontier: {number(result.layouts)}{off}"
+
+
 def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     """A report a person reads at a glance (rich markup; the console strips it if plain)."""
     position = result.position
@@ -114,13 +145,12 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("[bold red]inconsistent[/]: no layout of mines fits this position")
         lines += [f"  {note}" for note in result.notes]
         return "\n".join(lines)
-    layouts = "not counted" if result.layouts is None else grouped(result.layouts)
+    layouts = layouts_text(result, grouped)
     if result.consistent is None:
         lines.append(f"[bold yellow]consistency not decided[/] within the time limit, "
-                     f"layouts: {layouts}")
+                     f"{layouts}, {unique_text(result.unique)}")
     else:
-        lines.append(f"consistent, layouts: {layouts}, "
-                     f"{'unique' if result.unique else 'not unique'}")
+        lines.append(f"consistent, {layouts}, {unique_text(result.unique)}")
     if not result.verdicts_complete:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
@@ -134,7 +164,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines += _grid(result)
         lines.append("legend: digits revealed, F flag, [green]s[/] safe, [red]*[/] mine, "
                      "other covered cells: mine probability in %"
-                     + _LEGEND.get(topology.kind, ""))
+                     + _no_probability(result) + _LEGEND.get(topology.kind, ""))
     else:
         lines.append(f"(the board is not drawn: {plural(position.width * position.height, 'cell')}"
                      f", more than {MAX_DRAWN_CELLS:,}; --format json or --image show every "
@@ -247,7 +277,7 @@ def play_to_text(summary: dict[str, Any]) -> str:
     s = summary
     shape = f"{s['width']}x{s['height']}"
     if "topology" in s:
-        shape = (f"{s['cells']} nodes" if s["topology"] == "graph" else
+        shape = (f"{plural(s['cells'], 'node')}" if s["topology"] == "graph" else
                  f"{s['width']}x{s['height']}x{s['layers']} cube" if s["topology"] == "cube"
                  else f"{shape} {s['topology']}")
     lines = [f"{shape}/{s['mines']}, {s['start']} at {','.join(map(str, s['at']))}, "
@@ -276,7 +306,7 @@ def batch_summary(rows: list[dict[str, Any]], out: str) -> dict[str, Any]:
         "inconsistent": sum(r["consistent"] is False for r in answered),
         "undecided": sum(r["consistent"] is None for r in answered),
         "verdicts_incomplete": sum(not r.get("verdicts_complete", True) for r in answered),
-        "unique": sum(r["unique"] for r in answered),
+        "unique": sum(r["unique"] is True for r in answered),
         "not_counted": sum(not r["probabilities_computed"] for r in answered),
         "seconds": round(sum(r["seconds"] for r in answered), 6),
     }

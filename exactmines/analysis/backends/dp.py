@@ -55,6 +55,7 @@ from exactmines.analysis.combine import binomials
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import TooLarge
+from exactmines.words import plural
 
 if TYPE_CHECKING:  # (treedp builds on this module: imported where a part needs it)
     from exactmines.analysis.backends.treedp import TreePart
@@ -368,7 +369,7 @@ def _unpack(packed: int, shift: int, offset: int, low: int, high: int) -> list[i
 def _too_wide(states: int, kept: int, component: Component) -> TooLarge:
     return TooLarge(
         f"too wide to count exactly: {states} partial states in one table, {kept} kept "
-        f"({component.cells} cells, {len(component.sizes)} boxes)")
+        f"({plural(component.cells, 'cell')}, {plural(len(component.sizes), 'box', 'boxes')})")
 
 
 def _propagate(component: Component) -> tuple[list[int], list[list[int]]] | None:

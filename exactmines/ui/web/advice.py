@@ -23,6 +23,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
 from exactmines.position import COVERED, FLAG, Cell, Position, indices_of
+from exactmines.words import plural
 
 __all__ = ["REASONS", "CANDIDATES", "Recommendation", "recommendation_to_dict", "first_click",
            "CandidateRow", "EndgameOdds", "Advice", "advise", "avoid_flags", "cell_groups",
@@ -278,7 +279,8 @@ def _odds(explained: Explanation, player: Player) -> EndgameOdds | None:
     limit = player.strategy.endgame_layouts
     if explained.base.layouts_at_most(limit):
         return EndgameOdds(None, None, True, "not computed within the time limit (the "
-                           f"search's budget of {player.strategy.endgame_nodes:,} positions)")
+                           f"search's budget of "
+                           f"{plural(player.strategy.endgame_nodes, 'position', fmt=',')})")
     return None
 
 

@@ -58,6 +58,7 @@ from exactmines.ui.web.workers import (
     WorkerPool,
 )
 from exactmines.version import __version__
+from exactmines.words import plural
 
 __all__ = ["Settings", "create_app", "STATIC", "LOOPBACK_NAMES"]
 
@@ -600,7 +601,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        message = f"request body larger than {self.limit} bytes"
+        message = f"request body larger than {plural(self.limit, 'byte')}"
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await _refuse(send, 413, message)

@@ -30,6 +30,7 @@ from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board, Cell
 from exactmines.topology import Topology, named_topology
 from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
+from exactmines.words import plural
 
 __all__ = ["MAX_SIDE", "Click", "WebGame"]
 
@@ -79,7 +80,7 @@ class WebGame:
             raise InputError("a no-guess board needs the rule safe or opening (unprotected "
                              "cannot promise a safe first click)", source="rule")
         if not 0 <= mines < width * height:
-            raise InputError(f"{mines} mines on {width}x{height}: must be 0 to "
+            raise InputError(f"{plural(mines, 'mine')} on {width}x{height}: must be 0 to "
                              f"{width * height - 1}", source="mines")
         self.width, self.height, self.mines = width, height, mines
         #: Which cells a number counts (a given board's own; a word of the page's choice).

@@ -14,6 +14,7 @@ import { colourOf } from "./colours.js";
 import { $, bigNumbers, clearError, el, readBase64, showError } from "./dom.js";
 import { applyTool, download, mineText, newBoard, setCell, startEditing, undo } from "./editor.js";
 import { decodeFragment } from "./fragment.js";
+import "./jsmlink.js";
 import { writeFragment } from "./link.js";
 import "./menu.js";
 import { refreshOverlay } from "./overlay.js";

@@ -78,7 +78,8 @@ function renderSummary() {
     ["size", size],
     ["consistent", consistent],
     ["layouts", layouts],
-    ["unique", a.unique ? el("span", { class: "verdict-good" }, "yes") : "no"],
+    ["unique", a.unique === true ? el("span", { class: "verdict-good" }, "yes")
+      : a.unique === false ? "no" : el("span", { id: "unique-undecided" }, "not decided within the time limit")],
     ["certain", `${a.safe} safe, ${a.mine} mines`],
     ["engine", `${a.backend}, ${(a.seconds * 1000).toFixed(1)} ms`],
   ]));
