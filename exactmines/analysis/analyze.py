@@ -484,8 +484,8 @@ def _components_note(numbers: list[int], cells: list[int], what: str) -> str:
     if len(numbers) > 6:
         shown += f" and {len(numbers) - 6} more"
     low, high = min(cells), max(cells)
-    size = (f"{plural(low, 'cell')} each" if low == high else f"{low}-{high} cells each")
-    return f"{len(numbers)} components ({shown}; {size}): {what}"
+    size = (f"{plural(low, 'cell')} each" if low == high else f"{low}-{plural(high, 'cell')} each")
+    return f"{plural(len(numbers), 'component')} ({shown}; {size}): {what}"
 
 
 def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # type: ignore[no-untyped-def]

@@ -597,10 +597,11 @@ def _check_exists(width: int, height: int, mines: int, start: str, at: Cell,
     degree = len(shape.neighbours(at))
     area = width * height
     if area - 1 - degree < mines < area - 1 and mines > degree:
-        raise ParameterError("mines", mines, f"no {width}x{height} board with {mines} mines is "
-                             f"solvable from a safe first click at {at[0]},{at[1]}: the click "
-                             f"must open (at most {area - 1 - degree} mines) or be the only "
-                             f"safe cell ({area - 1})")
+        raise ParameterError("mines", mines, f"no {width}x{height} board with "
+                             f"{plural(mines, 'mine')} is solvable from a safe first click at "
+                             f"{at[0]},{at[1]}: the click must open (at most "
+                             f"{plural(area - 1 - degree, 'mine')}) or be the only safe cell "
+                             f"({area - 1})")
 
 
 def _check_twins(width: int, height: int, mines: int, start: str, at: Cell,
@@ -643,7 +644,8 @@ def _check_twins(width: int, height: int, mines: int, start: str, at: Cell,
             part *= 2
     window = reach >> max(mines - single, 0) & ((1 << (min(mines, single) + 1)) - 1)
     if not window:
-        raise ParameterError("mines", mines, f"no {shape.size_text} board with {mines} mines "
+        raise ParameterError("mines", mines, f"no {shape.size_text} board with "
+                             f"{plural(mines, 'mine')} "
                              "is solvable without guessing: cells with the same neighbours "
                              "must be all mines or all safe, and their groups cannot hold "
                              f"exactly {mines}")

@@ -1058,7 +1058,7 @@ def generate_command(
             def keep(instance: Any) -> None:
                 finished.append(_generate_write(out, instance))
                 if not quiet and count > 1:
-                    sys.stderr.write(f"\r{len(finished)}/{total} boards")
+                    sys.stderr.write(f"\r{len(finished)}/{plural(total, 'board')}")
                     sys.stderr.flush()
 
             with _interrupted("boards", out):

@@ -309,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if max(width, height) > settings.max_position_side \
                     or width * height > settings.max_cells:
                 raise TooBig(f"a {width}x{height} position is larger than this server "
-                             f"analyses: at most {settings.max_cells:,} cells and "
+                             f"analyses: at most {plural(settings.max_cells, 'cell', fmt=',')} and "
                              f"{settings.max_position_side} a side")
         return (body.text, body.grid, body.mines, body.backend, limit, tuple(body.flagged),
                 body.grouped, body.topology), _covered(raw)
@@ -333,7 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise OutOfTime(f"the analysis was stopped, and not even its position was read "
                             f"within {fallback[2]:.3g} s after") from None
         if len(body) > settings.max_reply:
-            raise TooBig(f"the answer is {len(body):,} bytes, more than the "
+            raise TooBig(f"the answer is {plural(len(body), 'byte', fmt=',')}, more than the "
                          f"{settings.max_reply:,} this server sends"
                          + ("; ask for \"grouped\": true" if overlay and not data[6] else ""))
         return _json(body)
