@@ -91,10 +91,11 @@ class Layout:
         on a mine."""
         r, c = cell
         if not (0 <= r < self.board.height and 0 <= c < self.board.width):
-            raise InputError(f"first click {r},{c} is off the board", source=source)
+            raise InputError(f"{r},{c} is off the {self.board.width}x{self.board.height} "
+                             "board", source=source)
         index = self.index(cell)
         if self.mine[index]:
-            raise InputError(f"first click {r},{c} is on a mine", source=source)
+            raise InputError(f"{r},{c} is a mine", source=source)
         return index
 
 

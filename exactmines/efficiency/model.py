@@ -102,10 +102,9 @@ class _Programme:
     """The part's programme in HiGHS, rows added in place."""
 
     def __init__(self) -> None:
-        import highspy
+        from exactmines.analysis.backends.milp import _highspy, _quiet_highs
 
-        from exactmines.analysis.backends.milp import _quiet_highs
-
+        highspy = _highspy()
         self.highspy = highspy
         self.h = _quiet_highs(highspy)
         self.h.setOptionValue("mip_rel_gap", 0.0)
@@ -136,18 +135,6 @@ class _Programme:
     def fix(self, column: int) -> None:
         self.h.changeColBounds(column, 1.0, 1.0)
 
-    def hint(self, columns: set[int]) -> None:
-        """A known solution (the columns at 1), for HiGHS to start from."""
-        import numpy as np
-
-        values = np.zeros(len(self.costs))
-        for c in columns:
-            values[c] = 1.0
-        solution = self.highspy.HighsSolution()
-        solution.col_value = list(values)
-        solution.value_valid = True
-        self.h.setSolution(solution)
-
     def solve(self, seconds: float) -> tuple[str, list[float] | None, int]:
         """("optimal" | "stopped", solution or None, proved lower bound)."""
         self.h.setOptionValue("time_limit", max(seconds, 0.001))
@@ -156,8 +143,10 @@ class _Programme:
         kinds = self.highspy.HighsModelStatus
         info = self.h.getInfo()
         if status == kinds.kOptimal:
-            value = info.objective_function_value
-            return "optimal", list(self.h.getSolution().col_value), round(value)
+            # The programme's optimum is its lower bound: the solution's cost, counted here.
+            x = list(self.h.getSolution().col_value)
+            return "optimal", x, sum(int(c) for c, v in zip(self.costs, x, strict=True)
+                                     if v > _HALF)
         if status == kinds.kInfeasible:
             raise RuntimeError("the click programme has no solution")
         bound = info.mip_dual_bound
@@ -198,8 +187,8 @@ def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget) ->
         prog.fix(left[start_here] if start_here in left else L[layout.opening_of[start_here]])
 
     best: list[Click] | None = greedy(layout, start_here, part=part)
-    lower, cuts, solves = 0, 0, 0
-    prog.hint(_columns_of(layout, best, L, left, flag, chord))
+    # A part is revealed first by a left click of its own (no click elsewhere reaches it).
+    lower, cuts, solves = 1, 0, 0
     while True:
         status, x, bound = prog.solve(budget.remaining())
         solves += 1
@@ -228,26 +217,9 @@ def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget) ->
             cuts += 1
         if budget.expired() or status != "optimal" or len(best) <= lower:
             break
-        prog.hint(_columns_of(layout, best, L, left, flag, chord))
     if best is None:
         best = greedy(layout, start_here, part=part)
     return PartAnswer(best, lower, len(best) <= lower, cuts, solves)
-
-
-def _columns_of(layout: Layout, clicks: list[Click], L: dict[int, int],
-                left: dict[int, int], flag: dict[int, int], chord: dict[int, int]) -> set[int]:
-    """The programme's columns a part's click sequence sets to 1."""
-    columns = set()
-    for kind, i in clicks:
-        if kind == "flag":
-            columns.add(flag[i])
-        elif kind == "chord":
-            columns.add(chord[i])
-        elif layout.opening_of[i] >= 0:
-            columns.add(L[layout.opening_of[i]])
-        elif i in left:
-            columns.add(left[i])
-    return columns
 
 
 def _play(layout: Layout, roots: list[Click], chords: list[int]) -> tuple[list[Click], Any]:

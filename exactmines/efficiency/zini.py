@@ -79,7 +79,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
         When ``start`` is off the board or on a mine.
     """
     layout = Layout.of(board)
-    first = None if start is None else layout.safe_start(start, "first click")
+    first = None if start is None else layout.safe_start(start, "--start")
     greedy = best_greedy(layout, first)
     pieces = parts(layout)
     clicks: list[Click] = [] if first is None else [("left", first)]
