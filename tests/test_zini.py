@@ -112,8 +112,8 @@ def _seq(answer):
     return answer.to_dict()["sequence"]
 
 
-@settings(max_examples=15, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([(4, 4, 3), (4, 3, 2), (3, 3, 2)]))
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(4, 3, 2), (3, 3, 2), (4, 3, 3), (3, 3, 1)]))
 def test_optimum_is_the_brute_force_minimum(seed, size):
     board = random_board(*size, random.Random(seed))
     answer = fewest_clicks(board)
