@@ -10,6 +10,7 @@ from exactmines.words import plural
 
 if TYPE_CHECKING:  # cheap to import: the CLI's every command uses plural()
     from exactmines.analysis.analyze import Analysis
+    from exactmines.efficiency.zini import Zini
     from exactmines.play.games import PlayResult
     from exactmines.position import Board, Cell, Topology
     from exactmines.solvability.check import Solvability
@@ -452,3 +453,17 @@ def replay_summary_to_text(summary: dict[str, Any]) -> str:
             f"{classes.get('safe', 0)} safe, {classes.get('needless guess', 0)} needless "
             f"guesses, {classes.get('forced guess', 0)} forced, "
             f"{classes.get('not judged', 0)} not judged; {s['seconds']:.2f} s of judging")
+
+
+def zini_to_text(answer: Zini, source: str) -> str:
+    """``exactmines zini``'s report: the count, its proof or bounds, and the sequence."""
+    if answer.optimal:
+        head = f"{source}: {answer.clicks} clicks, optimal (exact ZiNi)"
+    else:
+        head = (f"{source}: {answer.clicks} clicks found, at least {answer.lower_bound} "
+                f"needed (time limit reached)")
+    start = "" if answer.start is None else f"; first click {answer.start[0]},{answer.start[1]}"
+    lines = [head, f"3BV {answer.bbbv}; best greedy {answer.greedy}{start}"]
+    for n, (kind, (r, c)) in enumerate(answer.sequence, 1):
+        lines.append(f"{n:4d}. {kind:5s} {r},{c}")
+    return "\n".join(lines)

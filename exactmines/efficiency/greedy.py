@@ -1,0 +1,101 @@
+"""Greedy click sequences: the starting bound of the exact search, and a sequence to give
+when the time runs out before anything better is found.
+
+The classic ZiNi greedy: while some chord saves clicks, make the one that saves most (its
+*premium*: the 3BV units it reveals, less the clicks it costs: a left click on its number
+if still covered, a flag per unflagged mine beside it, the chord itself); when none does,
+left-click one unit (an opening first) and look again. The openings-first variant clicks
+every opening before the first chord. Cost per step: each numbered cell and its
+neighbours once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exactmines.efficiency.layout import Click, Clicks, Layout, tidy
+
+__all__ = ["greedy", "best_greedy"]
+
+
+def _premium(layout: Layout, state: Clicks, active: bytearray, d: int) -> tuple[int, int]:
+    """(premium, units revealed) of clicking (if needed), flagging and chording ``d``."""
+    revealed, flagged = state.revealed, state.flagged
+    cost = 1 + (not revealed[d])
+    units, opened = 0, set()
+    if not revealed[d] and not any(not active[k] for k in layout.borders_of[d]):
+        units += 1
+    covered = False
+    for i in layout.neighbours[d]:
+        if layout.mine[i]:
+            cost += not flagged[i]
+        elif not revealed[i]:
+            covered = True
+            k = layout.opening_of[i]
+            if k >= 0:
+                if not active[k] and k not in opened:
+                    opened.add(k)
+                    units += 1
+            elif not any(not active[j] for j in layout.borders_of[i]):
+                units += 1
+    if not covered:
+        return -1, 0
+    return units - cost, units
+
+
+def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = False,
+           threshold: int = 1, prefix: tuple[Click, ...] = (),
+           part: Any = None) -> list[Click]:
+    """A sequence that clears the board, from a first left click at ``start`` (flat index;
+    ``None``: no first click imposed), then ``prefix`` (clicks the rules allow), then
+    greedy. With ``part`` (a :class:`~exactmines.efficiency.model.Part`), only its cells
+    are cleared and clicked. Chords are made while one has a premium of at least ``threshold``."""
+    state = Clicks(layout)
+    active = bytearray(len(layout.openings))
+    numbered = layout.numbered if part is None else part.numbered
+    openings = range(len(layout.openings)) if part is None else part.openings
+    targets = [layout.openings[k][0][0] for k in openings] + list(numbered)
+    clicks: list[Click] = []
+
+    def click(c: Click) -> None:
+        clicks.append(c)
+        state.play(c)
+        for k in range(len(layout.openings)):
+            if not active[k] and state.revealed[layout.openings[k][0][0]]:
+                active[k] = 1
+
+    if start is not None:
+        click(("left", start))
+    for c in prefix:
+        click(c)
+    if openings_first:
+        for k in openings:
+            if not state.revealed[layout.openings[k][0][0]]:
+                click(("left", layout.openings[k][0][0]))
+    while not all(state.revealed[i] for i in targets):
+        best, best_units, chosen = threshold - 1, -1, -1
+        for d in numbered:
+            premium, units = _premium(layout, state, active, d)
+            if premium > best or (premium == best and chosen >= 0 and units > best_units):
+                best, best_units, chosen = premium, units, d
+        if chosen >= 0:
+            if not state.revealed[chosen]:
+                click(("left", chosen))
+            for i in layout.neighbours[chosen]:
+                if layout.mine[i] and not state.flagged[i]:
+                    click(("flag", i))
+            click(("chord", chosen))
+            continue
+        target = next((layout.openings[k][0][0] for k in openings if not active[k]), None)
+        if target is None:
+            target = next(i for i in numbered if not state.revealed[i])
+        click(("left", target))
+    return tidy(layout, clicks) if part is None else clicks
+
+
+def best_greedy(layout: Layout, start: int | None = None) -> list[Click]:
+    """The shortest of the greedy variants (plain and openings-first, premium above 0 or
+    at least 0)."""
+    runs = [greedy(layout, start, openings_first=first, threshold=threshold)
+            for first in (False, True) for threshold in (1, 0)]
+    return min(runs, key=len)

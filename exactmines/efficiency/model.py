@@ -1,0 +1,290 @@
+"""The fewest clicks as a 0/1 programme, solved by HiGHS, with the order of the chords
+enforced by cuts added while solving.
+
+Choices (one 0/1 variable each), on a board whose every mine is known:
+
+- ``L[k]``: left-click opening ``k`` (on any of its zeros);
+- ``l[v]``: left-click the isolated number ``v`` (and the first click, when it is a number
+  on an opening's border);
+- ``f[m]``: flag mine ``m``;
+- ``c[d]``: chord on number ``d``.
+
+Rows: every opening is revealed, by its click or a chord on its border
+(``L[k] + sum c[d] >= 1``); every isolated number is revealed, by its click or a chord beside
+it (``l[v] + sum c[e] >= 1``); a chord has its mines flagged (``c[d] <= f[m]``). Minimise the
+clicks, ``sum L + l + f + c``.
+
+Order. A solution is played: the left clicks, then every chosen chord whose number is
+revealed, its flags just before it, until none is left. If the board is then clear, the
+clicks are a sequence of the programme's optimal length: optimal. If not, the cells still
+covered fall into groups (numbers joined when beside each other, an opening with its
+border); for each group ``S`` a cut says that something outside ``S`` must reveal a cell of
+``S`` first: a left click in ``S`` or a chord beside ``S`` on a number not in ``S``
+(``sum >= 1``). Every real sequence obeys it (the first cell of ``S`` it reveals is revealed
+so), so each programme solved on the way is a relaxation of the real problem, and its bound
+is a proved lower bound. The loop ends when a solution plays through.
+
+Why these choices lose nothing: a left click on a number of an opening's border can be
+moved to the opening (it reveals more at the same moment); a zero is first revealed by a
+left click or a chord beside it (that chord's number is on its border); an isolated number
+by a left click or a chord beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from exactmines.budget import Budget
+from exactmines.efficiency.layout import Click, Layout
+
+__all__ = ["Part", "PartAnswer", "parts", "solve_part"]
+
+#: HiGHS's integrality tolerance: a column above it is taken as 1.
+_HALF = 0.5
+_INF = math.inf
+
+
+@dataclass(frozen=True)
+class Part:
+    """Cells whose clicks interact with each other only (see :func:`parts`)."""
+
+    openings: tuple[int, ...]
+    numbered: tuple[int, ...]
+
+
+@dataclass
+class PartAnswer:
+    """The best clicks found for a part, and a proved lower bound on their number."""
+
+    clicks: list[Click]
+    lower_bound: int
+    optimal: bool
+    cuts: int = 0
+    solves: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def parts(layout: Layout) -> list[Part]:
+    """The board's independent parts: numbers joined when beside each other, beside the
+    same mine, or on the border of the same opening. No choice of one part changes what
+    another needs, so the fewest clicks is the sum over parts."""
+    size = len(layout.numbers)
+    parent = list(range(size + len(layout.openings)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(a: int, b: int) -> None:
+        parent[find(a)] = find(b)
+
+    for d in layout.numbered:
+        for i in layout.neighbours[d]:
+            if layout.mine[i] or layout.numbers[i]:
+                join(d, i)
+        for k in layout.borders_of[d]:
+            join(d, size + k)
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for k in range(len(layout.openings)):
+        groups.setdefault(find(size + k), ([], []))[0].append(k)
+    for d in layout.numbered:
+        groups.setdefault(find(d), ([], []))[1].append(d)
+    found = [Part(tuple(o), tuple(n)) for o, n in groups.values()]
+    return sorted(found, key=lambda p: len(p.openings) + len(p.numbered))
+
+
+class _Programme:
+    """The part's programme in HiGHS, rows added in place."""
+
+    def __init__(self) -> None:
+        from exactmines.analysis.backends.milp import _highspy, _quiet_highs
+
+        highspy = _highspy()
+        self.highspy = highspy
+        self.h = _quiet_highs(highspy)
+        self.h.setOptionValue("mip_rel_gap", 0.0)
+        self.h.setOptionValue("threads", 1)
+        self.h.setOptionValue("parallel", "off")
+        self.costs: list[float] = []
+
+    def column(self, cost: int, low: int = 0) -> int:
+        self.costs.append(float(cost))
+        return len(self.costs) - 1
+
+    def build(self) -> None:
+        import numpy as np
+
+        n = len(self.costs)
+        self.h.addVars(n, np.zeros(n), np.ones(n))
+        self.h.changeColsIntegrality(n, np.arange(n, dtype=np.int32),
+                                     np.full(n, self.highspy.HighsVarType.kInteger.value,
+                                             dtype=np.uint8))
+        self.h.changeColsCost(n, np.arange(n, dtype=np.int32), np.array(self.costs))
+
+    def row(self, terms: Sequence[tuple[int, int]], low: float, high: float) -> None:
+        import numpy as np
+
+        self.h.addRow(low, high, len(terms), np.array([t[0] for t in terms], dtype=np.int32),
+                      np.array([float(t[1]) for t in terms]))
+
+    def fix(self, column: int) -> None:
+        self.h.changeColBounds(column, 1.0, 1.0)
+
+    def solve(self, seconds: float) -> tuple[str, list[float] | None, int]:
+        """("optimal" | "stopped", solution or None, proved lower bound)."""
+        self.h.setOptionValue("time_limit", max(seconds, 0.001))
+        self.h.run()
+        status = self.h.getModelStatus()
+        kinds = self.highspy.HighsModelStatus
+        info = self.h.getInfo()
+        if status == kinds.kOptimal:
+            # The programme's optimum is its lower bound: the solution's cost, counted here.
+            x = list(self.h.getSolution().col_value)
+            return "optimal", x, sum(int(c) for c, v in zip(self.costs, x, strict=True)
+                                     if v > _HALF)
+        if status == kinds.kInfeasible:
+            raise RuntimeError("the click programme has no solution")
+        bound = info.mip_dual_bound
+        proved = math.ceil(bound - 1e-6) if math.isfinite(bound) else 0
+        has = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        return "stopped", list(self.h.getSolution().col_value) if has else None, proved
+
+
+def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget) -> PartAnswer:
+    """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
+    (then the best clicks found, and the best bound proved)."""
+    from exactmines.efficiency.greedy import greedy
+
+    prog = _Programme()
+    in_part = set(part.numbered)
+    isolated = [v for v in part.numbered if not layout.borders_of[v]]
+    start_here = start if start is not None and (
+        start in in_part or layout.opening_of[start] in part.openings) else None
+    L = {k: prog.column(1) for k in part.openings}
+    lefts = set(isolated) | ({start_here} if start_here in in_part else set())
+    left = {v: prog.column(1) for v in sorted(lefts)}
+    mines = sorted({i for d in part.numbered for i in layout.neighbours[d] if layout.mine[i]})
+    flag = {m: prog.column(1) for m in mines}
+    chord = {d: prog.column(1) for d in part.numbered
+             if any(not layout.mine[i] for i in layout.neighbours[d])}
+    prog.build()
+    for k in part.openings:
+        prog.row([(L[k], 1)] + [(chord[d], 1) for d in layout.openings[k][1] if d in chord],
+                 1, _INF)
+    for v in isolated:
+        prog.row([(left[v], 1)] + [(chord[e], 1) for e in layout.neighbours[v] if e in chord],
+                 1, _INF)
+    for d, col in chord.items():
+        for i in layout.neighbours[d]:
+            if layout.mine[i]:
+                prog.row([(col, 1), (flag[i], -1)], -_INF, 0)
+    if start_here is not None:
+        prog.fix(left[start_here] if start_here in left else L[layout.opening_of[start_here]])
+
+    best: list[Click] | None = greedy(layout, start_here, part=part)
+    # A part is revealed first by a left click of its own (no click elsewhere reaches it).
+    lower, cuts, solves = 1, 0, 0
+    while True:
+        status, x, bound = prog.solve(budget.remaining())
+        solves += 1
+        lower = max(lower, bound)
+        if x is None:
+            break
+        roots: list[Click] = [] if start_here is None else [("left", start_here)]
+        roots += [("left", layout.openings[k][0][0]) for k, col in L.items()
+                  if x[col] > _HALF and (start_here is None
+                                         or layout.opening_of[start_here] != k)]
+        roots += [("left", v) for v, col in left.items() if x[col] > _HALF and v != start_here]
+        chords = [d for d, col in chord.items() if x[col] > _HALF]
+        played, state = _play(layout, roots, chords)
+        covered = [v for v in part.numbered if not state.revealed[v]]
+        if not covered:
+            if best is None or len(played) < len(best):
+                best = played
+            if status == "optimal":
+                return PartAnswer(best, lower, len(best) <= lower, cuts, solves)
+            break
+        finished = greedy(layout, None, prefix=tuple(played), part=part)
+        if best is None or len(finished) < len(best):
+            best = finished
+        for group in _groups(layout, covered, state):
+            prog.row(_entries(layout, group, L, left, chord), 1, _INF)
+            cuts += 1
+        if budget.expired() or status != "optimal" or len(best) <= lower:
+            break
+    if best is None:
+        best = greedy(layout, start_here, part=part)
+    return PartAnswer(best, lower, len(best) <= lower, cuts, solves)
+
+
+def _play(layout: Layout, roots: list[Click], chords: list[int]) -> tuple[list[Click], Any]:
+    """The roots, then each chord as soon as its number is revealed (its flags just before
+    it): the clicks made and the state they leave."""
+    from exactmines.efficiency.layout import Clicks
+
+    state = Clicks(layout)
+    played: list[Click] = []
+    for click in roots:
+        if state.play(click):
+            played.append(click)
+    waiting = list(chords)
+    progress = True
+    while waiting and progress:
+        progress = False
+        for d in list(waiting):
+            if state.revealed[d]:
+                waiting.remove(d)
+                progress = True
+                for i in layout.neighbours[d]:
+                    if layout.mine[i] and not state.flagged[i]:
+                        state.play(("flag", i))
+                        played.append(("flag", i))
+                if state.play(("chord", d)):
+                    played.append(("chord", d))
+    return played, state
+
+
+def _groups(layout: Layout, covered: list[int], state: Any) -> list[list[int]]:
+    """The covered numbers in groups: joined when beside each other or on the border of the
+    same (covered) opening."""
+    todo = set(covered)
+    found = []
+    while todo:
+        seed = todo.pop()
+        group, stack = [seed], [seed]
+        while stack:
+            v = stack.pop()
+            near = [i for i in layout.neighbours[v] if i in todo]
+            for k in layout.borders_of[v]:
+                near += [i for i in layout.openings[k][1] if i in todo]
+            for i in near:
+                if i in todo:
+                    todo.discard(i)
+                    group.append(i)
+                    stack.append(i)
+        found.append(group)
+    return found
+
+
+def _entries(layout: Layout, group: list[int], L: dict[int, int], left: dict[int, int],
+             chord: dict[int, int]) -> list[tuple[int, int]]:
+    """The columns of what can reveal a cell of ``group`` first, from outside it: a left
+    click on it or its openings, a chord on a number beside it (or on the border of its
+    openings) not in it."""
+    members = set(group)
+    columns: set[int] = set()
+    for v in group:
+        if v in left:
+            columns.add(left[v])
+        for k in layout.borders_of[v]:
+            columns.add(L[k])
+            columns.update(chord[e] for e in layout.openings[k][1]
+                           if e in chord and e not in members)
+        columns.update(chord[e] for e in layout.neighbours[v]
+                       if e in chord and e not in members)
+    return [(c, 1) for c in sorted(columns)]

@@ -1,0 +1,100 @@
+"""The fewest clicks that clear a board whose every mine is known (the exact ZiNi), with a
+click sequence that does it and a proof, or under a time limit the best sequence found and
+a proved lower bound.
+
+The greedy heuristics give the first sequence; each independent part of the board
+(:func:`~exactmines.efficiency.model.parts`) is then solved exactly by the 0/1 programme of
+:mod:`exactmines.efficiency.model`, and the parts' clicks put together. The sequence
+answered has been played by the game's rules and clears the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from exactmines.budget import UNLIMITED, Budget
+from exactmines.efficiency.greedy import best_greedy
+from exactmines.efficiency.layout import Click, Layout, tidy
+from exactmines.efficiency.model import parts, solve_part
+from exactmines.position import Board, Cell
+
+__all__ = ["Zini", "fewest_clicks"]
+
+
+@dataclass(frozen=True)
+class Zini:
+    """The answer of :func:`fewest_clicks`.
+
+    Attributes
+    ----------
+    clicks:
+        How many clicks ``sequence`` makes (flags and chords count one each).
+    lower_bound:
+        No sequence clears the board in fewer clicks (proved).
+    optimal:
+        ``clicks == lower_bound``: no sequence is shorter.
+    bbbv:
+        The board's 3BV (clicks without flags or chords).
+    greedy:
+        The clicks of the best greedy sequence (the starting bound).
+    sequence:
+        ``(kind, (row, col))`` with kind ``"left"``, ``"flag"`` or ``"chord"``, in order.
+    start:
+        The first click imposed, or ``None``.
+    parts:
+        How many independent parts the board was cut into.
+    """
+
+    clicks: int
+    lower_bound: int
+    optimal: bool
+    bbbv: int
+    greedy: int
+    sequence: tuple[tuple[str, Cell], ...]
+    start: Cell | None
+    parts: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``docs/contract.md``)."""
+        return {"clicks": self.clicks, "optimal": self.optimal,
+                "lower_bound": self.lower_bound, "bbbv": self.bbbv, "greedy": self.greedy,
+                "start": None if self.start is None else list(self.start),
+                "parts": self.parts,
+                "sequence": [[kind, r, c] for kind, (r, c) in self.sequence]}
+
+
+def fewest_clicks(board: Board, start: Cell | None = None, *,
+                  budget: Budget = UNLIMITED) -> Zini:
+    """The fewest clicks that clear ``board`` (every mine known), beginning with a left
+    click at ``start`` when given.
+
+    Under ``budget`` the answer is the best sequence found in time, with ``optimal`` false
+    unless the proved lower bound meets it. Cost: the greedy passes (milliseconds), then one
+    0/1 programme per part; a beginner or intermediate board takes well under a second.
+
+    Raises
+    ------
+    InputError
+        When ``start`` is off the board or on a mine.
+    """
+    layout = Layout.of(board)
+    first = None if start is None else layout.safe_start(start, "--start")
+    greedy = best_greedy(layout, first)
+    pieces = parts(layout)
+    clicks: list[Click] = [] if first is None else [("left", first)]
+    lower = 0
+    for n, part in enumerate(pieces):
+        answer = solve_part(layout, part, first,
+                            budget.share(1 / (len(pieces) - n)) if budget.limited else budget)
+        clicks += [c for c in answer.clicks if c != ("left", first)]
+        lower += answer.lower_bound
+    if first is not None and not any(first in part.numbered
+                                     or layout.opening_of[first] in part.openings
+                                     for part in pieces):
+        lower += 1  # pragma: no cover - every safe cell is in some part
+    exact = tidy(layout, clicks)
+    best = exact if len(exact) <= len(greedy) else greedy
+    lower = min(lower, len(best))  # pragma: defensive; equal when the parts are proved
+    return Zini(len(best), lower, len(best) == lower, layout.bbbv, len(greedy),
+                tuple((kind, layout.cell(i)) for kind, i in best), start, len(pieces))

@@ -1,0 +1,177 @@
+"""The fewest clicks (exact ZiNi): every answered sequence replayed by a simulator of the
+game's rules written here (it shares no code with the solver), and the solver's optimum
+checked against a breadth-first search over every click sequence on tiny boards."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from exactmines.budget import Budget
+from exactmines.efficiency.zini import fewest_clicks
+from exactmines.errors import InputError
+from exactmines.game import random_board, three_bv
+from exactmines.position import Board
+from exactmines.ui.cli import app, main
+
+
+def _around(w, h, r, c):
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < h and 0 <= c + dc < w]
+
+
+def _count(board, cell):
+    return sum(n in board.mine_cells for n in _around(board.width, board.height, *cell))
+
+
+def _open(board, shown, flags, cell):
+    """Reveal ``cell`` and flood zeros; a mine is an error."""
+    if cell in board.mine_cells:
+        raise AssertionError(f"clicked the mine at {cell}")
+    stack = [cell]
+    while stack:
+        at = stack.pop()
+        if at in shown or at in flags:
+            continue
+        shown.add(at)
+        if _count(board, at) == 0:
+            stack += _around(board.width, board.height, *at)
+
+
+def replay(board: Board, sequence) -> int:
+    """Play ``sequence`` by the game's rules; every click must change the board; the board
+    must be clear at the end. The number of clicks."""
+    shown, flags = set(), set()
+    for kind, r, c in sequence:
+        before = (len(shown), len(flags))
+        if kind == "left":
+            _open(board, shown, flags, (r, c))
+        elif kind == "flag":
+            assert (r, c) not in shown
+            flags.add((r, c))
+        elif kind == "chord":
+            assert (r, c) in shown, f"chord on covered {r},{c}"
+            around = _around(board.width, board.height, r, c)
+            assert sum(n in flags for n in around) == _count(board, (r, c))
+            for n in around:
+                if n not in flags:
+                    _open(board, shown, flags, n)
+        else:
+            raise AssertionError(kind)
+        assert (len(shown), len(flags)) != before, f"{kind} {r},{c} changed nothing"
+    safe = board.width * board.height - board.mines
+    assert len(shown) == safe, "the board is not clear"
+    return len(sequence)
+
+
+def brute_minimum(board: Board) -> int:
+    """The fewest clicks by breadth-first search over every state (revealed, flagged): left
+    clicks on covered unflagged safe cells, flags on or off any covered cell, chords on
+    revealed numbers whose flag count equals the number and that hit no mine."""
+    w, h = board.width, board.height
+    cells = [(r, c) for r in range(h) for c in range(w)]
+    safe = len(cells) - board.mines
+    start = (frozenset(), frozenset())
+    seen = {start}
+    queue = deque([(start, 0)])
+    while queue:
+        (shown, flags), depth = queue.popleft()
+        if len(shown) == safe:
+            return depth
+        moves = []
+        for cell in cells:
+            if cell in shown:
+                around = _around(w, h, *cell)
+                if (_count(board, cell) and sum(n in flags for n in around) == _count(board, cell)
+                        and not any(n in board.mine_cells and n not in flags for n in around)):
+                    s = set(shown)
+                    for n in around:
+                        if n not in flags:
+                            _open(board, s, flags, n)
+                    moves.append((frozenset(s), flags))
+                continue
+            moves.append((shown, flags ^ {cell}))
+            if cell not in flags and cell not in board.mine_cells:
+                s = set(shown)
+                _open(board, s, flags, cell)
+                moves.append((frozenset(s), flags))
+        for state in moves:
+            if state not in seen:
+                seen.add(state)
+                queue.append((state, depth + 1))
+    raise AssertionError("no sequence clears the board")
+
+
+def _seq(answer):
+    return answer.to_dict()["sequence"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(4, 3, 2), (3, 3, 2), (4, 3, 3), (3, 3, 1)]))
+def test_optimum_is_the_brute_force_minimum(seed, size):
+    board = random_board(*size, random.Random(seed))
+    answer = fewest_clicks(board)
+    assert answer.optimal
+    assert replay(board, _seq(answer)) == answer.clicks == answer.lower_bound
+    assert answer.clicks == brute_minimum(board)
+
+
+def test_a_chord_beats_the_greedy_and_3bv():
+    # Eight isolated numbers around one mine: one flag and two clicked-and-chorded
+    # numbers reveal what 3BV clicks one by one.
+    board = Board(3, 3, frozenset({(1, 1)}))
+    answer = fewest_clicks(board)
+    assert answer.bbbv == 8 and answer.clicks == 5 == brute_minimum(board)
+    assert answer.lower_bound == 5 and isinstance(answer.lower_bound, int)
+    assert replay(board, _seq(answer)) == 5
+
+
+@pytest.mark.parametrize("size", [(9, 9, 10), (16, 16, 40)])
+def test_real_sizes_replay_and_never_lose_to_greedy(size):
+    for seed in range(2):
+        board = random_board(*size, random.Random(seed))
+        answer = fewest_clicks(board, budget=Budget.seconds(2))
+        assert replay(board, _seq(answer)) == answer.clicks
+        assert answer.lower_bound <= answer.clicks <= answer.greedy <= three_bv(board)
+        assert answer.bbbv == three_bv(board)
+
+
+def test_first_click_is_kept():
+    board = random_board(9, 9, 10, random.Random(5))
+    free = fewest_clicks(board)
+    cell = next((r, c) for r in range(9) for c in range(9)
+                if (r, c) not in board.mine_cells and _count(board, (r, c)))
+    started = fewest_clicks(board, cell)
+    assert _seq(started)[0] == ["left", *cell]
+    assert replay(board, _seq(started)) == started.clicks >= free.clicks
+    with pytest.raises(InputError, match="is a mine"):
+        fewest_clicks(board, next(iter(board.mine_cells)))
+
+
+def test_budget_gives_bounds_and_a_clearing_sequence():
+    board = random_board(30, 16, 99, random.Random(3))
+    answer = fewest_clicks(board, budget=Budget.seconds(0.05))
+    assert replay(board, _seq(answer)) == answer.clicks
+    assert 0 < answer.lower_bound <= answer.clicks <= answer.greedy
+    assert answer.optimal == (answer.lower_bound == answer.clicks)
+
+
+def test_cli_json_and_bad_start(tmp_path, capsys):
+    board = random_board(9, 9, 10, random.Random(1))
+    rows = ["".join("x" if (r, c) in board.mine_cells else "o" for c in range(9))
+            for r in range(9)]
+    path = tmp_path / "b.txt"
+    path.write_text("\n".join(rows) + "\n")
+    result = CliRunner().invoke(app, ["zini", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) >= {"clicks", "optimal", "lower_bound", "bbbv", "sequence"}
+    assert replay(board, data["sequence"]) == data["clicks"]
+    assert main(["zini", str(path), "--start", "20,1"]) == 2
+    assert "--start: 20,1 is off the 9x9 board" in capsys.readouterr().err
