@@ -10,6 +10,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     base_url,
     browser,
     fragment_of,
+    open_replay,
     page,
     wait_ready,
 )
@@ -84,12 +85,7 @@ def test_a_replay_lost_at_its_first_click_reads_as_the_cli_reads_it(page, base_u
     recorder.left((0, 0))
     path = tmp_path / "boom.evf"
     path.write_bytes(recorder.evf(player="me", software="test"))
-    page.goto(base_url)
-    wait_ready(page)
-    page.click("#mode-replay")
-    page.set_input_files("#replay-file", str(path))
-    page.wait_for_function("() => window.exactmines.state.replay !== null")
-    wait_ready(page)
+    open_replay(page, base_url, path)
     assert main(["replay", str(path)]) == 0
     text = capsys.readouterr().out
     assert "luck: 1 (no guess survived)" in text
@@ -105,13 +101,7 @@ def test_a_replays_log_marks_its_chords(page, base_url):  # noqa: F811 (fixtures
     # Two rows "1,0 safe 0%" looked like a double click: a chord's row says so.
     path = EXPERT.parent.parent / "tests" / "data" / "replays" / "recorded" / \
         "clumsy-small-5x5x4-seed21-v0.evf"
-    page.goto(base_url)
-    wait_ready(page)
-    page.click("#mode-replay")
-    page.set_input_files("#replay-file", str(path))
-    page.wait_for_function("() => window.exactmines.state.replay !== null")
-    wait_ready(page)
-    answer = page.evaluate("window.exactmines.state.replay.answer")
+    answer = open_replay(page, base_url, path)
     opening = [e for e in answer["events"] if e["class"] is not None]
     assert any(e["kind"] == "chord" for e in opening)
     cells = page.eval_on_selector_all("#replay-clicks tbody tr td:nth-child(2)",
