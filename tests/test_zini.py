@@ -175,3 +175,18 @@ def test_cli_json_and_bad_start(tmp_path, capsys):
     assert replay(board, data["sequence"]) == data["clicks"]
     assert main(["zini", str(path), "--start", "20,1"]) == 2
     assert "--start: 20,1 is off the 9x9 board" in capsys.readouterr().err
+
+
+def test_zini_runs_after_the_milp_engine_in_the_same_process():
+    # HiGHS keeps one thread scheduler per process: once the MILP engine had run, the click
+    # programme (which asked for another thread count) failed at once, with no status, and
+    # every answer came back "time limit reached" with the greedy count and a bound of 1.
+    from exactmines.analysis.backends import get_backend
+    from exactmines.analysis.frontier import build_frontier
+    from exactmines.io.formats import position_from_text
+
+    position = position_from_text("3x3x1\n1HH\nHHH\nHHH\n")
+    for component in build_frontier(position).components:
+        get_backend("milp-highs").count(component)
+    answer = fewest_clicks(Board(4, 3, frozenset({(1, 1), (0, 3)})), budget=Budget.seconds(600))
+    assert answer.optimal and answer.lower_bound == answer.clicks

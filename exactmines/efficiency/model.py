@@ -39,6 +39,7 @@ from typing import Any
 
 from exactmines.budget import Budget
 from exactmines.efficiency.layout import Click, Layout
+from exactmines.errors import SolverError
 
 __all__ = ["Part", "PartAnswer", "parts", "solve_part"]
 
@@ -108,7 +109,9 @@ class _Programme:
         self.highspy = highspy
         self.h = _quiet_highs(highspy)
         self.h.setOptionValue("mip_rel_gap", 0.0)
-        self.h.setOptionValue("threads", 1)
+        # No "threads" option: HiGHS keeps one scheduler per process, and a run asking for
+        # another thread count than the one it started with (the analysis' MILP engine
+        # starts it with the default) fails at once with no status.
         self.h.setOptionValue("parallel", "off")
         self.costs: list[float] = []
 
@@ -138,7 +141,8 @@ class _Programme:
     def solve(self, seconds: float) -> tuple[str, list[float] | None, int]:
         """("optimal" | "stopped", solution or None, proved lower bound)."""
         self.h.setOptionValue("time_limit", max(seconds, 0.001))
-        self.h.run()
+        if self.h.run() == self.highspy.HighsStatus.kError:
+            raise SolverError("HiGHS could not run the click programme")
         status = self.h.getModelStatus()
         kinds = self.highspy.HighsModelStatus
         info = self.h.getInfo()

@@ -458,9 +458,9 @@ def replay_summary_to_text(summary: dict[str, Any]) -> str:
 def zini_to_text(answer: Zini, source: str) -> str:
     """``exactmines zini``'s report: the count, its proof or bounds, and the sequence."""
     if answer.optimal:
-        head = f"{source}: {answer.clicks} clicks, optimal (exact ZiNi)"
+        head = f"{source}: {plural(answer.clicks, 'click')}, optimal (exact ZiNi)"
     else:
-        head = (f"{source}: {answer.clicks} clicks found, at least {answer.lower_bound} "
+        head = (f"{source}: {plural(answer.clicks, 'click')} found, at least {answer.lower_bound} "
                 f"needed (time limit reached)")
     start = "" if answer.start is None else f"; first click {answer.start[0]},{answer.start[1]}"
     lines = [head, f"3BV {answer.bbbv}; best greedy {answer.greedy}{start}"]
