@@ -118,7 +118,7 @@ def test_an_error_crosses_processes_unchanged(error):
 
 
 def test_a_solver_failure_is_exit_4_not_bad_input(capsys, monkeypatch):
-    import exactmines.ui.cli as cli
+    import exactmines.ui.cli.analysis as cli
 
     def failing(position, **options):
         raise SolverError("CBC stopped without a proven answer: status Not Solved")
