@@ -55,7 +55,12 @@ def batch_command(
 
     Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
     """
-    from exactmines.analysis.jobs import analysis_tasks, analyze_files, check_row, position_files
+    from exactmines.analysis.file_batch import (
+        analysis_tasks,
+        analyze_files,
+        check_row,
+        position_files,
+    )
     from exactmines.runner import run_batch
     from exactmines.ui.report import batch_summary, batch_to_text
 

@@ -64,7 +64,7 @@ def replay_command(
     Example: exactmines replay replays/ --out judged.jsonl --workers 2
     """
     from exactmines.io.replays import ms_toollib_version
-    from exactmines.replay.jobs import judge_files, replay_files, replay_tasks
+    from exactmines.replay.file_batch import judge_files, replay_files, replay_tasks
     from exactmines.runner import run_batch
     from exactmines.ui.report import replay_summary, replay_summary_to_text, replay_to_text
 
