@@ -50,6 +50,17 @@ def test_the_command_line_loads_no_engine_reader_or_renderer_until_a_command_run
         assert module not in modules
 
 
+def test_starting_the_command_line_loads_no_engine_budget_or_report():
+    # What every command line start pays for (--version, -h, a mistyped option): the
+    # engine package, the budget and the text reports are loaded by the command that uses
+    # them; the help reads the engines' names from a table that imports none of them.
+    modules = loaded("from exactmines.ui.cli import main\nmain(['--version'])")
+    for module in ("exactmines.analysis.backends", "exactmines.budget", "exactmines.ui.report",
+                   "exactmines.io", "exactmines.position", "fractions"):
+        assert module not in modules
+    assert "exactmines.analysis.engine_names" in modules
+
+
 def test_version_loads_nothing_heavy():
     modules = loaded("from exactmines.ui.cli import main\nmain(['--version'])")
     assert heavy(modules) == set()

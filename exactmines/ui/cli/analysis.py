@@ -6,12 +6,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.budget import Budget
+from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import INCONSISTENT_EXIT_CODE, InputError
 from exactmines.ui.cli.common import _console, _emit_json, app, read_position
 from exactmines.ui.cli.options import OutputFormat
-from exactmines.ui.report import plural, unique_text
+from exactmines.words import plural
 
 if TYPE_CHECKING:
     from exactmines.analysis.analyze import Analysis
@@ -55,6 +54,9 @@ def analyze_command(
 
     Example: exactmines analyze position.mine --image position.png
     """
+    from exactmines.analysis.backends import get_backend
+    from exactmines.budget import Budget
+
     engine = get_backend(backend)
     if mines is not None and mines < 0:
         raise InputError(f"--mines {mines}: must be at least 0", source="command line")
@@ -118,8 +120,10 @@ def _unique_report(positions: "list[tuple[str, Position]]", output: OutputFormat
     """``analyze --unique``: one answer per position from ``engine`` (the one ``--backend``
     names), ``null`` answers when it could not decide within ``time_limit`` seconds or its
     limits (a component too wide for the DP); exit 3 if any is inconsistent."""
+    from exactmines.budget import Budget
     from exactmines.errors import BudgetExceeded
     from exactmines.solvability.check import is_unique
+    from exactmines.ui.report import unique_text
 
     answers = []
     for name, position in positions:

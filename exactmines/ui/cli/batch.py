@@ -7,12 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.budget import Budget
+from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import ExactminesError, InputError
 from exactmines.ui.cli.common import _check_long_job, _emit_json, _interrupted, app
 from exactmines.ui.cli.options import TextOrJson
-from exactmines.ui.report import plural
+from exactmines.words import plural
 
 
 @app.command("batch")
@@ -55,12 +54,14 @@ def batch_command(
 
     Example: exactmines batch 'runs/**/*.mine' --out r.jsonl --scheduler tcp://10.0.0.5:8786
     """
+    from exactmines.analysis.backends import get_backend
     from exactmines.analysis.file_batch import (
         analysis_tasks,
         analyze_files,
         check_row,
         position_files,
     )
+    from exactmines.budget import Budget
     from exactmines.runner import run_batch
     from exactmines.ui.report import batch_summary, batch_to_text
 

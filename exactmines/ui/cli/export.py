@@ -6,12 +6,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.budget import Budget
+from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import _emit_json, app, read_position
 from exactmines.ui.cli.options import TextOrJson
-from exactmines.ui.report import plural, shape_text
+from exactmines.words import plural
 
 
 @app.command("export")
@@ -40,8 +39,10 @@ def export_command(
 
     Example: exactmines export instances/reference-9x9.mine --to cnf --out reference.cnf
     """
+    from exactmines.analysis.backends import get_backend
     from exactmines.analysis.export import write_export
     from exactmines.analysis.serialize import decimal
+    from exactmines.budget import Budget
     from exactmines.io.files import check_folder
     from exactmines.ui.report import grouped
 
@@ -93,6 +94,7 @@ def convert_command(
     from exactmines.io.graphs import GRAPH_SUFFIXES, grid_of_graph
     from exactmines.io.registry import format_for_writing
     from exactmines.io.urls import board_to_jsm_url
+    from exactmines.ui.report import shape_text
 
     kind = None if target is None else format_for_writing(str(target), "target")
     if target is not None:

@@ -17,7 +17,7 @@ from exactmines.ui.cli.common import (
     app,
 )
 from exactmines.ui.cli.options import TextOrJson
-from exactmines.ui.report import plural
+from exactmines.words import plural
 
 
 class GenerateKind(StrEnum):

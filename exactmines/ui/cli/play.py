@@ -16,7 +16,6 @@ from exactmines.ui.cli.common import (
     app,
 )
 from exactmines.ui.cli.options import GraphOption, LayersOption, TextOrJson, TopologyOption
-from exactmines.ui.report import shape_text
 
 
 @app.command("survey")
@@ -60,7 +59,7 @@ def survey_command(
     --start random-zero --seed 1 --workers 2
     """
     from exactmines.solvability.survey import SurveySettings, run_survey
-    from exactmines.ui.report import survey_to_text
+    from exactmines.ui.report import shape_text, survey_to_text
 
     _check_long_job(out, resume, workers, plot)
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
@@ -155,7 +154,7 @@ def play_command(
     --at 0,0 --seed 1 --workers 2 --out expert.jsonl
     """
     from exactmines.play.games import PlaySettings, run_play
-    from exactmines.ui.report import play_summary, play_to_text
+    from exactmines.ui.report import play_summary, play_to_text, shape_text
 
     _check_long_job(out, resume, workers, plot)
     if record is not None:

@@ -8,12 +8,11 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from exactmines.analysis.backends import backend_names, get_backend
-from exactmines.budget import Budget
+from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import ExactminesError, InputError
 from exactmines.ui.cli.common import _check_long_job, _console, _emit_json, _interrupted, app
 from exactmines.ui.cli.options import TextOrJson
-from exactmines.ui.report import plural
+from exactmines.words import plural
 
 
 @app.command("replay")
@@ -63,6 +62,8 @@ def replay_command(
 
     Example: exactmines replay replays/ --out judged.jsonl --workers 2
     """
+    from exactmines.analysis.backends import get_backend
+    from exactmines.budget import Budget
     from exactmines.io.replays import ms_toollib_version
     from exactmines.replay.file_batch import judge_files, replay_files, replay_tasks
     from exactmines.runner import run_batch

@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from exactmines.analysis.backends import backend_names, get_backend
+from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import _cell_on, _emit_json, app
 from exactmines.ui.cli.options import TextOrJson
@@ -37,6 +37,7 @@ def solvable_command(
 
     Example: exactmines solvable board.mine --at 3,3 --format json
     """
+    from exactmines.analysis.backends import get_backend
     from exactmines.io.files import check_folder, read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 

@@ -5,7 +5,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from exactmines.budget import Budget
 from exactmines.ui.cli.common import _cell_on, _emit_json, app
 from exactmines.ui.cli.options import TextOrJson
 
@@ -30,6 +29,7 @@ def zini_command(
 
     Example: exactmines zini board.mbf --format json
     """
+    from exactmines.budget import Budget
     from exactmines.efficiency.zini import fewest_clicks
     from exactmines.io.files import read_board_and_click, read_replay
     from exactmines.io.replays import replay_kind
