@@ -11,12 +11,19 @@ them, about 50 ms, before even ``--version`` could answer). Names imported only 
 are quoted.
 """
 
-# Importing a command's module registers it: in the order the help lists them.
-# isort: off
-from exactmines.ui.cli import analysis, solvability, play, batch, replay, zini  # noqa: F401
-from exactmines.ui.cli import export, generation, serve  # noqa: F401
-# isort: on
+from typing import Any
+
 from exactmines.ui.cli.boundary import main
-from exactmines.ui.cli.common import app
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the typer application with every command registered (their modules are
+    imported here; :func:`main` imports only the one it runs)."""
+    if name == "app":
+        from exactmines.ui.cli.common import app, load_commands
+
+        load_commands()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,11 +28,12 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
     """A library's :class:`ParameterError` as the command line says it: under the option (or
     argument) of the command being run that sets that parameter (``mines`` -> ``--mines``);
     under the parameter's own name when none does."""
+    import typer
     import typer.main
 
     group = typer.main.get_command(app)
     name = next((arg for arg in argv if not arg.startswith("-")), None)
-    command = getattr(group, "commands", {}).get(name)
+    command = None if name is None else group.get_command(typer.Context(group), name)  # type: ignore[attr-defined]
     wanted = _OPTION_OF_PARAMETER.get(error.parameter, error.parameter)
     for param in getattr(command, "params", ()):
         if param.name == wanted:

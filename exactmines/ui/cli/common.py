@@ -1,6 +1,7 @@
 """What every command shares: the app, JSON and console output, long-job checks, cells
 and topologies read from options."""
 
+import importlib
 import json
 import signal
 import sys
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
+import typer.core
+import typer.main
 
 from exactmines.errors import InputError
 from exactmines.version import __version__
@@ -20,8 +23,51 @@ if TYPE_CHECKING:
     from exactmines.position import Position
     from exactmines.topology import Topology
 
+#: The command table: each command's name and the module of this package that defines it,
+#: in the order the help lists them. A command's module is imported, and its command built,
+#: when the command line names it: ``exactmines --version`` builds none, ``exactmines
+#: analyze`` one. A new command is one line here and a function in its module.
+COMMANDS = {
+    "analyze": "analysis",
+    "solvable": "solvability",
+    "survey": "play",
+    "play": "play",
+    "batch": "batch",
+    "replay": "replay",
+    "zini": "zini",
+    "export": "export",
+    "convert": "export",
+    "instances": "export",
+    "generate": "generation",
+    "serve": "serve",
+}
+
+
+def load_commands() -> None:
+    """Import every command's module: each registers its commands on :data:`app`."""
+    for module in dict.fromkeys(COMMANDS.values()):
+        importlib.import_module(f"exactmines.ui.cli.{module}")
+
+
+class CommandTable(typer.core.TyperGroup):
+    """The top-level group: lists :data:`COMMANDS` and builds a command on first use."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # type: ignore[no-untyped-def,override]
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(f"exactmines.ui.cli.{COMMANDS[cmd_name]}")
+            info = next(c for c in app.registered_commands if c.name == cmd_name)
+            self.add_command(typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
     name="exactmines",
+    cls=CommandTable,
     help="Exact analysis of Minesweeper positions: probabilities as fractions, certain "
          "safe cells and mines, layout counts.",
     no_args_is_help=True,
