@@ -3,6 +3,8 @@
 import os
 import sys
 
+import typer
+
 from exactmines.errors import (
     DEVICE_ERRNOS,
     ExactminesError,
@@ -13,11 +15,15 @@ from exactmines.errors import (
 )
 from exactmines.ui.cli.common import app
 
-
-def _click_error_names(exc: BaseException) -> set[str]:
-    """Class names of a click exception: typer vendors its own click, whose classes are
-    not importable by a public name, so they are recognised by name."""
-    return {cls.__name__ for cls in type(exc).__mro__}
+#: The exceptions module of the click that typer runs on (its own copy of click in recent
+#: typer releases, click itself in older ones), found through ``typer.BadParameter``, which
+#: typer exports from it either way: its ``UsageError`` and ``NoArgsIsHelpError`` (click 8.2
+#: and later) are click's public classes; ``typer.Abort`` is the abort it raises.
+_CLICK_EXCEPTIONS = sys.modules[typer.BadParameter.__module__]
+_USAGE_ERROR: type[Exception] = _CLICK_EXCEPTIONS.UsageError
+_NO_ARGS_IS_HELP: tuple[type[Exception], ...] = tuple(
+    getattr(_CLICK_EXCEPTIONS, name) for name in ("NoArgsIsHelpError",)
+    if hasattr(_CLICK_EXCEPTIONS, name))
 
 
 #: Library parameters whose option has another name (``PlaySettings.tuning`` is ``--set``).
@@ -28,7 +34,6 @@ def _as_option(error: ParameterError, argv: list[str]) -> InputError:
     """A library's :class:`ParameterError` as the command line says it: under the option (or
     argument) of the command being run that sets that parameter (``mines`` -> ``--mines``);
     under the parameter's own name when none does."""
-    import typer
     import typer.main
 
     group = typer.main.get_command(app)
@@ -91,20 +96,17 @@ def main(argv: list[str] | None = None) -> int:
         _error("out of memory: this work needs more memory than the machine (or a limit set "
                "on the command) gives it")
         return TooLarge.exit_code
-    except Exception as exc:
-        names = _click_error_names(exc)
-        if "NoArgsIsHelpError" in names:
-            exc.show()  # type: ignore[attr-defined]
-            return 2
-        if "UsageError" in names:
-            ctx = getattr(exc, "ctx", None)
-            where = f"{ctx.command_path}: " if ctx is not None else ""
-            hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
-            message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
-            _error(f"{where}{message}{hint}")
-            return 2
-        if "Abort" in names:
-            sys.stderr.write("Aborted!\n")
-            return 1
-        raise
+    except _NO_ARGS_IS_HELP as exc:
+        exc.show()  # type: ignore[attr-defined]
+        return 2
+    except _USAGE_ERROR as exc:
+        ctx = getattr(exc, "ctx", None)
+        where = f"{ctx.command_path}: " if ctx is not None else ""
+        hint = f" (see '{ctx.command_path} -h')" if ctx is not None else ""
+        message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+        _error(f"{where}{message}{hint}")
+        return 2
+    except typer.Abort:
+        sys.stderr.write("Aborted!\n")
+        return 1
     return code if isinstance(code, int) else 0
