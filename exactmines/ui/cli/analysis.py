@@ -6,10 +6,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import INCONSISTENT_EXIT_CODE, InputError
 from exactmines.ui.cli.common import _console, _emit_json, app, read_position
-from exactmines.ui.cli.options import OutputFormat
+from exactmines.ui.cli.options import EngineOption, OutputFormat
 from exactmines.words import plural
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ def analyze_command(
     files: Annotated[list[str], typer.Argument(
         help="Position files (.mine), or JSMinesweeper links (...?b=...&m=..., quoted): "
              "the board before its first click.", show_default=False)],
-    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    backend: EngineOption = "auto",
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (flags included); overrides the file's header.")] = None,
     time_limit: Annotated[float, typer.Option(

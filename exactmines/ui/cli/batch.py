@@ -7,10 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import ExactminesError, InputError
 from exactmines.ui.cli.common import _check_long_job, _emit_json, _interrupted, app
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import EngineOption, TextOrJson
 from exactmines.words import plural
 
 
@@ -23,7 +22,7 @@ def batch_command(
     out: Annotated[Path, typer.Option(
         help="JSONL results: a meta line, then one analyze JSON object per file (with "
              "\"id\" = the path), written as each chunk finishes.", show_default=False)],
-    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    backend: EngineOption = "auto",
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds per position, as in analyze.")] = 30.0,
     workers: Annotated[Optional[int], typer.Option(

@@ -9,7 +9,7 @@ import typer
 from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import _emit_json, app, read_position
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import FormatOption, TextOrJson
 from exactmines.words import plural
 
 
@@ -32,8 +32,7 @@ def export_command(
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds for the ground truth's analysis, as in "
                              "analyze.")] = 30.0,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """Write a position as an instance for other solvers, with its exact answer in OUT.json.
 
@@ -77,8 +76,7 @@ def convert_command(
                               "or .edges (a graph), chosen by the extension. Without it, "
                               "only the summary and link are printed.",
         show_default=False)] = None,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """Convert a hidden board between .mine, .mbf, x/o text, JSMinesweeper links and graph
     files (.json node-link, .graphml, .edges: any board, a grid's as its graph).
@@ -133,8 +131,7 @@ def instances_command(
     name: Annotated[Optional[str], typer.Argument(
         metavar="NAME", help="One instance (reference-9x9 or reference-9x9.mine): print its "
                              "path. Without it, list them all.", show_default=False)] = None,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """The positions and boards shipped inside the package, and where they are.
 

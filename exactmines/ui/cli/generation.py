@@ -16,7 +16,7 @@ from exactmines.ui.cli.common import (
     _topology_of,
     app,
 )
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import FormatOption, TextOrJson
 from exactmines.words import plural
 
 
@@ -94,8 +94,7 @@ def generate_command(
     layers: Annotated[int, typer.Option(help="position/noguess: a cube's layers.")] = 1,
     graph: Annotated[Optional[Path], typer.Option(
         help="position/noguess: a graph file whose graph the boards are dealt on.")] = None,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """Write instances with their ground truth: NAME.mine and NAME.json in --out.
 

@@ -15,7 +15,19 @@ from exactmines.ui.cli.common import (
     _topology_of,
     app,
 )
-from exactmines.ui.cli.options import GraphOption, LayersOption, TextOrJson, TopologyOption
+from exactmines.ui.cli.options import (
+    FormatOption,
+    GraphOption,
+    HeightOption,
+    LayersOption,
+    NoCountOption,
+    QuietOption,
+    SchedulerOption,
+    TextOrJson,
+    TopologyOption,
+    WidthOption,
+    WorkersOption,
+)
 
 
 @app.command("survey")
@@ -26,32 +38,27 @@ def survey_command(
         help="First-click rule: random-zero, safe or opening.", show_default=False)],
     seed: Annotated[int, typer.Option(help="Run seed (board i gets its own seed from it).",
                                       show_default=False)],
-    width: Annotated[Optional[int], typer.Option(help="Board width.", show_default=False)]
-    = None,
-    height: Annotated[Optional[int], typer.Option(
-        help="Board height (a cube's: of each layer).", show_default=False)] = None,
+    width: WidthOption = None,
+    height: HeightOption = None,
     at: Annotated[Optional[str], typer.Option(
         "--at", help="First click ROW,COL for safe and opening (LAYER,ROW,COL on a cube, "
                      "a node's name on a graph).")] = None,
     topology: TopologyOption = "square",
     layers: LayersOption = 1,
     graph: GraphOption = None,
-    no_count: Annotated[bool, typer.Option(
-        "--no-count", help="Deduce without the total mine count.")] = False,
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    no_count: NoCountOption = False,
+    workers: WorkersOption = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per board (seed, mines, first click, verdict), written as "
              "it goes.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the run in --out, skipping boards already there.")] = False,
-    scheduler: Annotated[Optional[str], typer.Option(
-        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    scheduler: SchedulerOption = None,
     plot: Annotated[Optional[Path], typer.Option(
         "--plot", help="Also draw the solvable share with its 95 % interval: .png, .svg or "
                        ".pdf (needs the plot extra).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    quiet: QuietOption = False,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """What share of random boards can be cleared without guessing?
 
@@ -102,10 +109,8 @@ def play_command(
                                                  "on a graph).", show_default=False)],
     seed: Annotated[int, typer.Option(help="Run seed (game i gets its own board seed from "
                                            "it).", show_default=False)],
-    width: Annotated[Optional[int], typer.Option(help="Board width.", show_default=False)]
-    = None,
-    height: Annotated[Optional[int], typer.Option(
-        help="Board height (a cube's: of each layer).", show_default=False)] = None,
+    width: WidthOption = None,
+    height: HeightOption = None,
     topology: TopologyOption = "square",
     layers: LayersOption = 1,
     graph: GraphOption = None,
@@ -124,14 +129,13 @@ def play_command(
         help="random (uniform under the first-click rule) or noguess (boards cleared "
              "without guessing from the first click: a perfect player wins them all).")]
     = "random",
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    workers: WorkersOption = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
              "it goes.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the run in --out, skipping games already there.")] = False,
-    scheduler: Annotated[Optional[str], typer.Option(
-        help="Dask scheduler address (tcp://host:port) instead of local processes.")] = None,
+    scheduler: SchedulerOption = None,
     plot: Annotated[Optional[Path], typer.Option(
         "--plot", help="Also draw the win rate with its 95 % interval next to the published "
                        "figure for these rules: .png, .svg or .pdf (needs the plot extra).")]
@@ -141,9 +145,8 @@ def play_command(
                                         "replay (.evf, through ms_toollib: needs the replay "
                                         "extra); the folder is made, in a folder that "
                                         "exists.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    quiet: QuietOption = False,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """Play whole games with the exact strategy and report the win rate.
 

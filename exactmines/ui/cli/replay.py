@@ -8,10 +8,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import ExactminesError, InputError
 from exactmines.ui.cli.common import _check_long_job, _console, _emit_json, _interrupted, app
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import EngineOption, TextOrJson
 from exactmines.words import plural
 
 
@@ -38,7 +37,7 @@ def replay_command(
         "--image", help="Also draw the game's risk timeline and the board at its riskiest "
                         "guess: .png, .svg or .pdf (one replay; needs the plot extra).")]
     = None,
-    backend: Annotated[str, typer.Option(help=f"Engine: {', '.join(backend_names())}.")] = "auto",
+    backend: EngineOption = "auto",
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds per replay, its reading included (inf: no limit); "
                              "clicks reached past it are reported as not judged.")] = 60.0,

@@ -8,7 +8,7 @@ import typer
 from exactmines.analysis.engine_names import backend_names
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import _cell_on, _emit_json, app
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import FormatOption, NoCountOption, TextOrJson
 
 
 @app.command("solvable")
@@ -19,16 +19,14 @@ def solvable_command(
     at: Annotated[Optional[str], typer.Option(
         "--at", help="First click ROW,COL (0-based) [default: the first click the file's "
                      "header names, as generate writes it].", show_default=False)] = None,
-    no_count: Annotated[bool, typer.Option(
-        "--no-count", help="Deduce without the total mine count.")] = False,
+    no_count: NoCountOption = False,
     stuck: Annotated[Optional[Path], typer.Option(
         "--stuck", help="When not solvable, write the position where deduction stops "
                         "(.mine).")] = None,
     backend: Annotated[str, typer.Option(
         help=f"Engine for components too big to enumerate: "
              f"{', '.join(backend_names())}.")] = "auto",
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """Can the board be cleared from a first click by certain deductions alone?
 

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from exactmines.ui.cli.common import _cell_on, _emit_json, app
-from exactmines.ui.cli.options import TextOrJson
+from exactmines.ui.cli.options import FormatOption, TextOrJson
 
 
 @app.command("zini")
@@ -21,8 +21,7 @@ def zini_command(
     time_limit: Annotated[float, typer.Option(
         "--time-limit", help="Seconds; when they run out, the best sequence found and a "
                              "proved lower bound (inf: no limit).")] = 60.0,
-    output: Annotated[TextOrJson, typer.Option("--format", help="text or json.")]
-    = TextOrJson.text,
+    output: FormatOption = TextOrJson.text,
 ) -> None:
     """The fewest clicks (left clicks, flags, chords) that clear a board: the exact ZiNi,
     with a click sequence that reaches it and a proof that none is shorter.
