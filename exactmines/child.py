@@ -40,13 +40,18 @@ from typing import IO, Any, TypeVar
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import ChildDied, OutOfTime, TooLarge
 
-__all__ = ["run_in_child", "worker_start", "MEMORY"]
+__all__ = ["run_in_child", "worker_start", "MEMORY", "TERM_GRACE"]
 
 #: Bytes of address space a child may map (``RLIMIT_AS``): past it its allocations fail
 #: and the work ends with an error, instead of the machine swapping.
 MEMORY = 4 << 30
-#: Seconds a child has to end after SIGTERM before it is killed.
-_GRACE = 0.5
+#: Seconds a process its parent ends has between SIGTERM and SIGKILL: a child here, a
+#: local worker of :mod:`exactmines.runner` (one rule for both).
+TERM_GRACE = 0.5
+#: ``PR_SET_PDEATHSIG`` of ``<linux/prctl.h>``: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+#: Whether workers ask for it (Linux only; off in a test of the runner's watchdog alone).
+PARENT_DEATH_SIGNAL = sys.platform.startswith("linux")
 #: Idle children kept for later requests.
 _IDLE = 2
 
@@ -105,7 +110,7 @@ class _Child:
         if process.poll() is None:
             _signal_group(process.pid, signal.SIGTERM)
             try:
-                process.wait(_GRACE)
+                process.wait(TERM_GRACE)
             except subprocess.TimeoutExpired:
                 _signal_group(process.pid, signal.SIGKILL)
                 process.wait()
@@ -210,17 +215,20 @@ def _read(stream: IO[bytes]) -> object:
 
 
 def worker_start(parent: int) -> None:  # pragma: no cover - runs in a worker
-    """The start of a worker process whose parent is the process ``parent``: the parent
+    """The start of a worker process whose parent is the process ``parent``, the one rule
+    of this module's children and :mod:`exactmines.runner`'s local workers: the parent
     alone handles Ctrl-C and SIGTERM (it ends its workers itself; a worker that raised
     KeyboardInterrupt would only report it), and on Linux the worker dies with its parent,
-    even a parent killed outright."""
+    even a parent killed outright (:data:`PARENT_DEATH_SIGNAL`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
+    if PARENT_DEATH_SIGNAL:
         import ctypes
 
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        # No prctl in this C library: the parent's own clean-up (and the runner's watchdog)
+        # remain.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(1)
 
