@@ -20,6 +20,12 @@ stop their process on a damaged file (the library is built with ``panic = "abort
 child that ends without an answer is a :class:`~exactmines.errors.ChildDied` naming the
 work and how it ended (``killed by SIGABRT``, ``exit code 3``); the caller, which knows what
 the child was reading, turns it into its own error.
+
+The command line's local workers (:mod:`exactmines.runner`) follow the same rules: they
+start with :func:`worker_start` and are given :data:`TERM_GRACE` between SIGTERM and
+SIGKILL. The web server's pool (``ui/web/workers.py``) differs on purpose: it kills a
+request's worker at once when its time is up (a response is due), recycles workers by
+memory, and starts them from a fork server; CONTRIBUTING ("Processes") has the table.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ trip per process task).
 
 File layout: the first line is ``{"meta": {...}}`` describing the run (so ``resume`` can
 refuse a file written by a different run), then one row per finished task.
+
+Local workers start and end by the rules of :mod:`exactmines.child`
+(:func:`~exactmines.child.worker_start`, :data:`~exactmines.child.TERM_GRACE`), plus a
+watchdog on the pipe to their parent; the web server's pool (``ui/web/workers.py``) has
+rules of its own, for requests with a deadline each (CONTRIBUTING, "Processes").
 """
 
 from __future__ import annotations
