@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+import typer.core
 
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import (
@@ -29,7 +30,45 @@ class GenerateKind(StrEnum):
     dense = "dense"
 
 
-@app.command("generate")
+#: Which kinds read which of generate's options (by parameter name): its help lists them
+#: in a section per group of kinds. An option not named here is read by every kind.
+KIND_OPTIONS = {
+    "every kind but sat": ("width", "height", "mines"),
+    "sat": ("cnf", "variables", "clauses"),
+    "position, noguess and dense": ("start", "at"),
+    "position and noguess": ("topology", "layers", "graph"),
+    "position": ("progress",),
+    "noguess": ("method", "attempts", "no_count", "chain_steps", "resume", "quiet"),
+    "lattice": ("step",),
+    "sparse": ("share",),
+}
+
+
+class GenerateHelp(typer.core.TyperCommand):
+    """generate's help: its options in sections, those every kind reads first, then those
+    of each kind (:data:`KIND_OPTIONS`)."""
+
+    def format_options(self, ctx: typer.Context, formatter: Any) -> None:
+        kinds_of = {name: kinds for kinds, names in KIND_OPTIONS.items() for name in names}
+        every = "Options (every kind)"
+        sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], every: []}
+        sections.update((f"Options of {kinds}", []) for kinds in KIND_OPTIONS)
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                sections["Arguments"].append(record)
+            else:
+                kinds = kinds_of.get(param.name or "")
+                sections[every if kinds is None else f"Options of {kinds}"].append(record)
+        for title, records in sections.items():
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+@app.command("generate", cls=GenerateHelp)
 def generate_command(
     kind: Annotated[GenerateKind, typer.Argument(
         help="sat (a CNF compiled to a position: layouts = models), position (a random "
