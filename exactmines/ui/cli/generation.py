@@ -48,7 +48,7 @@ class GenerateHelp(typer.core.TyperCommand):
     """generate's help: its options in sections, those every kind reads first, then those
     of each kind (:data:`KIND_OPTIONS`)."""
 
-    def format_options(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_options(self, ctx: Any, formatter: Any) -> None:
         kinds_of = {name: kinds for kinds, names in KIND_OPTIONS.items() for name in names}
         every = "Options (every kind)"
         sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], every: []}
