@@ -5,10 +5,15 @@ and the exit code its class carries (the table in :mod:`exactmines.errors`: 2 ba
 an engine failure, ...); nothing else here knows about exit codes but ``analyze``'s 3 for
 an inconsistent position.
 
-No ``from __future__ import annotations`` here: typer reads every command's parameters
-each time the command line runs, and string annotations cost it an ``eval`` each (400 of
-them, about 50 ms, before even ``--version`` could answer). Names imported only for typing
-are quoted.
+A module per group of commands (``analysis``, ``solvability``, ``play``, ``batch``,
+``replay``, ``zini``, ``export``, ``generation``, ``serve``), options several commands share
+declared once in ``options``, the app, its command table and the shared helpers in
+``common``, the boundary in ``boundary``. The command table (``common.COMMANDS``) lets
+:func:`main` import and build only the command it runs.
+
+No ``from __future__ import annotations`` in these modules: typer reads a command's
+parameters each time it runs, and string annotations would cost it an ``eval`` each (about
+50 ms for the 400 of all the commands). Names imported only for typing are quoted.
 """
 
 from typing import Any
