@@ -20,6 +20,12 @@ stop their process on a damaged file (the library is built with ``panic = "abort
 child that ends without an answer is a :class:`~exactmines.errors.ChildDied` naming the
 work and how it ended (``killed by SIGABRT``, ``exit code 3``); the caller, which knows what
 the child was reading, turns it into its own error.
+
+The command line's local workers (:mod:`exactmines.runner`) follow the same rules: they
+start with :func:`worker_start` and are given :data:`TERM_GRACE` between SIGTERM and
+SIGKILL. The web server's pool (``ui/web/workers.py``) differs on purpose: it kills a
+request's worker at once when its time is up (a response is due), recycles workers by
+memory, and starts them from a fork server; CONTRIBUTING ("Processes") has the table.
 """
 
 from __future__ import annotations
@@ -40,13 +46,18 @@ from typing import IO, Any, TypeVar
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import ChildDied, OutOfTime, TooLarge
 
-__all__ = ["run_in_child", "worker_start", "MEMORY"]
+__all__ = ["run_in_child", "worker_start", "MEMORY", "TERM_GRACE"]
 
 #: Bytes of address space a child may map (``RLIMIT_AS``): past it its allocations fail
 #: and the work ends with an error, instead of the machine swapping.
 MEMORY = 4 << 30
-#: Seconds a child has to end after SIGTERM before it is killed.
-_GRACE = 0.5
+#: Seconds a process its parent ends has between SIGTERM and SIGKILL: a child here, a
+#: local worker of :mod:`exactmines.runner` (one rule for both).
+TERM_GRACE = 0.5
+#: ``PR_SET_PDEATHSIG`` of ``<linux/prctl.h>``: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+#: Whether workers ask for it (Linux only; off in a test of the runner's watchdog alone).
+PARENT_DEATH_SIGNAL = sys.platform.startswith("linux")
 #: Idle children kept for later requests.
 _IDLE = 2
 
@@ -105,7 +116,7 @@ class _Child:
         if process.poll() is None:
             _signal_group(process.pid, signal.SIGTERM)
             try:
-                process.wait(_GRACE)
+                process.wait(TERM_GRACE)
             except subprocess.TimeoutExpired:
                 _signal_group(process.pid, signal.SIGKILL)
                 process.wait()
@@ -210,17 +221,20 @@ def _read(stream: IO[bytes]) -> object:
 
 
 def worker_start(parent: int) -> None:  # pragma: no cover - runs in a worker
-    """The start of a worker process whose parent is the process ``parent``: the parent
+    """The start of a worker process whose parent is the process ``parent``, the one rule
+    of this module's children and :mod:`exactmines.runner`'s local workers: the parent
     alone handles Ctrl-C and SIGTERM (it ends its workers itself; a worker that raised
     KeyboardInterrupt would only report it), and on Linux the worker dies with its parent,
-    even a parent killed outright."""
+    even a parent killed outright (:data:`PARENT_DEATH_SIGNAL`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
+    if PARENT_DEATH_SIGNAL:
         import ctypes
 
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        # No prctl in this C library: the parent's own clean-up (and the runner's watchdog)
+        # remain.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(1)
 

@@ -1,8 +1,8 @@
 """The exceptions exactmines raises on purpose; everything else is a bug.
 
 Each class carries what it means to the two boundaries that report it: ``exit_code`` for
-the command line (``ui/cli.py``'s ``main``) and ``http_status`` for the web server (its
-handlers answer ``{"error": "one line"}`` with that status). The table, which
+the command line (``ui/cli/boundary.py``'s ``main``) and ``http_status`` for the web server
+(its handlers answer ``{"error": "one line"}`` with that status). The table, which
 docs/contract.md repeats and a test keeps equal:
 
 =====================  ====  ====  ===============================================

@@ -9,6 +9,11 @@ trip per process task).
 
 File layout: the first line is ``{"meta": {...}}`` describing the run (so ``resume`` can
 refuse a file written by a different run), then one row per finished task.
+
+Local workers start and end by the rules of :mod:`exactmines.child`
+(:func:`~exactmines.child.worker_start`, :data:`~exactmines.child.TERM_GRACE`), plus a
+watchdog on the pipe to their parent; the web server's pool (``ui/web/workers.py``) has
+rules of its own, for requests with a deadline each (CONTRIBUTING, "Processes").
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from exactmines.child import TERM_GRACE, worker_start
 from exactmines.errors import (
     DEVICE_ERRNOS,
     InputError,
@@ -379,29 +385,17 @@ def run_batch(tasks: Sequence[Task], work: Work, *, out: str | os.PathLike[str] 
     return rows
 
 
-#: ``PR_SET_PDEATHSIG`` of ``<linux/prctl.h>``: the signal a process gets when its parent dies.
-_PR_SET_PDEATHSIG = 1
-#: Whether workers ask for it (Linux only; off in a test of the watchdog alone).
-_PARENT_DEATH_SIGNAL = sys.platform.startswith("linux")
-
-
-def _die_with_parent() -> None:
-    """End this worker process when its parent goes, even a parent killed outright (SIGKILL
-    runs no clean-up): on Linux by the kernel's parent-death signal; everywhere by a
-    watchdog thread on the pipe multiprocessing keeps to the parent, which reads end-of-file
-    once the parent is gone (a thread only runs when the GIL is handed over, hence the
-    kernel's signal first). With the ``fork`` start method a sibling forked later holds the
-    parent's end of an earlier worker's pipe, so there the watchdogs end in turn, last first."""
-    if _PARENT_DEATH_SIGNAL:
-        import ctypes
-
-        # No prctl in this C library: the watchdog below remains.
-        with suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+def _watch_parent() -> None:
+    """End this worker process when its parent goes, where the kernel's parent-death signal
+    (:func:`exactmines.child.worker_start`) is not had: a watchdog thread on the pipe
+    multiprocessing keeps to the parent, which reads end-of-file once the parent is gone (a
+    thread only runs when the GIL is handed over, hence the kernel's signal first). With the
+    ``fork`` start method a sibling forked later holds the parent's end of an earlier
+    worker's pipe, so there the watchdogs end in turn, last first."""
     parent = multiprocessing.parent_process()
     if parent is None:
         return
-    if not parent.is_alive():  # the parent died before the signal was asked for
+    if not parent.is_alive():  # the parent died before the watchdog started
         os._exit(1)
 
     def watch() -> None:
@@ -415,10 +409,13 @@ def _serve(conn: Connection, work: Work) -> None:
     """A local worker process: chunks from ``conn``, their rows (or the exception the work
     raised) back, until ``None`` or end-of-file. The parent alone handles Ctrl-C and SIGTERM
     (it stops the workers itself; a worker that raised KeyboardInterrupt would only report
-    it), and the worker dies with its parent (:func:`_die_with_parent`)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent()
+    it), and the worker dies with its parent: the start every worker of the project's
+    own has (:func:`exactmines.child.worker_start`), then a watchdog
+    (:func:`_watch_parent`)."""
+    # The process that started this one (a fork server's, under that start method): the
+    # kernel's signal follows it, the watchdog the run's own process.
+    worker_start(os.getppid())
+    _watch_parent()
     try:
         while (chunk := conn.recv()) is not None:
             try:
@@ -487,7 +484,8 @@ class _Worker:
 
 def _stop(workers: list[_Worker], grace: float) -> None:
     """End ``workers`` and wait for them: an idle worker ends on the end-of-file of its
-    pipe within ``grace`` seconds; then SIGTERM, and SIGKILL after one more second."""
+    pipe within ``grace`` seconds; then SIGTERM, and SIGKILL after
+    :data:`~exactmines.child.TERM_GRACE` seconds (as a child of :mod:`exactmines.child`)."""
     for worker in workers:
         worker.conn.close()
     deadline = time.monotonic() + grace
@@ -495,7 +493,7 @@ def _stop(workers: list[_Worker], grace: float) -> None:
         worker.process.join(max(0.0, deadline - time.monotonic()))
     for worker in workers:
         worker.process.terminate()
-    deadline = time.monotonic() + 1
+    deadline = time.monotonic() + TERM_GRACE
     for worker in workers:
         worker.process.join(max(0.0, deadline - time.monotonic()))
         if worker.process.is_alive():

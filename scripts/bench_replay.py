@@ -38,7 +38,7 @@ from exactmines.analysis.analyze import analyze
 from exactmines.errors import ExactminesError
 from exactmines.io.files import read_replay
 from exactmines.io.replays import ms_toollib_judgement, ms_toollib_version
-from exactmines.replay.jobs import replay_files
+from exactmines.replay.file_batch import replay_files
 from exactmines.replay.judge import FORCED, NEEDLESS, SAFE, Click, analysis_before, judge_replay
 
 

@@ -265,3 +265,23 @@ def test_the_legend_explains_the_question_mark(capsys, monkeypatch, tmp_path):
     assert main(["analyze", str(DATA / "reference-9x9.mine"), "--backend", "sat"]) == 0
     legend = capsys.readouterr().out.split("legend: ")[1].splitlines()[0]
     assert legend.endswith(", ? no probability (not counted within the time limit)")
+
+
+def test_generate_help_names_the_options_of_each_kind(capsys):
+    # One command for every kind, spelt as before; its help says which kinds read which
+    # option, in a section each.
+    assert main(["generate", "--help"]) == 0
+    text = capsys.readouterr().out
+    sections: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            title = line[:-1]
+            sections[title] = []
+        elif line.startswith("  -") and sections:
+            sections[title].append(line.split()[0].rstrip(","))
+    assert sections["Options of sat"] == ["--cnf", "--variables", "--clauses"]
+    assert sections["Options of lattice"] == ["--step"]
+    assert sections["Options of sparse"] == ["--share"]
+    assert "--method" in sections["Options of noguess"]
+    assert {"--width", "--height", "--mines"} == set(sections["Options of every kind but sat"])
+    assert "--out" in sections["Options (every kind)"]

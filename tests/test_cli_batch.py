@@ -15,7 +15,7 @@ from golden import normalised
 from matplotlib.image import imread
 
 from exactmines import __version__
-from exactmines.analysis.jobs import position_files
+from exactmines.analysis.file_batch import position_files
 from exactmines.errors import InputError
 from exactmines.io.files import read_board
 from exactmines.io.urls import board_to_jsm_url

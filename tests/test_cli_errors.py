@@ -118,7 +118,7 @@ def test_an_error_crosses_processes_unchanged(error):
 
 
 def test_a_solver_failure_is_exit_4_not_bad_input(capsys, monkeypatch):
-    import exactmines.ui.cli as cli
+    import exactmines.ui.cli.analysis as cli
 
     def failing(position, **options):
         raise SolverError("CBC stopped without a proven answer: status Not Solved")
@@ -167,3 +167,19 @@ def test_running_out_of_memory_is_one_line_and_exit_4(tmp_path):
     assert done.stderr == ("exactmines: error: out of memory: this work needs more memory "
                            "than the machine (or a limit set on the command) gives it\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["covered.mine"]
+
+
+def test_an_abort_is_one_line_and_exit_1(capsys, monkeypatch):
+    # What click raises when a prompt is answered with Ctrl-D or Ctrl-C: the boundary
+    # catches typer's own Abort (typer runs on its own copy of click).
+    import typer
+
+    import exactmines.ui.cli.analysis as cli
+
+    def aborted(position, **options):
+        raise typer.Abort()
+
+    monkeypatch.setattr(cli, "analyze", aborted)
+    reference = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    assert main(["analyze", str(reference)]) == 1
+    assert capsys.readouterr().err == "Aborted!\n"

@@ -50,6 +50,26 @@ def test_the_command_line_loads_no_engine_reader_or_renderer_until_a_command_run
         assert module not in modules
 
 
+def test_starting_the_command_line_loads_no_command_engine_budget_or_report():
+    # What every command line start pays for (--version, a mistyped option): the command
+    # table names the commands; a command's module is loaded when it runs, and the engine
+    # package, the budget and the text reports by the command that uses them.
+    modules = loaded("from exactmines.ui.cli import main\nmain(['--version'])")
+    for module in ("exactmines.analysis.backends", "exactmines.budget", "exactmines.ui.report",
+                   "exactmines.io", "exactmines.position", "fractions",
+                   "exactmines.ui.cli.analysis", "exactmines.ui.cli.generation"):
+        assert module not in modules
+
+
+def test_a_command_loads_its_own_module_only():
+    modules = loaded("import contextlib, io\nfrom exactmines.ui.cli import main\n"
+                     "with contextlib.redirect_stdout(io.StringIO()):\n"
+                     "    main(['instances'])")
+    commands = {m for m in modules if m.startswith("exactmines.ui.cli.")}
+    assert commands == {"exactmines.ui.cli.common", "exactmines.ui.cli.options",
+                        "exactmines.ui.cli.boundary", "exactmines.ui.cli.export"}
+
+
 def test_version_loads_nothing_heavy():
     modules = loaded("from exactmines.ui.cli import main\nmain(['--version'])")
     assert heavy(modules) == set()

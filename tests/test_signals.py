@@ -55,8 +55,8 @@ def exactmines(*args: str, death_signal: bool = True) -> list[str]:
     """The command line of ``exactmines ARGS`` (with the signals as a shell leaves them);
     without ``death_signal`` its workers do not ask Linux for a parent-death signal, so only
     the watchdog ends them."""
-    switch = "" if death_signal else ("import exactmines.runner as r; "
-                                      "r._PARENT_DEATH_SIGNAL = False; ")
+    switch = "" if death_signal else ("import exactmines.child as c; "
+                                      "c.PARENT_DEATH_SIGNAL = False; ")
     return [sys.executable, "-c", DEFAULT_SIGNALS + switch + "from exactmines.ui.cli import "
             "main; sys.exit(main(sys.argv[1:]))", *args]
 

@@ -39,6 +39,12 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
+from exactmines.analysis.engine_names import (  # noqa: F401 (_preferred_milp: its tests)
+    ALIASES,
+    REGISTRY,
+    _preferred_milp,
+    backend_names,
+)
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BackendUnavailable, BudgetExceeded, TooLarge, UnknownBackend
 
@@ -278,34 +284,16 @@ class VerdictsOnly:
         return self.engine.layouts_up_to(component, limit, allowed, budget=budget)
 
 
-# name -> (module, class, what to install). Imported on first use, so a missing optional
-# package only matters to the user who asks for that backend.
-_REGISTRY: dict[str, tuple[str, str, str]] = {
-    "auto": ("exactmines.analysis.backends.auto", "AutoBackend", "python-sat"),
-    "dp": ("exactmines.analysis.backends.dp", "DPBackend", ""),
-    "sat": ("exactmines.analysis.backends.sat", "SatBackend", "python-sat"),
-    "brute": ("exactmines.analysis.backends.brute", "BruteForceBackend", ""),
-    "milp-highs": ("exactmines.analysis.backends.milp", "HighsMilpBackend", "highspy"),
-    "milp-cbc": ("exactmines.analysis.backends.milp", "CbcMilpBackend", "pulp"),
-    "ganak": ("exactmines.analysis.backends.ganak", "GanakBackend", "pyganak"),
-}
+# The table lives in a module of its own so that the command line reads the names without
+# importing this package; tests add engines to it through this name.
+_REGISTRY = REGISTRY
 
 
 #: Import name -> the name pip installs it under, where they differ.
 _PIP_NAMES = {"pysat": "python-sat"}
 
 
-def _preferred_milp() -> str:
-    """HiGHS when installed: in-process, several times cheaper per solve than PuLP's CBC."""
-    return "milp-highs" if importlib.util.find_spec("highspy") else "milp-cbc"
-
-
-_ALIASES: dict[str, str] = {"milp": _preferred_milp()}
-
-
-def backend_names() -> list[str]:
-    """Names accepted by :func:`get_backend`, ``auto`` first."""
-    return list(dict.fromkeys([*_REGISTRY, *_ALIASES]))
+_ALIASES = ALIASES
 
 
 def installed_backend_names() -> list[str]:

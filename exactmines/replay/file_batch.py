@@ -1,6 +1,6 @@
 """Many replay files through :func:`exactmines.runner.run_batch` (local processes or a
 Dask cluster; results streamed to JSONL, resumable): tasks and rows are small JSON-able
-dicts, as in :mod:`exactmines.analysis.jobs`."""
+dicts, as in :mod:`exactmines.analysis.file_batch`."""
 
 from __future__ import annotations
 
