@@ -2,12 +2,12 @@
 
 :func:`~exactmines.analysis.frontier.build_frontier`, the one entry for every topology,
 hands every position whose topology is not the square grid to :func:`table_frontier` here
-(never call it yourself: the entry also pauses the garbage collector): the same :class:`Frontier` (boxes,
-components, rules, contradiction, cells off the frontier, in the same orders), found by
-looking each cell's neighbours up in the topology's table instead of the square grid's
-shifts and fixed offsets. What the rules force is left to the backends (``forced`` is
-``None``), and the part-by-part split of :func:`~exactmines.analysis.frontier.split_forced`
-is the square grid's alone.
+(never call it yourself: the entry also pauses the garbage collector): the same
+:class:`Frontier` (boxes, components, rules, contradiction, cells off the frontier, in the
+same orders), found by looking each cell's neighbours up in the topology's table instead
+of the square grid's shifts and fixed offsets. What the rules force is left to the backends
+(``forced`` is ``None``), and the part-by-part split of
+:func:`~exactmines.analysis.frontier.split_forced` is the square grid's alone.
 """
 
 from __future__ import annotations
