@@ -300,8 +300,8 @@ def _cell_on(text: str, topology: "Topology", option: str = "--at") -> tuple[int
 
 #: The board options of survey and play (generate's say which of its kinds take them).
 TopologyOption = Annotated[str, typer.Option(
-    "--topology", help="Board topology: square, torus, hex, triangle, cube (with --layers), "
-                       "knight, offsets:DR,DC;DR,DC;... or graph (with --graph).")]
+    "--topology", help="Board topology: square, torus, cylinder, hex, triangle, cube (with "
+                       "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with --graph).")]
 LayersOption = Annotated[int, typer.Option(help="cube: number of layers.")]
 GraphOption = Annotated[Optional[Path], typer.Option(
     help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are dealt "
@@ -1010,9 +1010,9 @@ def generate_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="noguess: no progress.")]
     = False,
     topology: Annotated[str, typer.Option(
-        "--topology", help="position/noguess: the board's topology (square, torus, hex, "
-                           "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
-                           "with --graph).")] = "square",
+        "--topology", help="position/noguess: the board's topology (square, torus, "
+                           "cylinder, hex, triangle, cube with --layers, knight, "
+                           "offsets:DR,DC;... or graph with --graph).")] = "square",
     layers: Annotated[int, typer.Option(help="position/noguess: a cube's layers.")] = 1,
     graph: Annotated[Optional[Path], typer.Option(
         help="position/noguess: a graph file whose graph the boards are dealt on.")] = None,
