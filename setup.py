@@ -25,7 +25,8 @@ from setuptools.command.build_ext import build_ext
 #: of every analysis, the no-guess check, the player's counting and endgame search. A class
 #: defined in one is compiled too: whatever of it may be pickled spells out ``__reduce__``
 #: (a compiled class does not unpickle by itself), and only compiled modules may subclass
-#: it (the player's View subclasses the Grid: both are compiled).
+#: it (the square grid's Grid and the table path's TableGrid share a typing.Protocol,
+#: deduction/known.py, instead of a base class).
 COMPILED = [
     "exactmines/analysis/frontier.py",
     "exactmines/analysis/combine.py",
@@ -40,7 +41,6 @@ COMPILED = [
     "exactmines/play/endgame.py",
     "exactmines/play/fifty_patterns.py",
     "exactmines/play/lookahead.py",
-    "exactmines/play/view.py",
 ]
 
 #: Commands that build extensions (a source distribution or metadata never compile).

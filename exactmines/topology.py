@@ -13,6 +13,9 @@ Built in (the word after a ``.mine`` header's numbers, docs/contract.md):
 ``torus``
     the square grid with wrap-around: row ``height - 1`` touches row 0, column
     ``width - 1`` column 0 (a side of 1 or 2 cells gives fewer than 8 neighbours);
+``cylinder``
+    the square grid wrapped one way: column ``width - 1`` touches column 0, the top and
+    bottom rows are edges (a width of 1 or 2 gives fewer than 8 neighbours);
 ``hex``
     hexagons in *odd-r* offset coordinates (pointy-top, every odd row shoved half a cell
     to the right; Red Blob Games' naming, the one hex players use): 6 neighbours, the two
@@ -32,6 +35,10 @@ Built in (the word after a ``.mine`` header's numbers, docs/contract.md):
 ``graph``
     any undirected graph (:func:`graph_topology`): one row of ``cells`` nodes, each with
     its label.
+
+Each kind is one :class:`Shape` in :data:`SHAPES`: its word, how people and the page name
+it, its legend, how its cells are drawn and its neighbourhood. A new kind is one entry
+there (CONTRIBUTING.md, "Adding things", says what else it takes).
 
 The neighbour relation is symmetric on every topology (a number sees a cell exactly when
 the cell's number would see it), so "the cells next to these" is one dilation, as on the
@@ -54,6 +61,8 @@ from typing import overload
 from exactmines.words import plural
 
 __all__ = [
+    "Shape",
+    "SHAPES",
     "Topology",
     "NeighbourMasks",
     "KINDS",
@@ -76,12 +85,92 @@ __all__ = [
 
 Cell = tuple[int, int]
 
-#: Every kind of topology, in the order they are documented.
-KINDS = ("square", "torus", "hex", "triangle", "cube", "knight", "offsets", "graph")
-#: The kinds laid out as rows and columns of a ``.mine`` file.
-GRID_KINDS = KINDS[:-1]
+Step = tuple[int, int]
+
 #: A knight's moves, as (row, column) offsets.
 KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+_KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+_HEX_EVEN = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
+_HEX_ODD = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
+_TRIANGLE_UP = (tuple((-1, dc) for dc in (-1, 0, 1))
+                + tuple((0, dc) for dc in (-2, -1, 1, 2))
+                + tuple((1, dc) for dc in (-2, -1, 0, 1, 2)))
+_TRIANGLE_DOWN = tuple((-dr, dc) for dr, dc in _TRIANGLE_UP)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One kind of topology, all of it in one place: what the ground needs (its
+    neighbourhood), what reports and pictures draw, and what the page offers.
+
+    Attributes
+    ----------
+    word:
+        The kind, as a ``.mine`` header and the API name it.
+    title:
+        One line for people: the page's menu, the docs.
+    legend:
+        What a text report's legend adds under the board (``""``: nothing).
+    cell:
+        How a cell is drawn (pictures, the page's ``DRAWERS``): ``"square"``, ``"hex"``,
+        ``"triangle"``, ``"cube"`` (squares, layers side by side) or ``"node"``.
+    wraps:
+        ``(rows, columns)``: whether row ``height - 1`` touches row 0, and column
+        ``width - 1`` column 0 (pictures and the page dash those edges).
+    steps, parity:
+        The neighbourhood as ``(row, column)`` offsets: ``steps[0]`` for every cell when
+        ``parity`` is ``"none"``; ``steps[r % 2]`` (``"row"``) or ``steps[(r + c) % 2]``
+        (``"checker"``) otherwise. Empty for the kinds that bring their own (``knight``
+        and ``offsets``: the topology's offsets; ``cube``; ``graph``: a table).
+    page:
+        The web page draws and plays it (its cells square or hexagons, its steps by
+        ``"none"`` or ``"row"`` parity: what the page's drawers and its neighbour function
+        know).
+    """
+
+    word: str
+    title: str
+    legend: str
+    cell: str = "square"
+    wraps: tuple[bool, bool] = (False, False)
+    steps: tuple[tuple[Step, ...], ...] = ()
+    parity: str = "none"
+    page: bool = False
+
+    def page_entry(self) -> dict[str, object]:
+        """What the page needs to offer, draw and play it (``/api/health``'s
+        ``topologies``): its word, title, how a cell is drawn, which edges wrap and its
+        steps for an even and an odd row."""
+        steps = self.steps if self.parity == "row" else self.steps * 2
+        return {"word": self.word, "title": self.title, "cell": self.cell,
+                "wraps": list(self.wraps), "steps": [[list(s) for s in row] for row in steps]}
+
+
+#: Every kind of topology, in the order they are documented: a new kind is one entry here.
+SHAPES: dict[str, Shape] = {shape.word: shape for shape in (
+    Shape("square", "square: the 8 cells around", "", steps=(_KING,), page=True),
+    Shape("torus", "torus: the edges wrap around", "; the edges wrap around",
+          wraps=(True, True), steps=(_KING,), page=True),
+    Shape("cylinder", "cylinder: the left and right edges wrap around",
+          "; the left and right edges wrap around", wraps=(False, True), steps=(_KING,),
+          page=True),
+    Shape("hex", "hex: hexagons, odd rows shifted right", "; odd rows sit half a cell right",
+          cell="hex", steps=(_HEX_EVEN, _HEX_ODD), parity="row", page=True),
+    Shape("triangle", "triangle: triangles, 12 cells around",
+          "; cells with row + col even point up", cell="triangle",
+          steps=(_TRIANGLE_UP, _TRIANGLE_DOWN), parity="checker"),
+    Shape("cube", "cube: layers of a 3-D grid, 26 cells around", "; layers in turn",
+          cell="cube"),
+    Shape("knight", "knight: numbers count a knight's moves away",
+          "; numbers count a knight's moves away"),
+    Shape("offsets", "offsets: numbers count the cells at given offsets",
+          "; numbers count the cells at the topology's offsets"),
+    Shape("graph", "graph: any undirected graph", "", cell="node"),
+)}
+#: Every kind of topology, in the order they are documented.
+KINDS = tuple(SHAPES)
+#: The kinds laid out as rows and columns of a ``.mine`` file.
+GRID_KINDS = tuple(kind for kind in KINDS if kind != "graph")
 #: The most offsets an ``offsets:`` neighbourhood may have: its numbers are written as one
 #: character each, ``z`` being 35.
 MAX_OFFSETS = 35
@@ -248,6 +337,11 @@ class Topology:
             object.__setattr__(self, name, value)
 
     # shape ------------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Shape:
+        """Its kind's :class:`Shape` (legend, drawing, neighbourhood)."""
+        return SHAPES[self.kind]
 
     @property
     def is_square(self) -> bool:
@@ -445,10 +539,10 @@ class Topology:
             return [(x + 0.4 * math.cos(math.pi * k / 8), y + 0.4 * math.sin(math.pi * k / 8))
                     for k in range(16)]
         x, y = _centre(self, r, c)
-        if self.kind == "hex":
+        if self.shape.cell == "hex":
             return [(x + _HEX_RADIUS * math.cos(math.radians(60 * k - 30)),
                      y + _HEX_RADIUS * math.sin(math.radians(60 * k - 30))) for k in range(6)]
-        if self.kind == "triangle":
+        if self.shape.cell == "triangle":
             up = (r + c) % 2 == 0
             top, bottom = r * _TRIANGLE_HEIGHT, (r + 1) * _TRIANGLE_HEIGHT
             if up:
@@ -516,7 +610,7 @@ _TRIANGLE_HEIGHT = math.sqrt(3) / 2
 
 
 def _centre(topology: Topology, r: int, c: int) -> tuple[float, float]:
-    kind = topology.kind
+    kind = topology.shape.cell
     if kind == "hex":
         return (c + (0.5 if r % 2 else 0.0) + 0.5, 0.5 + r * 1.5 * _HEX_RADIUS)
     if kind == "triangle":
@@ -547,14 +641,17 @@ def _grid_table(topology: Topology) -> tuple[tuple[int, ...], ...]:
                         for cc in range(max(c - 1, 0), min(c + 2, width))
                         if (ll, rr, cc) != (layer, r, c))))
         return tuple(table)
+    wrap_rows, wrap_cols = topology.shape.wraps
     for r in range(height):
         for c in range(width):
             around: set[int] = set()
-            for dr, dc in _steps(kind, r, c, topology.offsets):
+            for dr, dc in _steps(topology, r, c):
                 rr, cc = r + dr, c + dc
-                if kind == "torus":
-                    rr, cc = rr % height, cc % width
-                elif not (0 <= rr < height and 0 <= cc < width):
+                if wrap_rows:
+                    rr %= height
+                if wrap_cols:
+                    cc %= width
+                if not (0 <= rr < height and 0 <= cc < width):
                     continue
                 around.add(rr * width + cc)
             around.discard(r * width + c)
@@ -562,24 +659,17 @@ def _grid_table(topology: Topology) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-_KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-_HEX_EVEN = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
-_HEX_ODD = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
-_TRIANGLE_UP = (tuple((-1, dc) for dc in (-1, 0, 1))
-                + tuple((0, dc) for dc in (-2, -1, 1, 2))
-                + tuple((1, dc) for dc in (-2, -1, 0, 1, 2)))
-_TRIANGLE_DOWN = tuple((-dr, dc) for dr, dc in _TRIANGLE_UP)
-
-
-def _steps(kind: str, r: int, c: int,
-           offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    if kind == "hex":
-        return _HEX_ODD if r % 2 else _HEX_EVEN
-    if kind == "triangle":
-        return _TRIANGLE_UP if (r + c) % 2 == 0 else _TRIANGLE_DOWN
-    if kind in ("knight", "offsets"):
-        return offsets
-    return _KING
+def _steps(topology: Topology, r: int, c: int) -> tuple[Step, ...]:
+    """The (row, column) offsets of cell ``(r, c)``'s neighbours (:attr:`Shape.steps`, or
+    the topology's own offsets)."""
+    if topology.offsets:
+        return topology.offsets
+    shape = topology.shape
+    if shape.parity == "row":
+        return shape.steps[r % 2]
+    if shape.parity == "checker":
+        return shape.steps[(r + c) % 2]
+    return shape.steps[0]
 
 
 @lru_cache(maxsize=64)
@@ -661,8 +751,9 @@ _OFFSETS_WORD = re.compile(r"offsets:(-?\d+,-?\d+(?:;-?\d+,-?\d+)*)", re.ASCII)
 
 
 def parse_topology_word(word: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """A header's topology word -> ``(kind, offsets)``: ``torus``, ``hex``, ``triangle``,
-    ``cube``, ``knight``, ``square`` or ``offsets:DR,DC;DR,DC;...``.
+    """A header's topology word -> ``(kind, offsets)``: a word of :data:`GRID_KINDS`
+    (``torus``, ``cylinder``, ``hex``, ``triangle``, ``cube``, ``knight``, ``square``) or
+    ``offsets:DR,DC;DR,DC;...``.
 
     Raises
     ------

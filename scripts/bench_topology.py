@@ -59,11 +59,13 @@ from exactmines.solvability.survey import SurveySettings, run_survey
 from exactmines.topology import Topology, graph_topology, named_topology
 
 #: Table 1's boards: (topology word, width, height per layer, layers, mines).
-EXPERT = [("square", 30, 16, 1, 99), ("torus", 30, 16, 1, 99), ("hex", 30, 16, 1, 99),
-          ("triangle", 30, 16, 1, 99), ("knight", 30, 16, 1, 99), ("cube", 8, 8, 8, 51)]
+EXPERT = [("square", 30, 16, 1, 99), ("torus", 30, 16, 1, 99), ("cylinder", 30, 16, 1, 99),
+          ("hex", 30, 16, 1, 99), ("triangle", 30, 16, 1, 99), ("knight", 30, 16, 1, 99),
+          ("cube", 8, 8, 8, 51)]
 LARGE = [("square", 100, 100, 1, 2063), ("torus", 100, 100, 1, 2063),
-         ("hex", 100, 100, 1, 2063), ("triangle", 100, 100, 1, 2063),
-         ("knight", 100, 100, 1, 2063), ("cube", 22, 22, 21, 1016)]
+         ("cylinder", 100, 100, 1, 2063), ("hex", 100, 100, 1, 2063),
+         ("triangle", 100, 100, 1, 2063), ("knight", 100, 100, 1, 2063),
+         ("cube", 22, 22, 21, 1016)]
 
 
 def cpu(work: Callable[[], Any], runs: int = 3) -> tuple[float, Any]:

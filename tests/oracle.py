@@ -5,11 +5,11 @@ Deliberately naive (no frontier, no boxes, no binomials): if it and an engine ag
 frontier split, the box weighting and the combination are all right.
 
 Which cells a number counts is worked out here from each topology's geometry, not taken
-from :mod:`exactmines.topology`: the square grid and the torus by the king's move (the
-torus modulo its sides), hexagons by the distance in cube coordinates of their odd-r
-offsets, triangles by the corners they share (each triangle's three corners computed on
-the triangular lattice), the cube by the 3-D king's move, offsets and knights by their
-moves; a graph's edges are its input.
+from :mod:`exactmines.topology`: the square grid, the torus and the cylinder by the king's
+move (the torus modulo its sides, the cylinder modulo its width), hexagons by the distance
+in cube coordinates of their odd-r offsets, triangles by the corners they share (each
+triangle's three corners computed on the triangular lattice), the cube by the 3-D king's
+move, offsets and knights by their moves; a graph's edges are its input.
 """
 
 from __future__ import annotations
@@ -70,6 +70,9 @@ def neighbours_of(position: Position) -> dict[Cell, set[Cell]]:
             elif kind == "torus":
                 dr, dc = (r - rr) % height, (c - cc) % width
                 near = min(dr, height - dr) <= 1 and min(dc, width - dc) <= 1
+            elif kind == "cylinder":
+                dc = (c - cc) % width
+                near = abs(r - rr) <= 1 and min(dc, width - dc) <= 1
             elif kind == "hex":
                 x, y, z = _hex_cube(r, c)
                 xx, yy, zz = _hex_cube(rr, cc)
@@ -80,8 +83,10 @@ def neighbours_of(position: Position) -> dict[Cell, set[Cell]]:
                 rows = topology.layer_height
                 (la, ra), (lb, rb) = divmod(r, rows), divmod(rr, rows)
                 near = abs(la - lb) <= 1 and abs(ra - rb) <= 1 and abs(c - cc) <= 1
-            else:  # knight, offsets
+            elif kind in ("knight", "offsets"):
                 near = (rr - r, cc - c) in set(topology.offsets)
+            else:  # a kind new to the oracle: its geometry goes above
+                raise ValueError(f"the oracle has no geometry for {kind!r}")
             if near:
                 found.add(b)
         out[a] = found

@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 from exactmines.position import Board, Position
 from exactmines.topology import Topology, graph_topology, make_topology, number_char
 
-#: Every topology kind the strategies draw boards on.
-KINDS = ("square", "torus", "hex", "triangle", "cube", "knight", "offsets", "graph")
+#: Every topology kind the strategies draw boards on (every kind of exactmines.topology:
+#: tests/test_topology.py checks).
+KINDS = ("square", "torus", "cylinder", "hex", "triangle", "cube", "knight", "offsets",
+         "graph")
 
 
 @st.composite

@@ -17,7 +17,7 @@ from exactmines.ui.cli import main
 MINES = frozenset({(0, 0), (1, 3), (3, 2), (2, 4)})
 
 
-@pytest.mark.parametrize("shape", ["square", "torus", "hex"])
+@pytest.mark.parametrize("shape", ["square", "torus", "cylinder", "hex"])
 def test_a_grid_written_as_a_graph_converts_back(tmp_path, capsys, shape):
     board = Board(5, 4, MINES, make_topology(shape, 5, 4))
     header = "5x4x4" + ("" if shape == "square" else f" {shape}")

@@ -17,6 +17,7 @@ from exactmines.errors import ExactminesError, InputError
 from exactmines.io.files import read_position
 from exactmines.io.shipped import instance_path
 from exactmines.position import Board, Position
+from exactmines.topology import named_topology
 from exactmines.ui.pictures import (
     CMAP,
     COLOURS,
@@ -27,6 +28,7 @@ from exactmines.ui.pictures import (
     draw_stages,
     plot_rates,
 )
+from exactmines.ui.report import analysis_to_text
 
 DATA = Path(__file__).parent / "data"
 COLOUR_MAP = colormaps[CMAP]  # colormaps[...] copies the map on every lookup
@@ -261,3 +263,25 @@ def test_the_title_is_whole_in_the_picture(tmp_path, monkeypatch, name):
                         "not unique")
     # The title ends above the board and its column numbers.
     assert box.y0 > figure.axes[0].get_tightbbox(renderer).y1
+
+
+@pytest.mark.parametrize(("word", "rows", "columns"), [("torus", True, True),
+                                                         ("cylinder", False, True),
+                                                         ("square", False, False)])
+def test_the_edges_that_wrap_are_marked_and_only_they(tmp_path, word, rows, columns):
+    import matplotlib
+
+    result = analyze(Position(3, 3, 1, ("H1H", "111", "000"), named_topology(word, 3, 3)))
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text kept as text
+        draw_analysis(result, tmp_path / "wrap.svg")
+    svg = (tmp_path / "wrap.svg").read_text()
+    # The arrows saying which sides meet: left-right for wrapped columns, up-down for rows;
+    # each wrapped pair of edges dashed.
+    assert ("\u2194" in svg) == columns
+    assert ("\u2195" in svg) == rows
+    assert svg.count("stroke-dasharray") == 2 * (rows + columns)
+
+
+def test_the_text_report_says_how_the_edges_wrap():
+    result = analyze(Position(3, 3, 1, ("H1H", "111", "000"), named_topology("cylinder", 3, 3)))
+    assert "; the left and right edges wrap around" in analysis_to_text(result)

@@ -26,7 +26,7 @@ import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import get_backend
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.deduction import local_deductions
+from exactmines.deduction import Grid, local_deductions
 from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.play.endgame import Endgame
@@ -49,15 +49,14 @@ from exactmines.play.strategy import (
     strategy_named,
     value_chances,
 )
-from exactmines.play.view import View
 from exactmines.position import Board, Position, neighbour_masks
 
 # -- naive helpers (share nothing with the code under test but neighbour masks) ----------
 
 
-def view_of(position: Position) -> View:
+def view_of(position: Position) -> Grid:
     """The player's view of a position with a known count: digits revealed, flags mines."""
-    view = View(position.width, position.height, position.mines)
+    view = Grid(position.width, position.height, position.mines)
     shown, flags = [], 0
     for r, row in enumerate(position.rows):
         for c, ch in enumerate(row):
@@ -71,7 +70,7 @@ def view_of(position: Position) -> View:
     return view
 
 
-def layouts_of(view: View) -> list[int]:
+def layouts_of(view: Grid) -> list[int]:
     """Every placement of the remaining mines over the unknown cells that fits every
     number, as bitmasks, by trying all of them."""
     masks = view.masks
@@ -86,7 +85,7 @@ def layouts_of(view: View) -> list[int]:
     return out
 
 
-def value(view: View, layout: int, cell: int) -> int:
+def value(view: Grid, layout: int, cell: int) -> int:
     return (view.masks[cell] & (layout | view.mines)).bit_count()
 
 
@@ -356,7 +355,7 @@ def test_secondary_safety_on_a_hand_made_position():
     # 3x1, one mine, nothing revealed: an end cell is safe 2/3 and then tells everything
     # (0: the mine is at the far end; 1: it is in the middle), the middle is safe 2/3 and
     # then shows 1, leaving a 50/50.
-    view = View(3, 1, 1)
+    view = Grid(3, 1, 1)
     base = estimate(view, Cache())
     assert secondary_safety(base, value_chances(view, base, 0, Cache())) == Fraction(2, 3)
     assert secondary_safety(base, value_chances(view, base, 1, Cache())) == Fraction(1, 3)
@@ -533,7 +532,7 @@ def test_local_rules_are_the_two_rules_read_plainly(seed):
         numbers = {i: (masks[i] & layout).bit_count()
                    for i in rng.sample(safe_cells, rng.randint(1, len(safe_cells) // 3 + 1))}
         flags = set(rng.sample(sorted(mines), rng.randint(0, len(mines))))
-        view = View(w, h, len(mines))
+        view = Grid(w, h, len(mines))
         view.show(list(numbers.items()))
         view.mark_mines(flags)
         while True:
@@ -557,7 +556,7 @@ def test_local_rules_are_the_two_rules_read_plainly(seed):
 def test_local_rules_and_the_view_on_a_strip():
     # 1x5 with two mines: the 1 at 0 flags 1; the 2 at 2 then flags 3. Cell 4 touches no
     # number: only the count (the exact analysis) says it is safe.
-    view = View(5, 1, 2)
+    view = Grid(5, 1, 2)
     view.show([(0, 1)])
     assert local_deductions(view) == ([], [1])
     view.mark_mines([1])
@@ -585,7 +584,7 @@ def test_local_rules_are_sound():
         mines = set(rng.sample(range(w * h), rng.randint(1, w * h // 3)))
         masks = neighbour_masks(w, h)
         layout = sum(1 << i for i in mines)
-        view = View(w, h, len(mines))
+        view = Grid(w, h, len(mines))
         safe_cells = [i for i in range(w * h) if i not in mines]
         shown = rng.sample(safe_cells, rng.randint(1, len(safe_cells)))
         view.show([(i, (masks[i] & layout).bit_count()) for i in shown])
@@ -627,7 +626,7 @@ def test_fifty_fifty_beside_proved_mines_is_forced():
 # -- endgame search ---------------------------------------------------------------------------
 
 
-def naive_optimum(view: View, layouts: list[int], shown: tuple[int, ...] = ()) -> Fraction:
+def naive_optimum(view: Grid, layouts: list[int], shown: tuple[int, ...] = ()) -> Fraction:
     """Best probability of winning by a plain game-tree recursion: a click shows one cell's
     number (no flood, no free reveals), and a single layout left is a win (every safe cell
     is then known). ``shown``: cells already clicked."""
@@ -651,7 +650,7 @@ def naive_optimum(view: View, layouts: list[int], shown: tuple[int, ...] = ()) -
     return Fraction(wins(frozenset(range(len(layouts))), frozenset(shown)), len(layouts))
 
 
-def optimum_after(view: View, layouts: list[int], cell: int) -> Fraction:
+def optimum_after(view: Grid, layouts: list[int], cell: int) -> Fraction:
     """Best probability of winning when ``cell`` is clicked first (by the naive recursion
     after the click, one layout list per value it may show)."""
     parts: dict[int, list[int]] = {}
@@ -699,7 +698,7 @@ def test_endgame_on_a_hand_made_position_with_a_known_answer():
     assert search.best_move()[1] * 2 == len(layouts) == 2
     # 3x1, one mine, all covered: an end cell is safe 2/3 and then tells where the mine is;
     # the middle is safe 2/3 and leaves a 50/50. The optimum is 2/3.
-    view = View(3, 1, 1)
+    view = Grid(3, 1, 1)
     base = estimate(view, Cache())
     layouts = list_layouts(view, base, 100)
     search = Endgame(layouts, [0, 1, 2], view.masks, view.mines, 100)
@@ -744,7 +743,7 @@ def test_endgame_on_two_regions_matches_the_plain_recursion(a, more_left, b, mor
     # two games; dropping pairs ties the regions together. Each side holds a pattern and its
     # complement, and those two pairs are never dropped: every cell stays uncertain, as at
     # a guess (the player reveals certainly safe cells first).
-    view = View(9, 1, 9)
+    view = Grid(9, 1, 9)
     view.mark_mines(1 << 4)
     kept = [a | b << 5, (a ^ 15) | (b ^ 15) << 5]
     others = [x | y << 5 for x in sorted({a, a ^ 15} | more_left)
@@ -763,7 +762,7 @@ def test_endgame_on_two_regions_matches_the_plain_recursion(a, more_left, b, mor
 
 
 def test_endgame_budget_is_a_count_of_states():
-    view = View(4, 3, 3)
+    view = Grid(4, 3, 3)
     base = estimate(view, Cache())
     layouts = list_layouts(view, base, 1000)
     assert len(layouts) == 220
@@ -777,7 +776,7 @@ def test_endgame_budget_is_a_count_of_states():
 
 
 def test_list_layouts_gives_up_past_its_limit():
-    view = View(5, 5, 5)
+    view = Grid(5, 5, 5)
     base = estimate(view, Cache())
     assert list_layouts(view, base, 1000) is None  # C(25, 5) = 53130 layouts
 
@@ -883,7 +882,7 @@ def test_a_dominating_cell_is_safer_and_safe_whenever_the_chosen_one_is(position
 # -- the time limit of a move ------------------------------------------------------------
 
 
-def lattice_view(seed: int = 0) -> View:
+def lattice_view(seed: int = 0) -> Grid:
     """30x16/99 with every safe (even row, even column) cell clicked, zeros flooding: one
     front of about 200 cells, far past the box search's node budget."""
     board = random_board(30, 16, 99, random.Random(seed))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,11 +13,14 @@ from hypothesis import strategies as st
 from exactmines.position import Board, Position
 from exactmines.topology import (
     GRID_KINDS,
+    KINDS,
     KNIGHT,
+    SHAPES,
     Topology,
     char_number,
     graph_topology,
     make_topology,
+    named_topology,
     neighbour_table,
     number_char,
     parse_topology_word,
@@ -44,8 +49,8 @@ def test_every_grid_table_is_symmetric_without_loops(kind):
             assert i in table[n]
 
 
-@pytest.mark.parametrize(("kind", "interior"), [("square", 8), ("torus", 8), ("hex", 6),
-                                                ("triangle", 12), ("knight", 8)])
+@pytest.mark.parametrize(("kind", "interior"), [("square", 8), ("torus", 8), ("cylinder", 8),
+                                                ("hex", 6), ("triangle", 12), ("knight", 8)])
 def test_an_interior_cell_has_the_documented_number_of_neighbours(kind, interior):
     topology = make_topology(kind, 9, 9)
     assert topology.degree(4 * 9 + 4) == interior
@@ -64,6 +69,51 @@ def test_every_torus_cell_has_8_neighbours_and_the_wrap_joins_opposite_sides():
     assert all(len(around) == 8 for around in torus.neighbour_table)
     assert (3, 4) in torus.neighbours((0, 0))
     assert (0, 0) in torus.neighbours((3, 4))
+
+
+def test_a_cylinder_wraps_its_columns_and_not_its_rows():
+    cylinder = make_topology("cylinder", 5, 4)
+    assert cylinder.neighbours((1, 0)) == [(0, 0), (0, 1), (0, 4), (1, 1), (1, 4), (2, 0),
+                                           (2, 1), (2, 4)]
+    assert cylinder.neighbours((0, 4)) == [(0, 0), (0, 3), (1, 0), (1, 3), (1, 4)]
+    assert (3, 2) not in cylinder.neighbours((0, 2))  # the top and bottom rows are edges
+    assert named_topology("cylinder", 5, 4) == cylinder and cylinder.word == "cylinder"
+    assert cylinder.shape.wraps == (False, True)
+
+
+def test_every_kind_is_one_shape_and_the_tests_draw_every_kind():
+    from strategies import KINDS as DRAWN
+
+    assert KINDS == tuple(SHAPES) == DRAWN
+    for word, shape in SHAPES.items():
+        assert shape.word == word and shape.title.startswith(f"{word}: ")
+        assert shape.cell in ("square", "hex", "triangle", "cube", "node")
+        assert bool(shape.steps) != (word in ("cube", "knight", "offsets", "graph"))
+        if shape.page:  # what the page's drawers and its neighbour function know
+            assert shape.cell in ("square", "hex") and shape.parity in ("none", "row")
+
+
+def test_the_node_tests_read_the_servers_list_of_page_topologies():
+    from exactmines.ui.web.games import PAGE_KINDS, page_topologies
+
+    kept = json.loads((Path(__file__).parent / "js" / "topologies.json").read_text())
+    # (Written again: python -c "import json; from exactmines.ui.web.games import
+    # page_topologies as p; print('[\n' + ',\n'.join(' ' + json.dumps(e) for e in p())
+    # + '\n]')" > tests/js/topologies.json)
+    assert kept == page_topologies(), "tests/js/topologies.json is not the server's list"
+    assert [entry["word"] for entry in kept] == list(PAGE_KINDS)
+    for entry in kept:  # the page's neighbours (topology.js) are the table's
+        topology = named_topology(entry["word"], 5, 4)
+        for i in range(topology.cells):
+            r, c = divmod(i, 5)
+            found = set()
+            for dr, dc in entry["steps"][r % 2]:
+                rr, cc = r + dr, c + dc
+                rr = rr % 4 if entry["wraps"][0] else rr
+                cc = cc % 5 if entry["wraps"][1] else cc
+                if 0 <= rr < 4 and 0 <= cc < 5 and (rr, cc) != (r, c):
+                    found.add(rr * 5 + cc)
+            assert found == set(topology.neighbour_table[i]), (entry["word"], i)
 
 
 def test_hex_neighbours_are_odd_r_offset_coordinates():

@@ -865,6 +865,39 @@ def test_torus_and_hex_games_are_played_on_their_own_neighbours(page, base_url):
     assert game["topology"] == "hex" and _numbers_agree(game["rows"], "hex") > 0
 
 
+def test_the_shapes_offered_are_the_servers_and_a_cylinder_is_drawn_and_played(
+        page, base_url, capsys, tmp_path):
+    from exactmines.ui.web.games import PAGE_KINDS
+
+    # The menu is the server's list (/api/health), the cylinder among it.
+    page.goto(base_url)
+    wait_ready(page)
+    options = page.eval_on_selector_all("#topology option", "els => els.map(e => e.value)")
+    assert options == list(PAGE_KINDS) and "cylinder" in options
+    # A cylinder position from a link: drawn as squares, its left and right edges dashed,
+    # its analysis the command line's.
+    rows = ["H10HHH1H", "H10HHH1H", "10111011", "H01HHH1H", "H01HHH1H"]
+    page.goto(base_url + f"#8x5x4@cylinder:{'/'.join(rows)}")
+    wait_ready(page)
+    expected = cli_json(capsys, "8x5x4 cylinder\n" + "\n".join(rows) + "\n", tmp_path)
+    assert expected["topology"] == "cylinder"
+    assert_page_matches(page, expected)
+    assert page.get_attribute("#board", "data-wrap") == "cols"
+    style = "e => [getComputedStyle(e).borderLeftStyle, getComputedStyle(e).borderTopStyle]"
+    assert page.eval_on_selector("#board", style) == ["dashed", "solid"]
+    page.screenshot(path=str(SHOTS / "cylinder-position.png"))
+    # A game on it from a link, played to the end on the cylinder's neighbours.
+    page.goto(base_url + "#play:9x9x10@cylinder:safe:4")
+    wait_ready(page)
+    assert page.get_attribute("#board", "data-topology") == "cylinder"
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["topology"] == "cylinder" and game["over"]
+    assert _numbers_agree(game["rows"], "cylinder") > 0
+    page.screenshot(path=str(SHOTS / "cylinder-game.png"))
+
+
 # -- replays ----------------------------------------------------------------------------
 
 REPLAYS = ROOT / "tests" / "data" / "replays"

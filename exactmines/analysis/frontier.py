@@ -230,7 +230,8 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     graph object for each position (on an expert mid-game position networkx's graph cost
     more than all the rest of this function). The rules are then dealt to their components
     in one row-major pass. Other topologies than the square grid are cut from their
-    neighbour table (:mod:`~exactmines.analysis.graph_frontier`).
+    neighbour table (:func:`~exactmines.analysis.table_frontier.table_frontier`); the square
+    grid's fast path and the table path give equal frontiers on the same graph.
     """
     # Millions of tuples and lists, none in a cycle: the cyclic collector, which would walk
     # them all again and again as they are made, is paused meanwhile (half the time of a
@@ -239,9 +240,9 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     gc.disable()
     try:
         if not position.topology.is_square:
-            from exactmines.analysis import graph_frontier
+            from exactmines.analysis.table_frontier import table_frontier
 
-            return graph_frontier.build_frontier(position, budget)
+            return table_frontier(position, budget)
         return _square_frontier(position, budget)
     finally:
         if collecting:

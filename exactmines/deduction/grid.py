@@ -14,14 +14,17 @@ clues to look at again are kept in sets, and the bitmasks over flat indices
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy as _copy
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
 from exactmines.analysis.frontier import Rule
 from exactmines.deduction import table_grid
+from exactmines.deduction.known import KnownGrid
 from exactmines.deduction.rules import pair
 from exactmines.position import dilate, indices_of
+from exactmines.topology import Topology, square
 
 __all__ = ["Grid", "local_deductions"]
 
@@ -90,12 +93,16 @@ _STATE = ("numbers", "dirty", "pair_dirty", "_state", "_number", "_free", "_flag
 
 
 class Grid:
-    """What a player of certain moves knows: the numbers shown, the cells proved to be mines
-    (flags) and the mine count. The player's :class:`~exactmines.play.view.View` adds the
-    neighbour masks its exact analysis reads; the no-guess check uses it as it is.
+    """What a player of certain moves knows on the square grid: the numbers shown, the
+    cells proved to be mines (flags) and the mine count. The square grid's fast path of
+    :class:`~exactmines.deduction.known.KnownGrid` (every other topology has
+    :class:`~exactmines.deduction.table_grid.TableGrid`); the player, the no-guess check
+    and the replay judge use it as it is.
 
     Attributes
     ----------
+    topology:
+        The square grid of ``width`` x ``height`` (:func:`~exactmines.topology.square`).
     width, height, total:
         The board, and its number of mines.
     numbers:
@@ -107,12 +114,13 @@ class Grid:
         single-clue rules take them.
     """
 
-    __slots__ = ("width", "height", "total", "everything", "numbers", "dirty",
+    __slots__ = ("topology", "width", "height", "total", "everything", "numbers", "dirty",
                  "pair_dirty", "_stride", "_start", "_state", "_number", "_free", "_flags",
                  "_offsets", "_flagged", "_masks", "_live")
 
     def __init__(self, width: int, height: int, total: int) -> None:
         self.width, self.height, self.total = width, height, total
+        self.topology: Topology = square(width, height)
         self.everything = (1 << (width * height)) - 1
         self.numbers = [0] * (width * height)
         # Two off-board cells on every side: the pair rules look two steps away.
@@ -148,9 +156,23 @@ class Grid:
         self._free, self._flags = list(other._free), list(other._flags)
         self._masks, self._live = dict(other._masks), set(other._live)
 
+    def copy(self) -> Grid:
+        """An independent copy: deductions and marks made on it leave this grid as it is
+        (the topology, never changed, is shared). Cost: a pass over the board."""
+        other = _copy.copy(self)
+        other.copy_state_from(self)
+        return other
+
+    @property
+    def masks(self) -> Sequence[int]:
+        """Per cell, its neighbours as a bitmask (:meth:`Topology.masks
+        <exactmines.topology.Topology.masks>`: a table kept per size on boards up to 4096
+        cells, each mask made when asked on larger ones)."""
+        return self.topology.masks()
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
-        # The rest (the offsets, the player's masks) the constructor makes again.
+        # The rest (the topology, the offsets) the constructor makes again.
         return (_rebuilt, (type(self), (self.width, self.height, self.total),
                            {name: getattr(self, name) for name in _STATE}))
 
@@ -330,7 +352,7 @@ def _unframe(found: set[int], p: int, bits: int, stride: int) -> None:
         found.add(p + (k // _FRAME - 3) * stride + k % _FRAME - 3)
 
 
-def local_deductions(grid: Grid | table_grid.TableGrid) -> tuple[list[int], list[int]]:
+def local_deductions(grid: KnownGrid) -> tuple[list[int], list[int]]:
     """Cells (flat indices, ascending) proved safe and proved mines by one clue
     (:func:`~exactmines.deduction.rules.single`, read from the grid's counts of unknown and
     flagged neighbours), else by two overlapping clues
@@ -344,6 +366,7 @@ def local_deductions(grid: Grid | table_grid.TableGrid) -> tuple[list[int], list
     :class:`~exactmines.deduction.table_grid.TableGrid` has its own table-driven rules.
     """
     if not isinstance(grid, Grid):
+        assert isinstance(grid, table_grid.TableGrid)
         return table_grid.local_deductions(grid)
     state, number, offsets = grid._state, grid._number, grid._offsets
     free, flags, stride = grid._free, grid._flags, grid._stride

@@ -12,7 +12,8 @@ pair's unknown neighbours are numbered locally, never as board-wide bitmasks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy as _copy
+from collections.abc import Iterable, Sequence
 
 from exactmines.analysis.frontier import Rule
 from exactmines.deduction.rules import pair
@@ -29,7 +30,8 @@ _IS_UNKNOWN = bytes.maketrans(bytes(range(3)), b"100")
 
 
 class TableGrid:
-    """:class:`~exactmines.deduction.grid.Grid`'s state and interface on ``topology``.
+    """:class:`~exactmines.deduction.known.KnownGrid` on ``topology``, any but the square
+    grid (whose fast path is :class:`~exactmines.deduction.grid.Grid`).
 
     Attributes
     ----------
@@ -72,6 +74,19 @@ class TableGrid:
         self._state, self._free, self._flags = (bytearray(other._state), list(other._free),
                                                 list(other._flags))
         self._masks, self._live = dict(other._masks), set(other._live)
+
+    def copy(self) -> TableGrid:
+        """An independent copy, as :meth:`Grid.copy
+        <exactmines.deduction.grid.Grid.copy>`. Cost: a pass over the board."""
+        other = _copy.copy(self)
+        other.copy_state_from(self)
+        return other
+
+    @property
+    def masks(self) -> Sequence[int]:
+        """Per cell, its neighbours as a bitmask (:meth:`Topology.masks
+        <exactmines.topology.Topology.masks>`)."""
+        return self.topology.masks()
 
     def show(self, shown: Iterable[tuple[int, int]]) -> None:
         """Cells newly revealed, as ``(flat index, number)`` (one already revealed is left

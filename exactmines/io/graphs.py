@@ -35,6 +35,7 @@ from exactmines.errors import InputError
 from exactmines.io.formats import MAX_DIGITS, read_int
 from exactmines.position import COVERED, FLAG, Board, Cell, Position
 from exactmines.topology import (
+    GRID_KINDS,
     Topology,
     char_number,
     graph_topology,
@@ -409,17 +410,18 @@ def board_to_graph(board: Board, kind: str = "json", revealed: Iterable[Cell] = 
     return _write(board.topology, states, board.mines, kind)
 
 
-#: The grid shapes a graph is recognised as (a cube's "l,r,c" and offsets' are not).
-_GRID_SHAPES = ("square", "torus", "hex", "triangle", "knight")
+#: The grid shapes a graph is recognised as, tried in this order (a cube's "l,r,c" and
+#: offsets' are not).
+_GRID_SHAPES = tuple(kind for kind in GRID_KINDS if kind not in ("cube", "offsets"))
 
 
 def grid_of_graph(board: Board) -> Board | None:
     """The grid board that the graph board ``board`` is, or ``None``: its nodes are named
     ``"r,c"`` (as :func:`board_to_graph` names a grid's cells) and fill a whole
     ``W x H`` sheet, and its edges are exactly those of one grid shape of that size (the
-    square grid, a torus, hexagons, triangles or knight's moves, tried in that order). So a
-    grid written as a graph converts back to the same board, and a graph that only looks
-    like one (a missing edge, an extra one) is not taken for it.
+    square grid, a torus, a cylinder, hexagons, triangles or knight's moves, tried in that
+    order). So a grid written as a graph converts back to the same board, and a graph that
+    only looks like one (a missing edge, an extra one) is not taken for it.
 
     Cost: one pass over the nodes and edges per shape tried.
     """

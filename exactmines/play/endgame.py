@@ -72,7 +72,8 @@ class Endgame:
         covered), flat indices.
     masks:
         Neighbourhood bitmask of each cell, indexed by cell (``neighbour_masks``, or the
-        player's :attr:`~exactmines.play.view.View.masks`, made on demand on large boards).
+        player's :attr:`~exactmines.deduction.known.KnownGrid.masks`, made on demand on
+        large boards).
     known_mines:
         Cells already known to be mines (their count is added to each value).
     budget:

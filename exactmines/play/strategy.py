@@ -51,7 +51,7 @@ from exactmines.analysis.backends import Backend
 from exactmines.analysis.combine import allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.deduction import NODES, box_search, local_deductions
+from exactmines.deduction import NODES, KnownGrid, box_search, local_deductions, new_grid
 from exactmines.errors import ParameterError, TooLarge
 from exactmines.play.endgame import Endgame
 from exactmines.play.fifty_patterns import Risk, shape
@@ -64,10 +64,8 @@ from exactmines.play.lookahead import (
     Values,
     counted,
 )
-from exactmines.play.view import View
-from exactmines.play.views import PlayerView, TableView, new_view
 from exactmines.position import indices_of as _bits
-from exactmines.topology import Topology
+from exactmines.topology import Topology, square
 from exactmines.words import plural
 
 __all__ = [
@@ -77,7 +75,6 @@ __all__ = [
     "Strategy",
     "STRATEGIES",
     "strategy_named",
-    "View",
     "Estimate",
     "estimate",
     "value_chances",
@@ -333,7 +330,7 @@ def _binomial_at_most(n: int, k: int, limit: int) -> int | None:
     return ways
 
 
-def estimate(view: PlayerView, cache: Cache) -> Estimate:
+def estimate(view: KnownGrid, cache: Cache) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
@@ -365,7 +362,7 @@ def estimate(view: PlayerView, cache: Cache) -> Estimate:
                     least, left, scale)
 
 
-def value_chances(view: PlayerView, base: Estimate, index: int, cache: Cache
+def value_chances(view: KnownGrid, base: Estimate, index: int, cache: Cache
                   ) -> list[tuple[int, After]]:
     """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
     increasing value.
@@ -378,7 +375,7 @@ def value_chances(view: PlayerView, base: Estimate, index: int, cache: Cache
     return [(v, values.after(i)) for i, v in enumerate(values.values)]
 
 
-def _values(view: PlayerView, base: Estimate, index: int, cache: Cache) -> Values:
+def _values(view: KnownGrid, base: Estimate, index: int, cache: Cache) -> Values:
     """:meth:`Values.of <exactmines.play.lookahead.Values.of>` for unknown cell ``index`` of
     ``view``, analysed as ``base``."""
     return Values.of(index, around=view.masks[index], flagged=view.mines,
@@ -474,13 +471,13 @@ def progress_chance(base: Estimate, chances: list[tuple[int, After]]) -> Fractio
     return Fraction(ahead, base.layouts)
 
 
-def forced_fifty_fifty(view: PlayerView, base: Estimate) -> tuple[int, int] | None:
+def forced_fifty_fifty(view: KnownGrid, base: Estimate) -> tuple[int, int] | None:
     """The first pair of :func:`forced_fifty_fifties`, or ``None``."""
     pairs = forced_fifty_fifties(view, base)
     return pairs[0] if pairs else None
 
 
-def forced_fifty_fifties(view: PlayerView, base: Estimate) -> list[tuple[int, int]]:
+def forced_fifty_fifties(view: KnownGrid, base: Estimate) -> list[tuple[int, int]]:
     """Every two cells that must be guessed between at 1/2 sooner or later, in order.
 
     Cells ``a`` and ``b`` qualify when a number says exactly one mine lies in ``{a, b}``
@@ -533,7 +530,7 @@ def _part_layouts(part: Part, allowed: frozenset[int], limit: int
     return found
 
 
-def list_layouts(view: PlayerView, base: Estimate, limit: int) -> list[int] | None:
+def list_layouts(view: KnownGrid, base: Estimate, limit: int) -> list[int] | None:
     """Every layout of the remaining mines over the unknown cells, as bitmasks (row-major
     by component, then outside cells), or ``None`` past ``limit`` layouts.
 
@@ -574,7 +571,7 @@ def list_layouts(view: PlayerView, base: Estimate, limit: int) -> list[int] | No
     return layouts
 
 
-def endgame_guess(view: PlayerView, base: Estimate, strategy: Strategy) -> Guess | None:
+def endgame_guess(view: KnownGrid, base: Estimate, strategy: Strategy) -> Guess | None:
     """The click that maximises the probability of winning, found by exact search (a
     :class:`Guess` of kind ``endgame`` with that probability), or ``None`` when there are
     too many layouts or the search runs out of nodes: :func:`endgame_search`'s guess."""
@@ -606,7 +603,7 @@ class EndgameSearch:
     whole: bool
 
 
-def endgame_search(view: PlayerView, base: Estimate, strategy: Strategy) -> EndgameSearch | None:
+def endgame_search(view: KnownGrid, base: Estimate, strategy: Strategy) -> EndgameSearch | None:
     """The exact endgame search behind :func:`endgame_guess`, or ``None`` when there are
     too many layouts or the search runs out of nodes.
 
@@ -648,7 +645,7 @@ def endgame_search(view: PlayerView, base: Estimate, strategy: Strategy) -> Endg
     return None
 
 
-def _search(layouts: list[int], cells: int, view: PlayerView, budget: int,
+def _search(layouts: list[int], cells: int, view: KnownGrid, budget: int,
             known: int | None = None) -> tuple[int, int, Endgame] | None:
     """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
     them, the view's by default) and the search, ``None`` past the budget."""
@@ -661,13 +658,13 @@ def _search(layouts: list[int], cells: int, view: PlayerView, budget: int,
     return cell, wins, search
 
 
-def _outside_candidates(view: PlayerView, base: Estimate) -> list[int]:
+def _outside_candidates(view: KnownGrid, base: Estimate) -> list[int]:
     """Cells off the frontier worth scoring, one per class of equivalent cells
     (:func:`_outside_classes`)."""
     return [first for first, _ in _outside_classes(view, base)]
 
 
-def _outside_classes(view: PlayerView, base: Estimate) -> list[tuple[int, int]]:
+def _outside_classes(view: KnownGrid, base: Estimate) -> list[tuple[int, int]]:
     """The cells off the frontier in classes of equivalent cells, as ``(first cell,
     cells)``: the first in row-major order stands for its class.
 
@@ -728,7 +725,7 @@ def _by_degree(topology: Topology) -> tuple[int, ...]:
     return tuple(groups[n] for n in sorted(groups))
 
 
-def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
+def choose_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
     """The guess when no cell is certainly safe (see the module notes).
 
     The parts are tried in order: the endgame search; a forced 50/50; then each candidate
@@ -738,7 +735,7 @@ def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Ca
     return _decide(view, base, strategy, cache)[0]
 
 
-def _decide(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
+def _decide(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache
             ) -> tuple[Guess, EndgameSearch | None]:
     """:func:`choose_guess`, with the endgame search when it made the choice."""
     if strategy.endgame:
@@ -754,7 +751,7 @@ def _decide(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
                  base.probability(cell)), None
 
 
-def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+def _scored_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache) -> int:
     """The candidate with the highest :class:`Score` (or, with every scoring part off, the
     safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
     candidates, risk = _candidates(view, base, strategy, cache)
@@ -766,7 +763,7 @@ def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: C
     return best.cell
 
 
-def _candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
+def _candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache
                 ) -> tuple[list[tuple[Fraction, int]], Risk | None]:
     """The cells the strategy scores, as ``(safety, cell)``, safest first (ties in
     row-major order), and the 50/50 patterns when the ``risk`` part is on: every cell whose
@@ -810,7 +807,7 @@ class _Scored:
         return self.score.cell
 
 
-def _ranked(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def _ranked(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
             candidates: list[tuple[Fraction, int]], risk: Risk | None, keep: int
             ) -> list[_Scored]:
     """The ``keep`` candidates with the highest scores, highest first.
@@ -865,7 +862,7 @@ class Candidate:
     considered: bool
 
 
-def ranked_candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def ranked_candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
                       keep: int = 5, first: int | None = None) -> list[Candidate]:
     """The ``keep`` best guesses of ``base`` as the strategy ranks them, best first.
 
@@ -902,7 +899,7 @@ def ranked_candidates(view: PlayerView, base: Estimate, strategy: Strategy, cach
     return out[:keep]
 
 
-def _scored_cell(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def _scored_cell(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
                  risk: Risk | None, index: int) -> _Scored:
     """Cell ``index`` scored in full, as :func:`_ranked` scores a candidate."""
     safety = 1 - base.probability(index)
@@ -917,7 +914,7 @@ def _candidate(base: Estimate, scored: _Scored, considered: bool) -> Candidate:
                      secondary_safety(base, scored.chances), scored.score, considered)
 
 
-def dead_cells(view: PlayerView, base: Estimate, cache: Cache) -> int:
+def dead_cells(view: KnownGrid, base: Estimate, cache: Cache) -> int:
     """The unknown cells, neither safe nor mines for certain, that can show only one value
     when safe (opening one tells nothing but that it was safe), as a bitmask.
 
@@ -935,7 +932,7 @@ def dead_cells(view: PlayerView, base: Estimate, cache: Cache) -> int:
     return dead
 
 
-def fifty_fifties(view: PlayerView, base: Estimate, cache: Cache) -> list[tuple[int, ...]]:
+def fifty_fifties(view: KnownGrid, base: Estimate, cache: Cache) -> list[tuple[int, ...]]:
     """The 50/50s of ``base`` that no click can ever resolve, each as its cells (sorted),
     in order: the forced pairs (:func:`forced_fifty_fifties`) and the pairs and 2x2 blocks
     of :mod:`exactmines.play.fifty_patterns` that have formed (every outer cell a proved
@@ -958,7 +955,7 @@ def chance_all_safe(base: Estimate, cache: Cache, cells: int) -> Fraction:
     return Fraction(_layouts_with(base, cache, 0, cells & base.unknown), base.layouts)
 
 
-def _risk(view: PlayerView, base: Estimate, cache: Cache) -> Risk:
+def _risk(view: KnownGrid, base: Estimate, cache: Cache) -> Risk:
     """The 50/50 patterns of ``base`` (:mod:`exactmines.play.fifty_patterns`), counted exactly."""
     known = view.mines | base.mines
     hidden = base.unknown & ~base.mines
@@ -1039,7 +1036,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     return Score(strategy.dead and len(chances) > 1, value, opening, safety, -index)
 
 
-def _chances_to_beat(view: PlayerView, base: Estimate, index: int, cache: Cache,
+def _chances_to_beat(view: KnownGrid, base: Estimate, index: int, cache: Cache,
                      strategy: Strategy, safety: Fraction, best: Score | None,
                      gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
@@ -1105,8 +1102,7 @@ class Player:
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy, *,
                  engine: Backend | None = None, topology: Topology | None = None) -> None:
-        self.view: View | TableView = (View(width, height, mines) if topology is None
-                                       else new_view(topology, mines))
+        self.view = new_grid(topology or square(width, height), mines)
         self.strategy = strategy
         #: Counts components too big for the box search (a new ``auto`` engine by default).
         self.cache = Cache(engine=engine)
@@ -1195,7 +1191,7 @@ class Player:
         return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
 
 
-def _local_safe(view: View | TableView) -> list[int]:
+def _local_safe(view: KnownGrid) -> list[int]:
     """The cells the local rules prove safe in ``view``; the mines they prove are recorded
     in it (a second pass when mines alone were found: they may settle more)."""
     safe, mines = local_deductions(view)
@@ -1206,7 +1202,7 @@ def _local_safe(view: View | TableView) -> list[int]:
     return safe
 
 
-def _checked_estimate(view: PlayerView, cache: Cache) -> Estimate:
+def _checked_estimate(view: KnownGrid, cache: Cache) -> Estimate:
     """:func:`estimate`, refusing a view no layout fits (a bug, never a move)."""
     base = estimate(view, cache)
     if base.layouts == 0:

@@ -278,8 +278,8 @@ def _draw_board(figure: Any, result: Analysis, layout: BoardLayout, *,
              for r, c, text, ink in labels]
     if drawn is None:
         axes = _board_axes(figure, layout, image, marks)
-        if topology.kind == "torus":
-            _mark_wrap(axes, width, height)
+        if any(topology.shape.wraps):
+            _mark_wrap(axes, width, height, topology.shape.wraps)
         for r, c in outlined:
             axes.add_patch(Rectangle((c + 0.06, r + 0.06), 0.88, 0.88, fill=False,
                                      edgecolor=_OUTLINE,
@@ -347,13 +347,14 @@ def _shapes(topology: Topology) -> tuple[list[list[tuple[float, float]]], float,
     """Each cell's polygon for a topology not drawn as a grid of squares (hexagons,
     triangles, a cube's slices side by side, a graph's nodes where networkx lays them out),
     moved so the drawing starts at 0, with its width and height in cell units; ``None``
-    for the square grid and the others drawn as it is (torus, knight, offsets)."""
-    if topology.kind in ("square", "torus", "knight", "offsets"):
+    for the square grid and the others drawn as it is (torus, cylinder, knight, offsets:
+    their :attr:`~exactmines.topology.Shape.cell` is ``"square"``)."""
+    if topology.shape.cell == "square":
         return None
     polygons = [topology.outline(i) for i in range(topology.cells)]
     # Triangles of side 1 are small beside squares and hexagons (0.43 of their area):
     # drawn half as large again.
-    scale = 1.5 if topology.kind == "triangle" else 1.0
+    scale = 1.5 if topology.shape.cell == "triangle" else 1.0
     xs = [x for polygon in polygons for x, _ in polygon]
     ys = [y for polygon in polygons for _, y in polygon]
     left, top = min(xs), min(ys)
@@ -384,7 +385,7 @@ def _shape_axes(figure: Any, layout: BoardLayout, topology: Topology,
                                        linewidths=0.6, zorder=2))
     # (A triangle's text sits low in an up triangle and high in a down one: at its
     # centroid, and smaller.)
-    font = layout.cell * 72 * (0.3 if topology.kind == "triangle" else 0.45)
+    font = layout.cell * 72 * (0.3 if topology.shape.cell == "triangle" else 0.45)
     for r, c, text, ink, light in labels:
         x, y = centres[r * width + c]
         axes.text(x, y, text, ha="center", va="center", color=ink, zorder=3,
@@ -406,15 +407,21 @@ def _shape_axes(figure: Any, layout: BoardLayout, topology: Topology,
     return axes
 
 
-def _mark_wrap(axes: Any, width: int, height: int) -> None:
-    """A torus's wrap: its edges dashed, and arrows saying which sides meet."""
+def _mark_wrap(axes: Any, width: int, height: int, wraps: tuple[bool, bool]) -> None:
+    """A torus's or a cylinder's wrap (``wraps``: rows, columns): the edges that meet
+    dashed, and arrows saying which sides meet."""
     style = dict(colors="#6a3d9a", linewidths=1.2, linestyles="dashed")
-    axes.vlines([0, width], 0, height, **style)
-    axes.hlines([0, height], 0, width, **style)
+    rows, columns = wraps
+    marks = []
+    if columns:
+        axes.vlines([0, width], 0, height, **style)
+        marks += [(-0.3, height / 2, "\u2194"), (width + 0.3, height / 2, "\u2194")]
+    if rows:
+        axes.hlines([0, height], 0, width, **style)
+        marks.append((width / 2, height + 0.3, "\u2195"))
     axes.set_xlim(-0.6, width + 0.6)
     axes.set_ylim(height + 0.6, -0.6)
-    for x, y, text in ((-0.3, height / 2, "\u2194"), (width + 0.3, height / 2, "\u2194"),
-                       (width / 2, height + 0.3, "\u2195")):
+    for x, y, text in marks:
         axes.text(x, y, text, ha="center", va="center", color="#6a3d9a", fontsize=9)
     axes.text(width / 2, height + 0.45, "wraps around", ha="center", va="top",
               color="#6a3d9a", fontsize=7)

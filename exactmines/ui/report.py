@@ -95,17 +95,10 @@ def _grid(result: Analysis) -> list[str]:
             lines.append(f"layer {start // rows}")
         lines.append("     " + "".join(f"{c:>3}" for c in range(position.width)))
         for r in range(start, start + rows):
-            shift = "  " if topology.kind == "hex" and r % 2 else ""
+            shift = "  " if topology.shape.cell == "hex" and r % 2 else ""
             lines.append(f"{r - start:>4} {shift}"
                          + "".join(shown[(r, c)] for c in range(position.width)))
     return lines
-
-
-#: What the legend adds about each topology's drawing.
-_LEGEND = {"torus": "; the edges wrap around", "hex": "; odd rows sit half a cell right",
-           "triangle": "; cells with row + col even point up", "cube": "; layers in turn",
-           "knight": "; numbers count a knight's moves away",
-           "offsets": "; numbers count the cells at the topology's offsets"}
 
 
 def grouped(n: int) -> str:
@@ -165,7 +158,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines += _grid(result)
         lines.append("legend: digits revealed, F flag, [green]s[/] safe, [red]*[/] mine, "
                      "other covered cells: mine probability in %"
-                     + _no_probability(result) + _LEGEND.get(topology.kind, ""))
+                     + _no_probability(result) + topology.shape.legend)
     else:
         lines.append(f"(the board is not drawn: {plural(position.width * position.height, 'cell')}"
                      f", more than {MAX_DRAWN_CELLS:,}; --format json or --image show every "

@@ -2,7 +2,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
+import { readFileSync } from "node:fs";
+
 import { gridRows, mineText, parseMineText } from "../../exactmines/ui/web/static/js/boardcodec.js";
+import { setTopologies } from "../../exactmines/ui/web/static/js/topology.js";
+
+// The server's list (/api/health's topologies), as tests/test_topology.py keeps it.
+setTopologies(JSON.parse(readFileSync(new URL("./topologies.json", import.meta.url))));
 
 test("rows of a flat grid", () => {
   assert.deepEqual(gridRows([..."H1F0MH"], 3, 2), ["H1F", "0MH"]);
@@ -33,5 +39,5 @@ test("a topology's word follows the header's numbers, both ways", () => {
   assert.deepEqual(read.grid, ["H", "1"]);
   assert.equal(parseMineText("2x1x1\nH1\n", 100).topology, "square");
   assert.match(parseMineText("2x2x2x1 cube\nHH\nH1\n\nHH\nHH\n", 100).error || "", /expected|draws/);
-  assert.match(parseMineText("3x1 knight\nHHH\n", 100).error, /this page draws square, torus, hex/);
+  assert.match(parseMineText("3x1 knight\nHHH\n", 100).error, /this page draws square, torus, cylinder, hex/);
 });

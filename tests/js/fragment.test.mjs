@@ -2,7 +2,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
+import { readFileSync } from "node:fs";
+
 import { decodeFragment, encodeFragment } from "../../exactmines/ui/web/static/js/fragment.js";
+import { setTopologies } from "../../exactmines/ui/web/static/js/topology.js";
+
+// The server's list (/api/health's topologies), as tests/test_topology.py keeps it.
+setTopologies(JSON.parse(readFileSync(new URL("./topologies.json", import.meta.url))));
 
 test("a position goes to the fragment and back", () => {
   const position = { play: false, width: 3, height: 2, mines: 1, rows: ["H1F", "0MH"] };
@@ -45,5 +51,6 @@ test("a board's topology goes to the fragment after its size, and back", () => {
   assert.equal(encodeFragment(game), "play:9x9x10@torus:safe:4");
   assert.deepEqual(decodeFragment("play:9x9x10@torus:safe:4", 100), game);
   assert.equal(encodeFragment({ ...game, topology: "square" }), "play:9x9x10:safe:4");
-  assert.equal(decodeFragment("2x1x1@cube:H1", 100), null);
+  assert.match(decodeFragment("2x1x1@cube:H1", 100).bad, /a cube board/);
+  assert.equal(decodeFragment("play:9x9x10@cylinder:safe:4", 100).topology, "cylinder");
 });

@@ -127,9 +127,9 @@ def generate_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="noguess: no progress.")]
     = False,
     topology: Annotated[str, typer.Option(
-        "--topology", help="position/noguess: the board's topology (square, torus, hex, "
-                           "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
-                           "with --graph).")] = "square",
+        "--topology", help="position/noguess: the board's topology (square, torus, "
+                           "cylinder, hex, triangle, cube with --layers, knight, "
+                           "offsets:DR,DC;... or graph with --graph).")] = "square",
     layers: Annotated[int, typer.Option(help="position/noguess: a cube's layers.")] = 1,
     graph: Annotated[Optional[Path], typer.Option(
         help="position/noguess: a graph file whose graph the boards are dealt on.")] = None,

@@ -22,8 +22,8 @@ class TextOrJson(StrEnum):
 
 #: The board options of survey and play (generate's say which of its kinds take them).
 TopologyOption = Annotated[str, typer.Option(
-    "--topology", help="Board topology: square, torus, hex, triangle, cube (with --layers), "
-                       "knight, offsets:DR,DC;DR,DC;... or graph (with --graph).")]
+    "--topology", help="Board topology: square, torus, cylinder, hex, triangle, cube (with "
+                       "--layers), knight, offsets:DR,DC;DR,DC;... or graph (with --graph).")]
 LayersOption = Annotated[int, typer.Option(help="cube: number of layers.")]
 GraphOption = Annotated[Optional[Path], typer.Option(
     help="A graph file (node-link JSON, GraphML or .edges) whose graph the boards are dealt "

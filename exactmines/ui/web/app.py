@@ -47,7 +47,7 @@ from exactmines.analysis.backends import backend_names, registered
 from exactmines.errors import ExactminesError, OutOfTime, ParameterError
 from exactmines.io.formats import declared_size, decode_text
 from exactmines.ui.web import jobs
-from exactmines.ui.web.games import MAX_SIDE
+from exactmines.ui.web.games import MAX_SIDE, PageTopology, page_topologies
 from exactmines.ui.web.store import GameStore, UnknownGame
 from exactmines.ui.web.workers import (
     Busy,
@@ -124,9 +124,6 @@ def _size_of(text: str | None, grid: list[str] | None) -> tuple[int, int] | None
 
 # -- request bodies ---------------------------------------------------------------------
 
-
-#: The topologies the page draws (a ``.mine`` header's word).
-PageTopology = Literal["square", "torus", "hex"]
 
 
 class _Body(BaseModel):
@@ -412,6 +409,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "max_body": settings.max_body, "max_side": MAX_SIDE,
                 "max_cells": settings.max_cells,
                 "max_position_side": settings.max_position_side,
+                "topologies": page_topologies(),
                 "busy": status["busy"] + status["waiting"],
                 "workers": {**status, "max": settings.pool.workers,
                             "queue": settings.pool.queue}}

@@ -19,7 +19,7 @@ import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.serialize import fraction_text
@@ -28,17 +28,30 @@ from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells, three_bv
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board, Cell
-from exactmines.topology import Topology, named_topology
+from exactmines.topology import SHAPES, Topology, named_topology
 from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 from exactmines.words import plural
 
-__all__ = ["MAX_SIDE", "Click", "WebGame"]
+__all__ = ["MAX_SIDE", "PAGE_KINDS", "PageTopology", "page_topologies", "Click", "WebGame"]
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 300
 
-#: The topologies the page draws and plays.
-PAGE_KINDS = ("square", "torus", "hex")
+#: The topologies the page draws and plays (:attr:`Shape.page
+#: <exactmines.topology.Shape.page>`), in the order of :data:`~exactmines.topology.SHAPES`.
+PAGE_KINDS = tuple(word for word, shape in SHAPES.items() if shape.page)
+
+if TYPE_CHECKING:
+    PageTopology = str
+else:
+    #: A request's topology: a word of :data:`PAGE_KINDS` (the API's schema lists them).
+    PageTopology = Literal[PAGE_KINDS]
+
+
+def page_topologies() -> list[dict[str, object]]:
+    """What the page needs of each topology it offers (``/api/health``'s ``topologies``:
+    :meth:`Shape.page_entry <exactmines.topology.Shape.page_entry>`), in menu order."""
+    return [SHAPES[word].page_entry() for word in PAGE_KINDS]
 
 
 @dataclass(frozen=True, slots=True)

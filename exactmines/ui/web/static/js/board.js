@@ -1,12 +1,14 @@
 /* The board: one element per cell, what each cell shows, scrolling and the zoom.
  *
- * Cells are laid out by the drawing function of the board's topology (DRAWERS): the square
- * grid is a CSS grid; another shape adds its own function, which places the same cell
- * elements (ids c0, c1, ... in the server's cell order) its own way. Everything else here
- * works on cell indices and does not depend on the shape. */
+ * Cells are laid out by the drawing function of the board's cell shape (DRAWERS, keyed by
+ * the `cell` of the server's topology entry, topology.js): square cells are a CSS grid;
+ * another cell shape adds its own function, which places the same cell elements (ids c0,
+ * c1, ... in the server's cell order) its own way. Everything else here works on cell
+ * indices and does not depend on the shape. */
 import { colourOf, luminance } from "./colours.js";
 import { $ } from "./dom.js";
 import { fractionFloat, percentLabel } from "./numbers.js";
+import { shapeOf } from "./topology.js";
 import { flagsAreMarks, gameOver, overlayValid, replayEvent, rows, state } from "./state.js";
 
 const boardEl = $("board");
@@ -23,34 +25,31 @@ let canvas = null;  // the canvas of a large board
 let pending = 0;    // a repaint asked for the next frame
 const shown = { cls: [], text: [], label: [], p: [] };
 
-/** Per topology, how cells are placed: `layout` arranges the cell elements of a board of
- * width x height on `board` (the square grid is a CSS grid), `box` gives the top left
+/** Per cell shape, how cells are placed: `layout` arranges the cell elements of a board of
+ * width x height on `board` (square cells are a CSS grid; the board's data-topology,
+ * data-cell and data-wrap attributes, set by buildBoard, style it), `box` gives the top left
  * corner of cell i in pixels for cells of `size` pixels with `gap` between them (where a
  * large board's canvas paints it), `cellStyle` (optional) the inline style of cell i's
  * element, and `paints` whether a large board may be painted on the canvas (which paints
- * square cells: a hex board keeps its elements). A new board shape adds its entry here. */
-const squareGrid = (topology) => ({
+ * square cells: a hex board keeps its elements). A new cell shape adds its entry here. */
+const squareGrid = {
   layout(board, width) {
-    board.dataset.topology = topology;
     board.style.setProperty("--cols", String(width));
   },
   box(i, width, size, gap) {
     return [gap + (i % width) * (size + gap), gap + Math.floor(i / width) * (size + gap)];
   },
   paints: true,
-});
+};
 
 /** Hexagons (odd-r: odd rows shifted half a cell right), pointy-top, `size` across their
  * flat sides: rows step 0.866 of a pitch down (3/4 of a hexagon's height). */
 const HEX_STEP = Math.sqrt(3) / 2;
 
 export const DRAWERS = {
-  square: squareGrid("square"),
-  // The square grid, its frame dashed: the edges wrap around.
-  torus: squareGrid("torus"),
+  square: squareGrid,
   hex: {
     layout(board, width, height) {
-      board.dataset.topology = "hex";
       board.style.setProperty("--cols", String(width));
       board.style.setProperty("--rows", String(height));
     },
@@ -65,7 +64,7 @@ export const DRAWERS = {
     paints: false,
   },
 };
-const drawer = () => DRAWERS[boardEl.dataset.topology || "square"];
+const drawer = () => DRAWERS[shapeOf(boardEl.dataset.topology || "square").cell];
 
 export const cellCount = () => (canvas ? state.width * state.height : cells.length);
 
@@ -88,11 +87,15 @@ export function cellAt(event) {
 /** Make the cells of a width x height board (kept when the size is the same). Returns
  * whether they were made anew. */
 export function buildBoard(width, height, topology = "square") {
-  const shape = DRAWERS[topology];
+  const entry = shapeOf(topology);
+  const shape = DRAWERS[entry.cell];
   const large = width * height > DOM_CELLS && shape.paints;
   const same = boardEl.dataset.size === `${width}x${height}` && boardEl.dataset.topology === topology;
   if (same) return false;
   boardEl.dataset.size = `${width}x${height}`;
+  boardEl.dataset.topology = topology;
+  boardEl.dataset.cell = entry.cell;
+  boardEl.dataset.wrap = ["rows", "cols"].filter((_, k) => entry.wraps[k]).join(" ");
   shape.layout(boardEl, width, height);
   boardEl.classList.toggle("painted", large);
   shown.cls = []; shown.text = []; shown.label = []; shown.p = [];

@@ -6,6 +6,7 @@
  *   play:9x9x10:safe:4:noguess  ... on a certified no-guess board
  *   9x9x10@hex:...  play:9x9x10@torus:...  the board's topology after its size (none: square)
  */
+import { TOPOLOGIES } from "./topology.js";
 
 /** The fragment (without "#") of a position {width, height, mines (null: unknown), rows}
  * or a game {play: true, width, height, mines, rule, seed, noguess}; either may have a
@@ -20,9 +21,12 @@ export function encodeFragment(spec) {
   return `${width}x${height}${mines === null ? "" : `x${mines}`}${shape}:${rows.join("/")}`;
 }
 
-/** The spec `out` with the topology of a matched "@word" (none: the square grid). */
+/** The spec `out` with the topology of a matched "@word" (none: the square grid), or
+ * {bad: reason} for a word the page does not draw (TOPOLOGIES, the server's). */
 function shaped(out, word) {
-  if (word !== undefined) out.topology = word;
+  if (word === undefined) return out;
+  if (!TOPOLOGIES.includes(word)) return { bad: `the link's board is a ${word} board, which this page does not draw` };
+  out.topology = word;
   return out;
 }
 
@@ -30,12 +34,12 @@ function shaped(out, word) {
  * height, mines, rows}, {bad: reason} for a position that does not match its size or has
  * more than maxCells cells, or null for anything else (no fragment, another text). */
 export function decodeFragment(text, maxCells) {
-  let m = /^play:(\d+)x(\d+)x(\d+)(?:@(torus|hex))?:(safe|opening|unprotected):(\d+)(:noguess)?$/.exec(text);
+  let m = /^play:(\d+)x(\d+)x(\d+)(?:@([a-z]+))?:(safe|opening|unprotected):(\d+)(:noguess)?$/.exec(text);
   if (m) {
     return shaped({ play: true, width: Number(m[1]), height: Number(m[2]), mines: Number(m[3]),
       rule: m[5], seed: Number(m[6]), noguess: Boolean(m[7]) }, m[4]);
   }
-  m = /^(\d+)x(\d+)(?:x(\d+))?(?:@(torus|hex))?:([0-8HFM/]*)$/.exec(text);
+  m = /^(\d+)x(\d+)(?:x(\d+))?(?:@([a-z]+))?:([0-8HFM/]*)$/.exec(text);
   if (!m) return null;
   const width = Number(m[1]), height = Number(m[2]);
   const rows = m[5].split("/");

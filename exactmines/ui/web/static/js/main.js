@@ -22,6 +22,7 @@ import { hideTooltip, pickCell, renderPanel, showCellInfo, showTooltip } from ".
 import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAuto } from "./play.js";
 import { judgeAgain, layOut, nextGuess, openReplay, showStep, stepBy, stepTo } from "./replay.js";
 import { MAX_CELLS, positionKey, state } from "./state.js";
+import { offerTopologies } from "./shapes.js";
 
 const boardEl = $("board");
 const wrapEl = $("board-wrap");
@@ -326,6 +327,9 @@ async function start() {
   // The first overlay does not wait for the server's limits: until the time limit is
   // changed here, requests carry none and the server's own applies.
   const health = api("/api/health");
+  // The shapes the page offers are the server's: a link to a board of one is read once
+  // they are in (the square grid, which needs no word, is known before).
+  await offerTopologies(health);
   if (!readFragment()) newBoard(9, 9, 10);
   try {
     const limits = await health;

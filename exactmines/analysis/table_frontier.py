@@ -1,12 +1,13 @@
 """The frontier of a position on any topology, from its neighbour table.
 
-:func:`~exactmines.analysis.frontier.build_frontier` hands every position whose topology is
-not the square grid to :func:`build_frontier` here: the same :class:`Frontier` (boxes,
-components, rules, contradiction, cells off the frontier, in the same orders), found by
-looking each cell's neighbours up in the topology's table instead of the square grid's
-shifts and fixed offsets. What the rules force is left to the backends (``forced`` is
-``None``), and the part-by-part split of :func:`~exactmines.analysis.frontier.split_forced`
-is the square grid's alone.
+:func:`~exactmines.analysis.frontier.build_frontier`, the one entry for every topology,
+hands every position whose topology is not the square grid to :func:`table_frontier` here
+(never call it yourself: the entry also pauses the garbage collector): the same
+:class:`Frontier` (boxes, components, rules, contradiction, cells off the frontier, in the
+same orders), found by looking each cell's neighbours up in the topology's table instead
+of the square grid's shifts and fixed offsets. What the rules force is left to the backends
+(``forced`` is ``None``), and the part-by-part split of
+:func:`~exactmines.analysis.frontier.split_forced` is the square grid's alone.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.position import COVERED, FLAG, Cell, Position
 from exactmines.topology import char_number, is_number_char
 
-__all__ = ["build_frontier"]
+__all__ = ["table_frontier"]
 
 
-def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
+def table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     """``position`` cut into boxes and independent components, on its topology.
 
     Notes
