@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pysat.solvers import Solver
 
 from exactmines import analyze, read_position
 from exactmines.analysis.backends import ganak as ganak_engine
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component
-from exactmines.analysis.backends.ganak import GanakBackend, _Elimination
+from exactmines.analysis.backends.ganak import GanakBackend, _Elimination, _exactly
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.budget import UNLIMITED, Budget
@@ -62,6 +63,23 @@ def test_long_rules_and_many_mine_numbers():
     assert ganak_engine.count_component(free) == count_component(free)
 
 
+@pytest.mark.parametrize("m", [3, 7, 14])
+def test_exactly_counts_every_way(m):
+    """The mine-number encodings Ganak gets, subsets or sorting network, repeated literals
+    counted once per place: checked by enumerating every assignment."""
+    inputs = [1 + i % 3 for i in range(m)]  # variables 1..3, repeated
+    for j in range(m + 1):
+        clauses = _exactly(inputs, j, 3)
+        extra = max((abs(lit) for clause in clauses for lit in clause), default=3)
+        with Solver(name="cd153", bootstrap_with=clauses) as solver:
+            for bits in range(8):
+                values = [bool(bits >> i & 1) for i in range(3)]
+                true = sum(values[v - 1] for v in inputs)
+                assumptions = [v if values[v - 1] else -v for v in (1, 2, 3)]
+                assert solver.solve(assumptions=assumptions) == (true == j), (j, values)
+        assert extra == 3 or m == 14  # auxiliaries only for the long one
+
+
 def test_elimination_solves_exactly():
     # m1 + m2 = L, m2 + m3 = L, m1 + m2 + m3 = k L: with L = 6 and k = 2, m2 = 0.
     elimination = _Elimination()
@@ -93,6 +111,27 @@ def test_compiled_formula_collapses_to_few_ganak_calls(monkeypatch):
     assert counts.total == count_models(cnf) == 252
     assert len(calls) < 40 and component.cells > 1000
     assert counts.mine_numbers() == {position.mines - sum(r.count("F") for r in position.rows)}
+
+
+@pytest.mark.parametrize("one_call", [True, False])
+def test_every_number_of_mines_in_one_call(monkeypatch, one_call):
+    """Several numbers of mines on a small component: one Ganak call gives the layouts of
+    every number (the digits of one count), one more per free class, and the counts are the
+    DP's; past GATED_VARIABLES, one call per number and class, the same counts."""
+    component = Component((3, 2, 6), (Constraint((0, 1), 2), Constraint((1,), 1)))
+    expected = count_component(component)
+    assert len(expected.mine_numbers()) == 7
+    if not one_call:
+        monkeypatch.setattr(ganak_engine, "GATED_VARIABLES", 0)
+    calls = []
+    real = ganak_engine._ganak
+    monkeypatch.setattr(ganak_engine, "_ganak", lambda *a: calls.append(a) or real(*a))
+    assert ganak_engine.count_component(component) == expected
+    numbers = len(expected.mine_numbers())
+    if one_call:
+        assert len(calls) < numbers
+    else:
+        assert len(calls) >= numbers
 
 
 def test_nothing_printed_even_on_inconsistent_components(capfd):

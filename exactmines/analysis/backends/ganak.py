@@ -20,22 +20,24 @@ nothing about single cells, so the questions are cut down before Ganak sees any:
 2. *Reduced formula*: every cell replaced by its class's literal, over one variable per
    class (projected count: unchanged).
 3. *Mine numbers*: the number of mines is a constant plus a weighted sum of class literals
-   (each class: cells equal to it minus cells opposite it), the *inputs* (a class literal
-   repeated as often as its weight). One count gives the layouts of every number at once:
-   each input gets ``bits`` fresh variables, counted too, that may be true only where the
-   input is, so a layout with ``j`` inputs true is counted ``2**(bits*j)`` times and the
-   layouts with ``j`` are digit ``j`` of the count in base ``2**bits`` (``bits``: the
-   length of the plain count, which bounds every digit; the digits must add up to it).
+   (each class: cells equal to it minus cells opposite it). When no weight is left, every
+   layout has the same number; else a sorting network over the weighted literals gives "at
+   least ``i``" outputs, the possible numbers are found by SAT (a model with ``k`` mines in
+   ``[low, high]`` splits the interval at ``k``), and a count for one number fixes two
+   outputs.
 4. *Linear algebra*: summed over the layouts with ``k`` mines, every rule says that its cells
    hold ``t`` mines per layout, and all cells hold ``k``: one linear equation over the
    classes' mine counts per rule. Exact Gauss-Jordan elimination leaves a few *free* classes;
-   only they are counted (one count each, by number as above), the others follow.
+   only they are counted, the others follow.
 
-Ganak is then called ``2 + free classes`` times (the plain count, the count by number, one
-per free class), and only on satisfiable inputs (a SAT check first): Ganak prints a line on
-an unsatisfiable input. (Before, one call per possible number per class, each with a
-cardinality constraint: 101 calls of 0.1-0.4 s on a 30x16 sparse board's two largest
-components, 22 now.)
+Ganak is then called ``|numbers| x (1 + free classes)`` times, each on a small formula, and
+only on satisfiable ones (a SAT check first): Ganak prints a line on an unsatisfiable input.
+With several numbers on a small component (:data:`GATED_VARIABLES`) one call counts every
+number at once: each input gets ``bits`` fresh variables, counted too, true only where the
+input is, so that a layout with ``j`` inputs true counts ``2**(bits*j)`` times and the
+layouts by number are the digits of one count (``bits``: the plain count's length, which
+bounds every digit; the digits must add up to it): ``2 + free classes`` calls (on a 30x16
+sparse board's two largest components, 22 calls instead of 101).
 
 Time limits. A Ganak call cannot be interrupted, so the whole count runs in a child process
 (:func:`~exactmines.child.run_in_child`: a fresh interpreter, its memory capped, its
@@ -51,7 +53,8 @@ import random
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from itertools import pairwise
+from itertools import combinations, pairwise
+from math import comb
 
 import pyganak
 from pysat.formula import IDPool
@@ -61,7 +64,7 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     CountingBackend,
 )
-from exactmines.analysis.backends.sat import rule_clauses
+from exactmines.analysis.backends.sat import DIRECT_CLAUSES, rule_clauses, sorting_network
 from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.child import run_in_child
@@ -73,6 +76,14 @@ _SOLVER = "cd153"
 #: Models drawn with random phases before the sweep (more split classes sooner; each costs
 #: one solve and a pass over the cells).
 _RANDOM_MODELS = 8
+#: A component with several possible numbers of mines is counted by number in one call
+#: (:func:`_by_number`) when its inputs times its cells (a bound on the fresh variables:
+#: the count has at most ``cells + 1`` bits) are at most this; past it, one call per number
+#: with a cardinality constraint. The
+#: fresh variables cost Ganak time: a 72-cell component of a sparse 30x16 board (53 inputs,
+#: 25 bits) counts 2.5x faster in one call, a compiled 3-SAT formula of 4,056 cells (one
+#: number of mines, thousands of inputs) 4x slower.
+GATED_VARIABLES = 5_000
 #: Components whose counts are kept (count, then deduce, then mine_numbers on the same one).
 _KEPT = 32
 
@@ -268,6 +279,66 @@ class _Elimination:
 # Counting
 
 
+def _sorting_network(inputs: list[int], top: int) -> tuple[list[int], list[list[int]], int]:
+    """:func:`~exactmines.analysis.backends.sat.sorting_network` with ``top`` the highest
+    variable used so far (here and in the result)."""
+    outputs, clauses, free = sorting_network(inputs, top + 1)
+    return outputs, clauses, free - 1
+
+
+def _exactly(inputs: list[int], j: int, top: int) -> list[list[int]]:
+    """Clauses for "exactly ``j`` of ``inputs`` true" (a literal may repeat: it counts once
+    per place), as subsets when few, else as a sorting network over variables above
+    ``top``. Every variable Ganak sees costs it time: the network is the last resort."""
+    m = len(inputs)
+    if comb(m, j + 1) + comb(m, m - j + 1) <= DIRECT_CLAUSES:
+        clauses = [sorted({-x for x in subset}) for subset in combinations(inputs, j + 1)]
+        clauses += [sorted(set(subset)) for subset in combinations(inputs, m - j + 1)]
+        return clauses
+    outputs, clauses, _ = _sorting_network(inputs, top)
+    if j > 0:
+        clauses.append([outputs[j - 1]])
+    if j < m:
+        clauses.append([-outputs[j]])
+    return clauses
+
+
+def _by_number(formula: list[list[int]], classes: list[int], inputs: list[int],
+               free: list[int], top: int, solver: Solver, budget: Budget
+               ) -> tuple[list[int], dict[int, list[int]]]:
+    """The layouts with ``j`` inputs true for every ``j`` at once, and the same for each
+    free class true, in ``2 + len(free)`` Ganak calls (see the module notes): each input
+    gets ``bits`` fresh variables, counted too, that may be true only where the input is,
+    so a layout with ``j`` inputs true is counted ``2**(bits * j)`` times and the layouts
+    with ``j`` are digit ``j`` of the count in base ``2**bits``; ``bits`` is the length of
+    the plain count, which bounds every digit."""
+    plain = _ganak(formula, classes, [])
+    bits = plain.bit_length()
+    digit = (1 << bits) - 1
+    gated = list(formula)
+    sampling = list(classes)
+    for i, x in enumerate(inputs):
+        for z in range(top + 1 + i * bits, top + 1 + (i + 1) * bits):
+            gated.append([-z, x])
+            sampling.append(z)
+
+    def digits(units: list[int]) -> list[int]:
+        weighted = _ganak(gated, sampling, units)
+        if weighted >> (bits * (len(inputs) + 1)):
+            raise SolverError("Ganak's count by number of mines has a digit too many")
+        return [(weighted >> (bits * j)) & digit for j in range(len(inputs) + 1)]
+
+    totals = digits([])
+    if sum(totals) != plain:
+        raise SolverError(f"Ganak counted {plain} layouts, and {sum(totals)} summed by "
+                          "number of mines")
+    of_class: dict[int, list[int]] = {}
+    for r in free:
+        budget.check()
+        of_class[r] = digits([r]) if solver.solve(assumptions=[r]) else [0] * len(totals)
+    return totals, of_class
+
+
 def _ganak(clauses: Iterable[Sequence[int]], sampling: list[int], units: list[int]) -> int:
     """Models of ``clauses`` and ``units`` projected onto ``sampling`` (satisfiable input)."""
     if not sampling:
@@ -337,6 +408,35 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
             d = same[r] - opposite[r]
             offset += min(same[r], opposite[r])
             inputs.extend([r if d > 0 else -r] * abs(d))
+        outputs: list[int] = []
+        if inputs:
+            outputs, network, top = _sorting_network(inputs, top)
+            solver.append_formula(network)
+
+        def bounds(low: int, high: int) -> list[int]:
+            """Assumptions: between ``low`` and ``high`` network inputs true."""
+            out = []
+            if low > 0:
+                out.append(outputs[low - 1])
+            if high < len(inputs):
+                out.append(-outputs[high])
+            return out
+
+        numbers: list[int] = []
+        todo = [(0, len(inputs))]
+        while todo:
+            low, high = todo.pop()
+            if low > high:
+                continue
+            budget.check("finding the possible numbers of mines")
+            if not solver.solve(assumptions=bounds(low, high)):
+                continue
+            model = solver.get_model()
+            true = {lit for lit in model if lit > 0}
+            j = sum(x in true if x > 0 else -x not in true for x in inputs)
+            numbers.append(j)
+            todo += [(low, j - 1), (j + 1, high)]
+
         # One equation per distinct rule, and the total.
         elimination = _Elimination()
         seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
@@ -383,50 +483,36 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
                 difference(c, d)
         free = [r for r in classes if r not in elimination.rows]
 
-        # Every number of mines in one count: each input gets ``bits`` fresh variables,
-        # projected on, that may be true only where the input is (z -> x), so a layout
-        # with j inputs true is counted 2**(bits * j) times: the count is the sum of
-        # L_j 2**(bits * j), and L_j its digit j in base 2**bits, since every L_j is at
-        # most the plain count, below 2**bits.
+        # Each possible number's layouts, and each free class's among them.
+        counted: dict[int, tuple[int, dict[int, int]]] = {}
         formula = [list(c) for c in reduced]
-        budget.check()
-        plain = _ganak(formula, classes, [])
-        bits = plain.bit_length()
-        gated = list(formula)
-        sampling = list(classes)
-        for i, x in enumerate(inputs):
-            for z in range(top + 1 + i * bits, top + 1 + (i + 1) * bits):
-                gated.append([-z, x])
-                sampling.append(z)
-
-        def by_number(units: list[int]) -> list[int]:
-            """Layouts with ``units`` true, by number of true inputs."""
-            if not inputs:
-                return [_ganak(formula, classes, units)]
-            weighted = _ganak(gated, sampling, units)
-            digit = (1 << bits) - 1
-            out = [(weighted >> (bits * j)) & digit for j in range(len(inputs) + 1)]
-            if weighted >> (bits * (len(inputs) + 1)):
-                raise SolverError("Ganak's count by number of mines has a digit too many")
-            return out
-
-        totals = by_number([])
-        if sum(totals) != plain:
-            raise SolverError(f"Ganak counted {plain} layouts, and {sum(totals)} summed by "
-                              "number of mines")
-        of_class: dict[int, list[int]] = {}
-        for r in free:
+        if len(numbers) > 1 and len(inputs) * cells <= GATED_VARIABLES:
             budget.check()
-            of_class[r] = (by_number([r]) if solver.solve(assumptions=[r])
-                           else [0] * len(totals))
+            totals, of_class = _by_number(formula, classes, inputs, free, top, solver, budget)
+            if any(n for j, n in enumerate(totals) if j not in numbers):
+                raise SolverError("Ganak counted layouts with a number of mines SAT found "
+                                  "impossible")
+            for j in numbers:
+                counted[j] = (totals[j], {r: of_class[r][j] for r in free})
+        for j in sorted(numbers):
+            if j in counted:
+                continue
+            units = bounds(j, j)  # for the SAT checks: Ganak gets its own encoding
+            exact = formula + _exactly(inputs, j, top) if len(numbers) > 1 else formula
+            budget.check()
+            total = _ganak(exact, classes, [])
+            known: dict[int, int] = {}
+            for r in free:
+                budget.check()
+                known[r] = (_ganak(exact, classes, [r])
+                            if solver.solve(assumptions=[*units, r]) else 0)
+            counted[j] = (total, known)
 
         layouts = [0] * (cells + 1)
         rows: list[tuple[int, ...]] = [zero_row] * (cells + 1)
-        for j, total in enumerate(totals):
-            if not total:
-                continue
+        for j in sorted(numbers):
             k = offset + j
-            known = {r: of_class[r][j] for r in free}
+            total, known = counted[j]
             known.update(elimination.solve(known, total, k))
             layouts[k] = total
             mines = []
