@@ -103,6 +103,8 @@ def _covered(position: Position) -> int:
     return sum(row.count(COVERED) for row in position.rows)
 
 
+FAMILIES = (*SIZES, "openings", "flags-all", "flags-some", "flags-wrong", "endgames",
+            "replays", "topologies")
 #: The families where a flag may be wrong, which ms_toollib reads as a covered cell.
 FLAGS_UNCHECKED = ("flags-wrong", "replays")
 
@@ -143,6 +145,7 @@ def families(games: int) -> dict[str, tuple[list[Position], bool, str]]:
     out["replays"] = _replay_positions()
     out["topologies"] = ([read_position(ROOT / "instances" / f"{name}.mine")
                           for name in TOPOLOGIES], False, "exactmines only")
+    assert tuple(out) == FAMILIES
     return out
 
 
@@ -177,11 +180,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="only this family (repeat for more)")
     args = parser.parse_args(argv)
     games = args.games or (3 if args.quick else 10)
-    suite = families(games)
-    chosen = args.family or list(suite)
-    unknown = set(chosen) - set(suite)
+    chosen = args.family or list(FAMILIES)
+    unknown = set(chosen) - set(FAMILIES)
     if unknown:
-        parser.error(f"unknown family {', '.join(sorted(unknown))}; one of {', '.join(suite)}")
+        parser.error(f"unknown family {', '.join(sorted(unknown))}; one of "
+                     f"{', '.join(FAMILIES)}")
+    suite = families(games)
     good = True
     table: list[tuple[str, int, dict[str, tuple[float, float, float]]]] = []
     for name in chosen:
