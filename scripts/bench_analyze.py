@@ -431,7 +431,9 @@ def peers(positions: list[Position], jsm: Path | None) -> list[Tool]:
 
 
 def compare(label: str, positions: list[Position], backend: str, jsm: Path | None,
-            runs: int, games: list[int] | None = None) -> bool:
+            runs: int, games: list[int] | None = None, *, peers_too: bool = True,
+            cells_too: bool = True, out: dict[str, tuple[float, float, float]] | None = None,
+            unchecked: tuple[str, ...] = ()) -> bool:
     """exactmines against every peer that can run, on the same positions, in this run:
     warm (each tool has done the suite once, untimed), CPU time of each position
     (``time.process_time``; node's ``process.cpuUsage``). Each of ``runs`` runs times one
@@ -441,19 +443,28 @@ def compare(label: str, positions: list[Position], backend: str, jsm: Path | Non
     evicting the others' caches.) Total: the least over the runs of the CPU summed over the
     suite; per position: each position's least time over the runs, then the median and the
     largest of those. Every peer's answers are then checked against the exact ones, cell by
-    cell, within its tolerance: ``False`` when one is off (a broken harness cannot pass)."""
+    cell, within its tolerance: ``False`` when one is off (a broken harness cannot pass).
+    Without ``peers_too`` (positions the peers cannot read) exactmines runs alone; without
+    ``cells_too`` the reading through the cell objects is not timed; ``out`` receives each
+    tool's (total, median, worst) in ms by its name; the peers whose names start with one
+    of ``unchecked`` are timed but their answers not checked (they answer another question
+    on these positions, and the table says so)."""
     ours = Exactmines(positions, backend)
-    tools: list[Tool] = [ours, ExactminesCells(positions, backend)]
+    tools: list[Tool] = [ours]
+    if cells_too:
+        tools.append(ExactminesCells(positions, backend))
     if games is not None:
         tools.append(ExactminesReplay(positions, games, backend))
-    tools.extend(peers(positions, jsm))
+    if peers_too:
+        tools.extend(peers(positions, jsm))
     times: dict[str, list[list[float]]] = {tool.name: [] for tool in tools}
     try:
         for run in range(runs):
             for tool in tools[run % len(tools):] + tools[:run % len(tools)]:
                 times[tool.name].append(tool.run())
         checks = [(tool, _gap(ours.exact, tool.answers(), tool.tolerance))
-                  for tool in tools if not isinstance(tool, Exactmines)]
+                  for tool in tools if not isinstance(tool, Exactmines)
+                  and not tool.name.startswith(unchecked)]
     finally:
         for tool in tools:
             tool.close()
@@ -468,11 +479,19 @@ def compare(label: str, positions: list[Position], backend: str, jsm: Path | Non
           f"tool over the suite in turn (load {_load()}; exactmines {_build()})")
     print(f"  {'':<42} {'total':>9} {'median':>8} {'max':>8}")
     rows = {tool.name: figures(tool.name) for tool in tools}
+    if out is not None:
+        out.update(rows)
     for tool in tools:
         total, median, worst = rows[tool.name]
         print(f"  {tool.name:<42} {total:>9.1f} {median:>8.3f} {worst:>8.2f}")
     mine = rows[ours.name]
     good = True
+    for tool in tools:
+        if tool.name.startswith(unchecked):
+            other = rows[tool.name]
+            print(f"  exactmines / {tool.name.split()[0]}: total {mine[0] / other[0]:.2f}x, "
+                  f"median per position {mine[1] / other[1]:.2f}x (answers not checked: it "
+                  "answers another question on these positions)")
     for tool, (worst, differ, missing) in checks:
         other = rows[tool.name]
         print(f"  exactmines / {tool.name.split()[0]}: total {mine[0] / other[0]:.2f}x, "

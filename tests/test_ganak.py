@@ -113,6 +113,27 @@ def test_compiled_formula_collapses_to_few_ganak_calls(monkeypatch):
     assert counts.mine_numbers() == {position.mines - sum(r.count("F") for r in position.rows)}
 
 
+@pytest.mark.parametrize("one_call", [True, False])
+def test_every_number_of_mines_in_one_call(monkeypatch, one_call):
+    """Several numbers of mines on a small component: one Ganak call gives the layouts of
+    every number (the digits of one count), one more per free class, and the counts are the
+    DP's; past GATED_VARIABLES, one call per number and class, the same counts."""
+    component = Component((3, 2, 6), (Constraint((0, 1), 2), Constraint((1,), 1)))
+    expected = count_component(component)
+    assert len(expected.mine_numbers()) == 7
+    if not one_call:
+        monkeypatch.setattr(ganak_engine, "GATED_VARIABLES", 0)
+    calls = []
+    real = ganak_engine._ganak
+    monkeypatch.setattr(ganak_engine, "_ganak", lambda *a: calls.append(a) or real(*a))
+    assert ganak_engine.count_component(component) == expected
+    numbers = len(expected.mine_numbers())
+    if one_call:
+        assert len(calls) < numbers
+    else:
+        assert len(calls) >= numbers
+
+
 def test_nothing_printed_even_on_inconsistent_components(capfd):
     # Ganak prints a line when its input is unsatisfiable: it is never given one, and with
     # a time limit its process writes to /dev/null.

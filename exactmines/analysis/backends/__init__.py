@@ -33,10 +33,12 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import math
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
+from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
 from exactmines.analysis.engine_names import (  # noqa: F401 (_preferred_milp: its tests)
@@ -343,8 +345,20 @@ def get_backend(name: str) -> Backend:
         When the backend's package is not installed.
     """
     module_name, class_name, package = _REGISTRY[registered(name)]
+    # An engine's module once imported is looked up directly: import_module's own checks
+    # cost more than making the engine, and an analysis makes two (auto, then its DP).
+    module = sys.modules.get(module_name)
+    if module is None:
+        module = _import_engine(name, module_name, package)
+    factory: Callable[[], Backend] = getattr(module, class_name)
+    return factory()
+
+
+def _import_engine(name: str, module_name: str, package: str) -> ModuleType:
+    """The engine's module, imported, or :class:`BackendUnavailable` naming what to
+    install."""
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ImportError as exc:
         # Name what is really missing: milp-highs also imports pulp, and a missing pulp
         # must not be reported as a missing highspy.
@@ -352,5 +366,3 @@ def get_backend(name: str) -> Backend:
         install = _PIP_NAMES.get(missing, missing) or package
         raise BackendUnavailable(
             f"backend {name!r} needs the package {install!r}: pip install {install}") from None
-    factory: Callable[[], Backend] = getattr(module, class_name)
-    return factory()
