@@ -48,7 +48,6 @@ analysis without a limit. The script exits 1 if an answer claims more than is so
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -61,7 +60,7 @@ from exactmines import analyze, read_position
 from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.frontier import build_frontier
-from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.analysis.serialize import analysis_json
 from exactmines.budget import Budget
 from exactmines.generate.families import dense_games, lattice_position
 from exactmines.generate.positions import random_sat_instances
@@ -140,7 +139,7 @@ def whole(path: Path, engine: str, limit: float) -> tuple[Analysis, float, float
     result = analyze(position, backend=get_backend(engine), budget=budget)
     analysis_to_text(result, str(path))
     seconds = time.perf_counter() - started
-    json.dumps(analysis_to_dict(result, str(path)))
+    analysis_json(result, str(path))
     return result, seconds, time.perf_counter() - started - seconds
 
 
