@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from exactmines.budget import UNLIMITED, Budget
+from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, FLAG, Cell, Position
 from exactmines.words import plural
 
@@ -237,15 +238,24 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     # board of 1.7 million cells went to it).
     collecting = gc.isenabled()
     gc.disable()
+    stopped: BudgetExceeded | None = None
     try:
         if not position.topology.is_square:
             from exactmines.analysis import graph_frontier
 
             return graph_frontier.build_frontier(position, budget)
         return _square_frontier(position, budget)
+    except BudgetExceeded as exc:
+        # Its traceback holds the stopped stage's half-made tables: let go of here, with
+        # the collector still paused, they are freed by their counts, not walked first by
+        # the collection that resuming it starts (a second past the limit on a loaded
+        # machine, on a board of 300,000 cells).
+        stopped = exc.with_traceback(None)
     finally:
         if collecting:
             gc.enable()
+    assert stopped is not None  # (the try returns otherwise)
+    raise stopped
 
 
 def _square_frontier(position: Position, budget: Budget) -> Frontier:
