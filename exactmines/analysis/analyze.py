@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import repeat, starmap
+from itertools import chain, repeat, starmap
 from operator import add
 from typing import Any, overload
 
@@ -283,6 +283,14 @@ class Cells(Sequence[CellAnalysis]):
         reads instead of the cell objects. Cells of one box share one pair object."""
         _, pairs, covered = self._tables()
         return pairs, covered
+
+    def any_probability(self) -> bool:
+        """Does some cell have a probability? Read from the groups of values, not the
+        cells: an answer without counts says so without laying out its cells."""
+        values, rest = self.values()
+        if any(value[0] is not None and cells for cells, value in values):
+            return True
+        return rest[0] is not None and len(self) > sum(len(cells) for cells, _ in values)
 
     def _cells(self) -> tuple[CellAnalysis, ...]:
         if self._all is None:
@@ -595,6 +603,11 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         if left is None and c is not None:
             ratios = combine_ratios_without_count([c], [comp.sizes]).box
             exact = None if ratios is None else ratios[0]
+        if not exact and all(facts.can_mine) and all(facts.can_clear):
+            # Nothing known of its cells (an engine stopped at once): one group, not a
+            # value per box (a compiled formula's component has 50,000 boxes).
+            values.append((list(chain.from_iterable(frontier.box_cells[i])), _UNKNOWN))
+            continue
         for b, cells in enumerate(frontier.box_cells[i]):
             verdict: Verdict = ("safe" if not facts.can_mine[b]
                                 else "mine" if not facts.can_clear[b] else "unknown")
