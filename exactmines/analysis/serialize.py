@@ -123,7 +123,7 @@ def analysis_json(result: Analysis, file: str | None = None, *,
     pairs, covered = result.cells.flat_pairs()
     width = result.position.width
     tails: dict[int, str] = {}  # by the pair object
-    rows = []
+    rows: list[str] = []
     append = rows.append
     for i in covered:
         pair = pairs[i]
