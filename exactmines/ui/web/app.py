@@ -316,7 +316,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def analysis(request: Request, overlay: bool) -> Response:
         """An analysis (or the overlay) in a worker; a worker stopped past the limit gives
-        the answer that nothing was computed, made on the worker that replaces it."""
+        the answer that nothing was computed, made by the server itself at once."""
         data, covered = await analyze_request(request)
         await engines()
         limit = data[4]
