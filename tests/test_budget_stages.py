@@ -189,3 +189,15 @@ def test_the_json_written_fast_is_the_json_of_the_answer():
                                      ensure_ascii=ascii_only) == json.dumps(
                     analysis_to_dict(result, "a b.mine"), separators=separators,
                     ensure_ascii=ascii_only)
+
+
+def test_whether_any_cell_has_a_probability_is_read_from_the_groups():
+    # What the text report asks before it lays out the cells: the same as asking each cell.
+    reference = files.read_position(REFERENCE)
+    answers = [analyze(reference), analyze(reference.with_mines(None), backend="sat"),
+               analyze(wide(40, 30), budget=Budget(time.monotonic() - 1)),
+               analyze(wide(30, 9)), analyze(wide(30, 9).with_mines(None))]
+    for result in answers:
+        assert result.cells.any_probability() == any(
+            p is not None for p in result.cells.probabilities())
+    assert answers[0].cells.any_probability() and not answers[2].cells.any_probability()
