@@ -7,6 +7,7 @@ Usage::
     python scripts/bench_limits.py --quick                  # limits 0.1 and 1 s only
     python scripts/bench_limits.py --engines sat auto --limits 1 --families "sat 30/60"
     python scripts/bench_limits.py --whole                  # setup included: ~10 min
+    python scripts/bench_limits.py --whole --server         # the same through the server
 
 ``--whole`` times what ``exactmines analyze FILE --time-limit L`` does after Python has
 started: reading the file, the analysis (its budget made before the reading) and writing
@@ -48,7 +49,6 @@ analysis without a limit. The script exits 1 if an answer claims more than is so
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -61,7 +61,7 @@ from exactmines import analyze, read_position
 from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.frontier import build_frontier
-from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.analysis.serialize import analysis_json
 from exactmines.budget import Budget
 from exactmines.generate.families import dense_games, lattice_position
 from exactmines.generate.positions import random_sat_instances
@@ -140,7 +140,7 @@ def whole(path: Path, engine: str, limit: float) -> tuple[Analysis, float, float
     result = analyze(position, backend=get_backend(engine), budget=budget)
     analysis_to_text(result, str(path))
     seconds = time.perf_counter() - started
-    json.dumps(analysis_to_dict(result, str(path)))
+    analysis_json(result, str(path))
     return result, seconds, time.perf_counter() - started - seconds
 
 
@@ -200,6 +200,79 @@ def main_whole(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
+def served(client, path: Path, engine: str, limit: float) -> tuple[int, dict, float]:
+    """``POST /api/analyze`` of the ``.mine`` file at ``path``: the status, the body and the
+    wall seconds the reply took."""
+    started = time.perf_counter()
+    answer = client.post("/api/analyze", content=path.read_bytes(),
+                         params={"backend": engine, "time_limit": limit})
+    return answer.status_code, answer.json(), time.perf_counter() - started
+
+
+def main_served(args: argparse.Namespace) -> int:
+    """``--whole --server``: the same cells, each the largest wall time of the server's
+    reply to ``POST /api/analyze`` (its worker pool, the request's limit), then the stages
+    not finished or the status when it is not 200 (413: refused at once, larger than the
+    server analyses)."""
+    from fastapi.testclient import TestClient
+
+    from exactmines.ui.web.app import create_app
+
+    limits = args.limits if args.limits != LIMITS else WHOLE_LIMITS
+    families = args.families if args.families != FAMILIES else WHOLE_FAMILIES
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{os.cpu_count()} cores; wall seconds of POST /api/analyze (max over the "
+          "positions), then the stages not finished (F, C, V) or the status")
+    print()
+    print("| family | cells | engine | " + " | ".join(f"limit {limit:g} s" for limit in limits)
+          + " |")
+    print("|---|---|---|" + "---|" * len(limits))
+    wrong = late = 0
+    with tempfile.TemporaryDirectory() as folder, \
+            TestClient(create_app(), base_url="http://localhost") as client:
+        for name in families:
+            cases = family(name, args.positions)
+            paths = []
+            for index, case in enumerate(cases):
+                path = Path(folder) / f"{name.replace(' ', '-').replace('/', '-')}-{index}.mine"
+                path.write_text(position_to_mine(case.position))
+                paths.append(path)
+            cells = max(c.position.width * c.position.height for c in cases)
+            for engine in args.engines:
+                row = []
+                for limit in limits:
+                    worst, marks = 0.0, set()
+                    for case, path in zip(cases, paths, strict=True):
+                        status, body, seconds = served(client, path, engine, limit)
+                        worst = max(worst, seconds)
+                        if status != 200:
+                            marks.add(str(status))
+                            continue
+                        marks.update(("F" if body["components"] is None else "")
+                                     + ("" if body["probabilities_computed"] else "C")
+                                     + ("" if body["verdicts_complete"] else "V"))
+                        proved = {(c["row"], c["col"]): c["verdict"] for c in body["cells"]
+                                  if c["verdict"] != "unknown"}
+                        if body["consistent"] is False or (
+                                body["layouts"] is not None and case.layouts is not None
+                                and int(body["layouts"]) != case.layouts) or (
+                                case.verdicts is not None
+                                and not proved.items() <= case.verdicts.items()):
+                            wrong += 1
+                            print(f"{name} {engine} {limit:g}: claims more than is so",
+                                  file=sys.stderr)
+                    over = worst > limit + 1
+                    late += over
+                    row.append(f"{worst:.2f}{'!' if over else ''} "
+                               f"{''.join(sorted(marks, key=lambda m: 'FCV'.find(m))) or 'done'}")
+                print(f"| {name} | {cells:,} | {engine} | " + " | ".join(row) + " |",
+                      flush=True)
+    print()
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{late} cells more than 1 s past their limit (marked !)")
+    return 1 if wrong else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engines", nargs="+", default=None, choices=[*ENGINES, "brute"])
@@ -211,6 +284,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="limits 0.1 and 1 s only")
     parser.add_argument("--whole", action="store_true",
                         help="reading and writing included, the issue-41 families")
+    parser.add_argument("--server", action="store_true",
+                        help="with --whole: through the web server's POST /api/analyze")
     args = parser.parse_args()
     if args.engines is None:
         args.engines = [*ENGINES, "brute"] if args.whole else ENGINES
@@ -218,7 +293,7 @@ def main() -> int:
         warm = read_position(ROOT / "instances" / "reference-9x9.mine")
         for engine in args.engines:
             analyze(warm, backend=engine, time_limit=30)
-        return main_whole(args)
+        return main_served(args) if args.server else main_whole(args)
     limits = [limit for limit in args.limits if not args.quick or limit <= 1]
 
     warm = read_position(ROOT / "instances" / "reference-9x9.mine")

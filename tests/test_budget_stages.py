@@ -122,3 +122,82 @@ def test_the_mine_numbers_allowed_on_big_components_are_the_naive_ones(numbers, 
     for options in numbers:
         sums = {t + k for t in sums for k in options}
     assert feasible_sums(numbers) == sum(1 << t for t in sums)
+
+
+def _stopping_at(monkeypatch, *stages: str) -> list[str]:
+    """Make the clock run out at the named stages only (every other look finds time
+    left); returns what every look said it was doing."""
+    looks: list[str] = []
+
+    def check(budget, doing="counting layouts"):
+        looks.append(doing)
+        if doing in stages:
+            raise OutOfTime(f"time limit reached while {doing}")
+
+    monkeypatch.setattr(Budget, "check", check)
+    return looks
+
+
+@pytest.mark.parametrize("backend", ["brute", "sat"])
+def test_counts_not_combined_in_time_give_exact_verdicts_and_no_probabilities(
+        monkeypatch, backend):
+    from exactmines.analysis.analyze import COMBINING
+
+    position = files.read_position(REFERENCE)
+    whole = analyze(position, backend=backend)
+    looks = _stopping_at(monkeypatch, COMBINING)
+    result = analyze(position, backend=backend, budget=Budget(time.monotonic() + 60))
+    assert COMBINING in looks
+    assert not result.probabilities_computed and result.layouts is None
+    assert {c.probability for c in result.cells} == {None}
+    # The verdicts still come from the counts, complete and the same.
+    assert result.verdicts_complete and result.consistent is True
+    assert (result.safe, result.mines) == (whole.safe, whole.mines)
+    assert result.notes == ("probabilities not computed: the layouts were counted but not "
+                            "combined (time limit reached while combining the counts)",)
+    assert analysis_to_dict(result)["probabilities_computed"] is False
+
+
+def test_verdicts_not_proved_in_time_are_unknown_and_said_so(monkeypatch):
+    from exactmines.analysis.analyze import COMBINING, PROVING
+
+    position = files.read_position(REFERENCE)
+    looks = _stopping_at(monkeypatch, COMBINING, PROVING)
+    result = analyze(position, backend="brute", budget=Budget(time.monotonic() + 60))
+    assert PROVING in looks
+    assert not result.verdicts_complete and not result.probabilities_computed
+    assert result.safe == [] and result.mines == [] and result.unique is None
+    assert {(c.probability, c.verdict) for c in result.cells} == {(None, "unknown")}
+    assert result.notes[-1] == ("component 1 (19 cells): verdicts not all proved within the "
+                                "time limit; the cells not proved safe or mines are reported "
+                                "unknown")
+
+
+def test_the_json_written_fast_is_the_json_of_the_answer():
+    # analysis_json writes what json.dumps(analysis_to_dict(...)) writes, character for
+    # character: whole, partial and not-computed answers, both separators.
+    from exactmines.analysis.serialize import analysis_json
+
+    reference = files.read_position(REFERENCE)
+    answers = [analyze(reference), analyze(reference, backend="sat"),
+               analyze(wide(40, 30), budget=Budget(time.monotonic() - 1)),
+               analyze(wide(30, 9)), analyze(position_from_text("3x1 torus\n1HH\n"))]
+    for result in answers:
+        for separators in ((", ", ": "), (",", ":")):
+            for ascii_only in (True, False):
+                assert analysis_json(result, "a b.mine", separators=separators,
+                                     ensure_ascii=ascii_only) == json.dumps(
+                    analysis_to_dict(result, "a b.mine"), separators=separators,
+                    ensure_ascii=ascii_only)
+
+
+def test_whether_any_cell_has_a_probability_is_read_from_the_groups():
+    # What the text report asks before it lays out the cells: the same as asking each cell.
+    reference = files.read_position(REFERENCE)
+    answers = [analyze(reference), analyze(reference.with_mines(None), backend="sat"),
+               analyze(wide(40, 30), budget=Budget(time.monotonic() - 1)),
+               analyze(wide(30, 9)), analyze(wide(30, 9).with_mines(None))]
+    for result in answers:
+        assert result.cells.any_probability() == any(
+            p is not None for p in result.cells.probabilities())
+    assert answers[0].cells.any_probability() and not answers[2].cells.any_probability()

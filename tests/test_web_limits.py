@@ -175,3 +175,40 @@ def test_a_job_given_up_leaves_no_exception_unretrieved():
 
     asyncio.run(scenario())
     assert [c.get("message") for c in logged] == []
+
+
+@pytest.mark.parametrize("path", ["/api/analyze", "/api/overlay"])
+def test_a_worker_ended_before_it_read_the_position_answers_200_not_computed(path):
+    # The worker went past its time and was ended before even its position was read (a
+    # loaded machine); no other worker is asked to read it again (the audit got 500 when
+    # that one did not finish in time either): the server answers itself.
+    from exactmines.ui.web import jobs
+    from exactmines.ui.web.workers import Overtime
+
+    app = create_app()
+    pool = app.state.pool
+    real = pool.run
+    asked = []
+
+    async def ended(job, args, *, seconds, fallback=None):
+        if job is jobs.installed_backends:
+            return await real(job, args, seconds=seconds)
+        asked.append(job)
+        raise Overtime(f"not finished within {seconds:g} s")
+
+    pool.run = ended
+    text = "3x3x2\n1HH\nHHH\nHH1\n"
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as c:
+        answer = c.post(path, json={"text": text, "time_limit": 1})
+    assert answer.status_code == 200, answer.text
+    assert len(asked) == 1  # the job, once: no second worker
+    body = answer.json()
+    analysis = body["analysis"] if path == "/api/overlay" else body
+    assert analysis["consistent"] is None and analysis["layouts"] is None
+    assert analysis["probabilities_computed"] is False
+    assert analysis["verdicts_complete"] is False
+    assert [(c["row"], c["col"], c["probability"], c["verdict"])
+            for c in analysis["cells"]] == [
+        (r, col, None, "unknown") for r, row in enumerate(text.split("\n")[1:4])
+        for col, ch in enumerate(row) if ch == "H"]
+    assert analysis["notes"][0].startswith("not computed: the work was stopped after ")

@@ -66,6 +66,8 @@ def test_a_job_past_its_time_is_ended_and_its_worker_replaced():
         with pytest.raises(Overtime, match=r"^not finished within 0.5 s$"):
             await pool.run(time.sleep, (60,), seconds=0.5)
         stopped = time.monotonic() - started
+        # Replaced in the background: the caller was not kept waiting for the new process.
+        await until(lambda: pool.status()["workers"] == 1)
         status = pool.status()
         second = await pool.run(os.getpid, (), seconds=10)
         return first, second, stopped, status

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import repeat, starmap
+from itertools import chain, repeat, starmap
 from operator import add
 from typing import Any, overload
 
@@ -45,6 +45,7 @@ from exactmines.analysis.combine import (
 )
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
 from exactmines.analysis.tables import (
+    Pair,
     Tables,
     Value,
     Verdict,
@@ -64,6 +65,11 @@ __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "not_computed", "CO
 #: The share of the budget counting may use; the verdicts have the rest (all of it, when
 #: every component was counted in time, since they then need none).
 COUNT_SHARE = 0.5
+#: What the stages after counting say they were doing when the time limit came
+#: (:meth:`~exactmines.budget.Budget.check`): combining the components' counts into
+#: probabilities, and proving the safe cells and mines.
+COMBINING = "combining the counts"
+PROVING = "proving the verdicts"
 #: The share of the verdicts' time that finding a component's possible numbers of mines may
 #: use: the proofs of safe cells and mines keep the rest.
 NUMBERS_SHARE = 0.5
@@ -271,6 +277,21 @@ class Cells(Sequence[CellAnalysis]):
         probability, _, covered = self._tables()
         return tuple(map(probability.__getitem__, covered))
 
+    def flat_pairs(self) -> tuple[list[Pair], list[int]]:
+        """Every cell's ``(probability, verdict)`` pair by flat index ``r * width + c``, and
+        the covered cells' flat indices, row-major: what a writer of millions of cells
+        reads instead of the cell objects. Cells of one box share one pair object."""
+        _, pairs, covered = self._tables()
+        return pairs, covered
+
+    def any_probability(self) -> bool:
+        """Does some cell have a probability? Read from the groups of values, not the
+        cells: an answer without counts says so without laying out its cells."""
+        values, rest = self.values()
+        if any(value[0] is not None and cells for cells, value in values):
+            return True
+        return rest[0] is not None and len(self) > sum(len(cells) for cells, _ in values)
+
     def _cells(self) -> tuple[CellAnalysis, ...]:
         if self._all is None:
             _, pairs, covered = self._tables()
@@ -407,6 +428,14 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
     if any(c is not None and c.total == 0 for c in counts):
         return finish(False, 0, [], True, ["inconsistent: the numbers cannot all be satisfied"])
     if all(c is not None for c in counts):
+        try:
+            budget.check(COMBINING)
+        except BudgetExceeded as exc:
+            # Counted, not combined: the verdicts from the counts, within what is left
+            # (none: each says so), and no probabilities.
+            return _deduce(frontier, engine, counts, reasons, budget, finish,
+                           [f"probabilities not computed: the layouts were counted but "
+                            f"not combined ({exc})"])
         return _from_counts(frontier, [c for c in counts if c is not None], finish)
     return _deduce(frontier, engine, counts, reasons, budget, finish)
 
@@ -501,15 +530,18 @@ def _from_counts(frontier: Frontier, counts: list[ComponentCounts], finish):  # 
 
 
 def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | None],
-            reasons: list[str], budget: Budget, finish):  # type: ignore[no-untyped-def]
-    """Exact verdicts when some component could not be counted.
+            reasons: list[str], budget: Budget, finish,  # type: ignore[no-untyped-def]
+            notes: list[str] | None = None):
+    """Exact verdicts when some component could not be counted (or every component was,
+    but the time limit came before their counts were combined: ``notes`` says so).
 
     Past the ``budget`` nothing is guessed: a component whose possible mine numbers were not
     all found takes every number (a superset: verdicts from it can only be weaker, and
     consistency is then undecided unless even the superset is impossible), and a cell the
-    engine did not prove is "unknown"."""
+    engine did not prove is "unknown", and so is every cell of a component whose verdicts
+    were reached after it, counted or not (:data:`PROVING`)."""
     components = frontier.components
-    notes: list[str] = []
+    notes = [] if notes is None else notes
     uncounted = [i for i, c in enumerate(counts) if c is None]
     if uncounted:  # one note for them all, each reason given once
         why = "; ".join(dict.fromkeys(reasons[i] for i in uncounted))
@@ -557,13 +589,12 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             # the same question, without the total's bound (which costs the SAT and MILP
             # engines a counter over all the cells).
             ok = frozenset(range(comp.cells + 1))
-        if c is not None:
-            facts = deductions_from_counts(comp, c, ok)
-        else:
-            try:
-                facts = engine.deduce(comp, ok, budget=budget)
-            except BudgetExceeded:  # (a counting engine gives up as its count did)
-                facts = Deductions.unsettled(len(comp.sizes))
+        try:
+            budget.check(PROVING)
+            facts = (deductions_from_counts(comp, c, ok) if c is not None
+                     else engine.deduce(comp, ok, budget=budget))
+        except BudgetExceeded:  # (a counting engine gives up as its count did)
+            facts = Deductions.unsettled(len(comp.sizes))
         if not facts.complete:
             complete = False
             unproved.append(i)
@@ -572,6 +603,11 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         if left is None and c is not None:
             ratios = combine_ratios_without_count([c], [comp.sizes]).box
             exact = None if ratios is None else ratios[0]
+        if not exact and all(facts.can_mine) and all(facts.can_clear):
+            # Nothing known of its cells (an engine stopped at once): one group, not a
+            # value per box (a compiled formula's component has 50,000 boxes).
+            values.append((list(chain.from_iterable(frontier.box_cells[i])), _UNKNOWN))
+            continue
         for b, cells in enumerate(frontier.box_cells[i]):
             verdict: Verdict = ("safe" if not facts.can_mine[b]
                                 else "mine" if not facts.can_clear[b] else "unknown")

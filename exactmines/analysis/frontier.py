@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from exactmines.budget import UNLIMITED, Budget
+from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, FLAG, Cell, Position
 from exactmines.words import plural
 
@@ -249,15 +250,24 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     # board of 1.7 million cells went to it).
     collecting = gc.isenabled()
     gc.disable()
+    stopped: BudgetExceeded | None = None
     try:
         if not position.topology.is_square:
             from exactmines.analysis.table_frontier import table_frontier
 
             return table_frontier(position, budget)
         return _square_frontier(position, budget)
+    except BudgetExceeded as exc:
+        # Its traceback holds the stopped stage's half-made tables: let go of here, with
+        # the collector still paused, they are freed by their counts, not walked first by
+        # the collection that resuming it starts (a second past the limit on a loaded
+        # machine, on a board of 300,000 cells).
+        stopped = exc.with_traceback(None)
     finally:
         if collecting:
             gc.enable()
+    assert stopped is not None  # (the try returns otherwise)
+    raise stopped
 
 
 def _square_frontier(position: Position, budget: Budget) -> Frontier:
@@ -297,12 +307,14 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
                                _around(touched[start:start + _CHUNK], width, height)))
     budget.check(BUILDING)
     boxes = _boxes_by_key(keys, touched, budget)
+    budget.check(BUILDING)
     flagged: dict[int, int] = {}
     for f in _bits(flag_mask):
         for d in offsets:
             q = f + d
             if grid[q] in digits:
                 flagged[q] = flagged.get(q, 0) + 1
+    budget.check(BUILDING)
     clue_needs = list(map(_DIGIT_VALUE.__getitem__, map(grid.__getitem__, clue_list)))
     if flagged:
         clue_needs = [need - flagged.get(q, 0) for q, need in zip(clue_list, clue_needs,
@@ -312,11 +324,14 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
     # a number D needs F <= D <= F + C. Compared for all numbers at once (bit planes); the
     # first failing one, row-major, is reported.
     contradiction: str | None = None
+    budget.check(BUILDING)
     value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
+    budget.check(BUILDING)
     bad = _greater(value, _count_around(covered_mask | flag_mask, stride))
     if flag_mask:
         bad |= _greater(_count_around(flag_mask, stride), value)
     bad &= number_mask
+    budget.check(BUILDING)
     if bad:
         q = (bad & -bad).bit_length() - 1
         near = [grid[q + d] for d in offsets]
@@ -356,17 +371,29 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
 
     budget.check(BUILDING)
     cells_of = _cells_of(width, height)
-    box_cells = [cells_of(box) for box in boxes.values()]
+    # The last steps are linear too (a tenth of a second each on a board of millions of
+    # cells, several on a loaded machine): each looks at the clock.
+    box_cells: list[tuple[Cell, ...]] = []
+    listed = list(boxes.values())
+    for start in range(0, len(listed), _CHUNK):
+        budget.check(BUILDING)
+        box_cells += map(cells_of, listed[start:start + _CHUNK])
     budget.check(BUILDING)
     outside_mask = covered_mask & ~around(number_mask)
+    outside = cells_of(_bits(outside_mask)) if outside_mask else ()
+    budget.check(BUILDING)
+    components = tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r),
+                                 None if forced is None else tuple(map(forced.__getitem__,
+                                                                       nodes)))
+                       for nodes, r in zip(members, rules, strict=True))
+    budget.check(BUILDING)
+    clue_cells = tuple(cells_of(qs) for qs in clues)
+    budget.check(BUILDING)
     return Frontier(
-        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r),
-                                   None if forced is None else tuple(map(forced.__getitem__,
-                                                                         nodes)))
-                         for nodes, r in zip(members, rules, strict=True)),
+        components=components,
         box_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
-        clue_cells=tuple(cells_of(qs) for qs in clues),
-        outside=cells_of(_bits(outside_mask)) if outside_mask else (),
+        clue_cells=clue_cells,
+        outside=outside,
         mines_left=mines_left,
         contradiction=contradiction,
     )

@@ -4,6 +4,7 @@ probabilities are fraction strings, counts decimal strings; no floats but the ti
 
 from __future__ import annotations
 
+import json
 import sys
 from fractions import Fraction
 from typing import Any
@@ -11,7 +12,8 @@ from typing import Any
 from exactmines.analysis.analyze import Analysis
 from exactmines.position import Cell, Topology
 
-__all__ = ["analysis_to_dict", "shape_to_dict", "cell_to_dict", "fraction_text", "decimal"]
+__all__ = ["analysis_to_dict", "analysis_json", "shape_to_dict", "cell_to_dict",
+           "fraction_text", "decimal"]
 
 
 def decimal(n: int) -> str:
@@ -100,3 +102,35 @@ def analysis_to_dict(result: Analysis, file: str | None = None, *,
                          "probability": fraction_text(c.probability), "verdict": c.verdict}
                         for c in result.cells]
     return out
+
+
+def analysis_json(result: Analysis, file: str | None = None, *,
+                  separators: tuple[str, str] = (", ", ": "), ensure_ascii: bool = True) -> str:
+    """``json.dumps(analysis_to_dict(result, file), separators=separators,
+    ensure_ascii=ensure_ascii)``, the same
+    text, written fast on the square grid: each distinct value of a cell (the cells of one
+    box share one) is written once and every cell's row is its place plus that text, never
+    a dict per cell. A compiled formula of 1.7 million cells has 260,000 covered cells:
+    their objects took 2 s to make and encode, longer than a time limit it was asked
+    within (issue 41); this takes a tenth of that. Other topologies name their cells one
+    by one (:func:`cell_to_dict`)."""
+    if not result.position.topology.is_square:
+        return json.dumps(analysis_to_dict(result, file), separators=separators,
+                          ensure_ascii=ensure_ascii)
+    head = json.dumps(analysis_to_dict(result, file, cells=False), separators=separators,
+                      ensure_ascii=ensure_ascii)
+    item, key = separators
+    pairs, covered = result.cells.flat_pairs()
+    width = result.position.width
+    tails: dict[int, str] = {}  # by the pair object
+    rows: list[str] = []
+    append = rows.append
+    for i in covered:
+        pair = pairs[i]
+        tail = tails.get(id(pair))
+        if tail is None:
+            tail = tails[id(pair)] = (
+                f'{item}"probability"{key}{json.dumps(fraction_text(pair[0]))}'
+                f'{item}"verdict"{key}{json.dumps(pair[1])}}}')
+        append(f'{{"row"{key}{i // width}{item}"col"{key}{i % width}{tail}')
+    return f'{head[:-1]}{item}"cells"{key}[{item.join(rows)}]}}'

@@ -169,8 +169,7 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     lines.append(f"mines: {len(mine_cells)}"
                  + (f"  {_cells(topology, mine_cells)}" if mine_cells else ""))
     # No probability at all (nothing counted in time): no cell objects to make.
-    probabilities = result.cells.probabilities()
-    open_cells = [] if probabilities.count(None) == len(probabilities) else [
+    open_cells = [] if not result.cells.any_probability() else [
         c for c in result.cells if c.verdict == "unknown" and c.probability is not None]
     if open_cells and not safe:
         best = min(open_cells, key=lambda c: (c.probability, c.row, c.col))

@@ -85,7 +85,7 @@ def analyze_command(
         _unique_report(positions, output, engine, time_limit)
         return
 
-    from exactmines.analysis.serialize import analysis_to_dict
+    from exactmines.analysis.serialize import analysis_json
     from exactmines.ui.report import analysis_to_text
 
     results = []
@@ -95,15 +95,15 @@ def analyze_command(
         result = analyze(position, backend=engine, budget=budget)
         results.append(result)
         if output is OutputFormat.jsonl:
-            _emit_json(analysis_to_dict(result, name))
+            sys.stdout.write(analysis_json(result, name) + "\n")  # (fast: many cells)
             sys.stdout.flush()
         elif output is OutputFormat.text:
             console.print(analysis_to_text(result, name))
             if len(positions) > 1:
                 console.print()
     if output is OutputFormat.json:
-        dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions, strict=True)]
-        _emit_json(dicts[0] if len(dicts) == 1 else dicts)
+        texts = [analysis_json(r, name) for r, (name, _) in zip(results, positions, strict=True)]
+        sys.stdout.write((texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]") + "\n")
     if image is not None:
         from exactmines.ui.pictures import draw_analysis
 

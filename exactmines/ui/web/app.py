@@ -313,22 +313,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def analysis(request: Request, overlay: bool) -> Response:
         """An analysis (or the overlay) in a worker; a worker stopped past the limit gives
-        the answer that nothing was computed, made on the worker that replaces it."""
+        the answer that nothing was computed, made by the server itself at once."""
         data, covered = await analyze_request(request)
         await engines()
         limit = data[4]
         allowance = settings.grace + settings.per_cell * covered
         seconds = limit + allowance
         job = jobs.overlay_body if overlay else jobs.analysis_body
-        # Linear work (read the position, write every cell unknown): given room enough for
-        # a loaded machine, it only ever fails on a worker that cannot run at all.
-        fallback = (jobs.unanswered_body, (data, overlay, seconds),
-                    10.0 + 2 * settings.per_cell * covered)
         try:
-            body = await pool.run(job, (data,), seconds=seconds, fallback=fallback)
+            body = await pool.run(job, (data,), seconds=seconds)
         except Overtime:
-            raise OutOfTime(f"the analysis was stopped, and not even its position was read "
-                            f"within {fallback[2]:.3g} s after") from None
+            # The answer that nothing was computed, made here at once (reading a position
+            # of at most max_cells and writing every cell unknown: a fraction of a second),
+            # not on a new worker, which a loaded machine may take seconds to start: the
+            # reply is 200 within about a second of the limit, never a 500 because the
+            # position was not read again in time.
+            body = await asyncio.to_thread(jobs.unanswered_body, data, overlay, seconds)
         if len(body) > settings.max_reply:
             raise TooBig(f"the answer is {plural(len(body), 'byte', fmt=',')}, more than the "
                          f"{settings.max_reply:,} this server sends"

@@ -361,9 +361,13 @@ class WorkerPool:
             try:
                 return await self._call(worker, job, args, seconds)
             except Overtime:
-                worker = await self._replace(worker)
                 if fallback is None:
+                    # Killed now, replaced in the background (by _release): the caller,
+                    # which may have an answer of its own to give, does not wait for a
+                    # new process to start.
+                    worker.end()
                     raise
+                worker = await self._replace(worker)
             job, args, seconds = fallback
             try:
                 return await self._call(worker, job, args, seconds)
