@@ -24,7 +24,7 @@ from math import comb
 from math import prod as math_prod
 from operator import mul
 
-from exactmines.analysis.backends import ComponentCounts
+from exactmines.analysis.counts import ComponentCounts
 
 __all__ = [
     "Combined",
