@@ -20,6 +20,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import exactmines.analysis.combine as combine_module
 import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
@@ -235,7 +236,7 @@ def test_value_chances_of_components_the_dp_counted(position, data):
 @given(game_positions(), st.data())
 def test_scaled_counts_decide_as_the_exact_ones(position, data):
     """With many cells off the frontier the counts are divided by one common factor
-    (lookahead.Scale); forced here on small boards, every probability, value chance, share
+    (combine.Scale); forced here on small boards, every probability, value chance, share
     of layouts and guess is the exact one, and the endgame's limit reads the true count."""
     view = view_of(position)
     unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
@@ -245,7 +246,7 @@ def test_scaled_counts_decide_as_the_exact_ones(position, data):
     exact_guess = (choose_guess(view, exact, STRATEGIES["best"], Cache())
                    if not exact.safe and exact.mines != exact.unknown else None)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lookahead_module, "_EXACT_OUTSIDE", -1)
+        patch.setattr(combine_module, "_EXACT_OUTSIDE", -1)
         scaled = estimate(view, Cache())
         assert scaled.scale is not None and scaled.boxes == exact.boxes
         for cell, chances in zip(cells, exact_chances, strict=True):
@@ -272,11 +273,11 @@ def test_scaled_counts_decide_as_the_exact_ones(position, data):
 @pytest.mark.parametrize("outside, left, top", [(2000, 300, 40), (50, 10, 3), (40, 0, 5),
                                                  (33, 33, 2)])
 def test_a_scale_divides_every_binomial_of_its_window_by_one_factor(outside, left, top):
-    scale = lookahead_module.Scale.around(outside, left, top)
+    scale = combine_module.Scale.around(outside, left, top)
     if scale is None:  # a small position: exact counts
-        assert outside <= lookahead_module._EXACT_OUTSIDE
-        scale = lookahead_module.Scale(outside, max(outside - 32, 0),
-                                       max(left - top - 32, 0), left)
+        assert outside <= combine_module._EXACT_OUTSIDE
+        scale = combine_module.Scale(outside, max(outside - 32, 0),
+                                     max(left - top - 32, 0), left)
     divisor = Fraction(factorial(scale.low_outside),
                        factorial(scale.high) * factorial(scale.outside - scale.low))
     for u in (scale.low_outside, (scale.low_outside + outside) // 2, outside):

@@ -48,7 +48,7 @@ from itertools import combinations
 from typing import Any
 
 from exactmines.analysis.backends import Backend
-from exactmines.analysis.combine import allowed_mine_numbers
+from exactmines.analysis.combine import Scale, allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, local_deductions
@@ -60,7 +60,6 @@ from exactmines.play.lookahead import (
     Cache,
     Kept,
     Part,
-    Scale,
     Values,
     counted,
 )
@@ -257,7 +256,7 @@ class Estimate:
         :meth:`layouts_at_most` reads the true count.
     scale:
         ``None`` (exact counts) or, with many cells off the frontier, the
-        :class:`~exactmines.play.lookahead.Scale` of this estimate's counts.
+        :class:`~exactmines.analysis.combine.Scale` of this estimate's counts.
     unknown, outside:
         Unknown cells; those of them next to no number.
     groups, parts:
