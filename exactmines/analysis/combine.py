@@ -42,6 +42,8 @@ __all__ = [
     "allowed_mine_numbers",
     "fits",
     "Scale",
+    "tail_binomials",
+    "correlate",
 ]
 
 _SCHOOLBOOK = 24
@@ -78,8 +80,10 @@ def binomials(n: int) -> list[int]:
     return row
 
 
-def _correlate(poly: Sequence[int], weights: Sequence[int], length: int) -> list[int]:
-    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length``."""
+def correlate(poly: Sequence[int], weights: Sequence[int], length: int) -> list[int]:
+    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product): the
+    weight of each mine number of a part, given the others' polynomial ``poly`` and the
+    weights of the whole (the ways to finish a layout off the frontier)."""
     d = len(poly) - 1
     full = poly_mul(poly[::-1], weights)
     out = full[d:d + length]
@@ -95,8 +99,8 @@ def _weights_down(polys: Sequence[Sequence[int]], weights: list[int]) -> tuple[l
     # Products first (bottom-up), then each half gets the weights seen through the other.
     left = _product(polys[:half])
     right = _product(polys[half:])
-    _, left_weights = _weights_down(polys[:half], _correlate(right, weights, len(left)))
-    _, right_weights = _weights_down(polys[half:], _correlate(left, weights, len(right)))
+    _, left_weights = _weights_down(polys[:half], correlate(right, weights, len(left)))
+    _, right_weights = _weights_down(polys[half:], correlate(left, weights, len(right)))
     return poly_mul(left, right), left_weights + right_weights
 
 
@@ -279,7 +283,7 @@ class Scale:
         return cls(outside, max(outside - _SLACK, 0), max(left - top - _SLACK, 0), left)
 
     def row(self, outside: int, left: int, top: int) -> tuple[int, ...]:
-        """``C(outside, left - s) / B`` for ``s = 0..top`` (see :func:`_tail_binomials`).
+        """``C(outside, left - s) / B`` for ``s = 0..top`` (see :func:`tail_binomials`).
 
         Raises
         ------
@@ -305,7 +309,7 @@ class Scale:
         return tuple(out)
 
 
-def _tail_binomials(outside: int, left: int, top: int, scale: Scale | None = None
+def tail_binomials(outside: int, left: int, top: int, scale: Scale | None = None
                     ) -> tuple[int, ...]:
     """``C(outside, left - s)`` for ``s = 0..top`` (0 where ``left - s`` is not in
     ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``;

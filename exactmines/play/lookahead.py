@@ -12,8 +12,11 @@ past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by t
 and, should that give up too, by the search without a node budget. That last fallback and the
 engine stop when the cache's ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`:
 the move is not made, nothing is guessed). :func:`counted` combines the components under
-the mine count with the cells next to no number (:class:`Kept`, the formula of
-:mod:`exactmines.analysis.combine`).
+the mine count with the cells next to no number (:class:`Kept`, kept ready for one more part
+at a time, built of :mod:`exactmines.analysis.combine`'s pieces: its weights of the mine
+numbers (:func:`~exactmines.analysis.combine.correlate`), its rows of binomials off the
+frontier (:func:`~exactmines.analysis.combine.tail_binomials`) and its big-number
+:class:`~exactmines.analysis.combine.Scale`).
 
 For the guessing parts, :class:`Values` gives each value a cell can show with its layouts
 and, one value at a time, the position it leaves (:class:`After`: its layouts, least mine
@@ -44,7 +47,7 @@ from math import comb
 
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
-from exactmines.analysis.combine import Scale, _tail_binomials, poly_mul
+from exactmines.analysis.combine import Scale, correlate, poly_mul, tail_binomials
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes
@@ -520,13 +523,6 @@ def _cache_rebuilt(limit: int, engine: Backend, budget: Budget,
     return cache
 
 
-def _correlate(poly: list[int], weights: Sequence[int], length: int) -> list[int]:
-    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product)."""
-    d = len(poly) - 1
-    out = poly_mul(poly[::-1], weights)[d:d + length]
-    return out + [0] * (length - len(out))
-
-
 @dataclass(frozen=True, slots=True)
 class Weighed:
     """Exact results of combining parts under the count, as integers.
@@ -657,16 +653,16 @@ class Kept:
         """Combine the kept parts with ``outside`` cells off the frontier and ``mines_left``
         mines: integers only, divided by ``scale``'s divisor."""
         total = self.total
-        weights = _tail_binomials(outside, mines_left, len(total) - 1, scale)
+        weights = tail_binomials(outside, mines_left, len(total) - 1, scale)
         layouts = sum(t * w for t, w in zip(total, weights, strict=True))
         if layouts == 0:
             return Weighed(0, [], 0)
-        numerators = [_numerators(part, _correlate(others, weights, len(poly)))
+        numerators = [_numerators(part, correlate(others, weights, len(poly)))
                       for part, poly, others in zip(self.parts, self.polys, self.others,
                                                     strict=True)]
         hits = 0
         if outside:
-            inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
+            inner = tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
             hits = sum(t * w for t, w in zip(total, inner, strict=True))
         return Weighed(layouts, numerators, hits)
 
@@ -694,14 +690,14 @@ class _Tails:
                  scale: Scale | None = None) -> None:
         self.reach = reach
         top = len(kept.total) + reach - 2
-        tail = _tail_binomials(outside, mines_left, top, scale)
-        self.extra = _correlate(kept.total, tail, reach)
-        self.hits = (_correlate(kept.total,
-                                _tail_binomials(outside - 1, mines_left - 1, top, scale), reach)
+        tail = tail_binomials(outside, mines_left, top, scale)
+        self.extra = correlate(kept.total, tail, reach)
+        self.hits = (correlate(kept.total,
+                                tail_binomials(outside - 1, mines_left - 1, top, scale), reach)
                      if outside else [0] * reach)
         # R_c per kept part; the rest only when a value needs it (often the extra part
         # alone shows a certainly safe cell, and then the least is 0 whatever the others).
-        self.by_sum = [_correlate(others, tail, len(poly) + reach - 1)
+        self.by_sum = [correlate(others, tail, len(poly) + reach - 1)
                        for poly, others in zip(kept.polys, kept.others, strict=True)]
         self._kept = kept
         self._lowest: list[list[tuple[int, list[int]]]] | None = None
@@ -716,7 +712,7 @@ class _Tails:
             for part, poly, by_sum, (lowest, _) in zip(kept.parts, kept.polys, self.by_sum,
                                                        kept.profiles, strict=True):
                 box_mines = part.counts.box_mines
-                self._lowest.append([(b, _correlate([box_mines[k][b]
+                self._lowest.append([(b, correlate([box_mines[k][b]
                                                      for k in range(len(poly))],
                                                     by_sum, reach)) for b in lowest])
         return self._lowest
