@@ -43,6 +43,7 @@ from exactmines.analysis.combine import (
     feasible_sums,
     fits,
 )
+from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
 from exactmines.analysis.tables import (
     Tables,
@@ -436,13 +437,10 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
     split = split_forced(position)
     if split is None:
         return None
-    counts = []
-    for part in split.parts:
-        try:
-            counts.append(engine.count(part, budget=budget) if cache is None
-                          else cache.count(engine, part, budget=budget))
-        except BudgetExceeded:
-            return None
+    try:
+        counts = count_components(split.parts, engine, budget, cache, every=False)
+    except BudgetExceeded:
+        return None
     sizes = [part.sizes for part in split.parts]
     if split.mines_left is None:
         ratios = combine_ratios_without_count(counts, sizes)
@@ -460,17 +458,9 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
 def _count(frontier: Frontier, engine: Backend, budget: Budget,
            cache: CountCache | None) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
-    components = frontier.components
-    counts: list[ComponentCounts | None] = [None] * len(components)
-    reasons = [""] * len(components)
-    # Smallest first: a big component that runs out of time leaves the small ones counted
-    # (in the order of the board, the 1-cell components after it went uncounted).
-    for i in sorted(range(len(components)), key=lambda i: components[i].cells):
-        try:
-            counts[i] = (engine.count(components[i], budget=budget) if cache is None
-                         else cache.count(engine, components[i], budget=budget))
-        except BudgetExceeded as exc:
-            reasons[i] = str(exc)
+    found = count_components(frontier.components, engine, budget, cache)
+    counts = [None if isinstance(c, BudgetExceeded) else c for c in found]
+    reasons = [str(c) if isinstance(c, BudgetExceeded) else "" for c in found]
     return counts, reasons
 
 

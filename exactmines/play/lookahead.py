@@ -48,6 +48,7 @@ from math import comb
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.combine import Scale, correlate, poly_mul, tail_binomials
+from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes
@@ -107,7 +108,7 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
     component = Component(sizes, tuple(Constraint(b, n)
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
-        return engine.count(component, budget=budget)
+        return count_components((component,), engine, budget, every=False)[0]
     except BudgetExceeded as exc:
         if budget.expired():
             # Out of time, whatever the engine said: OutOfTime, never its TooLarge.
