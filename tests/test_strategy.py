@@ -8,6 +8,7 @@ probabilities, the value chances of a hypothetical reveal, the secondary safety,
 
 from __future__ import annotations
 
+import pickle
 import random
 import time
 from fractions import Fraction
@@ -908,10 +909,9 @@ class _NeverCounts:
 def test_a_spent_budget_stops_the_large_count():
     view = lattice_view()
     cache = Cache()
-    cache.budget = Budget(time.monotonic() - 1)
     with pytest.raises(OutOfTime, match="counting layouts"):
-        estimate(view, cache)
-    cache.budget = UNLIMITED  # nothing half-done was kept: the same cache then counts
+        estimate(view, cache.under(Budget(time.monotonic() - 1)))
+    # Nothing half-done was kept: the same cache then counts, without a limit.
     assert estimate(view, cache) == estimate(view, Cache())
 
 
@@ -919,9 +919,8 @@ def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
     # The engine gives up, so the box search with no node budget counts: on this front it
     # would run for ages, and only the time budget stops it.
     cache = Cache(engine=_NeverCounts())
-    cache.budget = Budget.seconds(0.2)
     with pytest.raises(OutOfTime, match="searching layouts"):
-        estimate(lattice_view(), cache)
+        estimate(lattice_view(), cache.under(Budget.seconds(0.2)))
 
 
 def test_an_engine_giving_up_after_the_budget_ran_out_is_out_of_time():
@@ -937,9 +936,8 @@ def test_an_engine_giving_up_after_the_budget_ran_out_is_out_of_time():
             raise TooLarge("gave up (test)")
 
     cache = Cache(engine=GivesUpLate())
-    cache.budget = Budget.seconds(0.05)
     with pytest.raises(OutOfTime, match="searching layouts"):
-        estimate(lattice_view(), cache)
+        estimate(lattice_view(), cache.under(Budget.seconds(0.05)))
 
 
 def test_the_engine_and_the_budget_reach_every_large_count():
@@ -956,10 +954,9 @@ def test_the_engine_and_the_budget_reach_every_large_count():
             seen.append(budget)
             return get_backend("dp").count(component, budget=budget)
 
-    cache = Cache(engine=Recorded())
-    cache.budget = Budget.seconds(600)
-    estimate(lattice_view(), cache)
-    assert seen and all(b is cache.budget for b in seen)
+    budget = Budget.seconds(600)
+    estimate(lattice_view(), Cache(engine=Recorded()).under(budget))
+    assert seen and all(b is budget for b in seen)
 
 
 def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
@@ -976,3 +973,16 @@ def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
     with pytest.raises(OutOfTime):
         player().next_clicks(budget=Budget(time.monotonic()))
     assert player().next_clicks(budget=Budget.seconds(600)) == player().next_clicks()
+
+
+def test_the_budget_of_a_move_is_never_kept_by_the_player(monkeypatch):
+    # The budget is a parameter of the move (Cache.under), not state of the cache: a game
+    # pickled after a move under a limit (the page keeps its games pickled) holds no
+    # deadline, and the next move without a limit runs without one.
+    monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
+    made = Player(30, 16, 99, STRATEGIES["best"])
+    made.view = lattice_view()
+    made.next_clicks(budget=Budget.seconds(600))
+    assert b"Budget" not in pickle.dumps(made.cache)
+    again = pickle.loads(pickle.dumps(made))
+    assert again.next_clicks() == made.next_clicks()

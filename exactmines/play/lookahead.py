@@ -59,6 +59,8 @@ __all__ = [
     "Solution",
     "Part",
     "Cache",
+    "Counter",
+    "Counting",
     "Weighed",
     "Kept",
     "After",
@@ -464,11 +466,12 @@ class Cache:
     guess changes one component, and the hypothetical reveals of the guessing parts recur
     from one guess to the next). Cleared when it grows past ``limit`` entries.
 
-    Also what counting a component past the box search's budget may use: ``engine`` (a
+    Also the engine that counts a component past the box search's node limit (``engine``, a
     :class:`~exactmines.analysis.backends.Backend`; a new ``auto`` engine by default, DP
-    counts) and ``budget`` (:class:`~exactmines.budget.Budget`, no limit by default), which
-    its owner sets for the work it asks next (:class:`~exactmines.play.strategy.Player`: one
-    move). Past it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
+    counts): state of the game it serves, like the counts. The time is not: each question
+    takes its :class:`~exactmines.budget.Budget` as a parameter (no limit by default), and
+    :meth:`under` gives the cache with one piece of work's budget (:class:`Counter`). Past
+    it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
     """
 
     def __init__(self, limit: int = 20_000, *, engine: Backend | None = None) -> None:
@@ -477,33 +480,38 @@ class Cache:
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
         self.engine: Backend = AutoBackend() if engine is None else engine
-        self.budget: Budget = UNLIMITED
 
     def __reduce__(self) -> tuple[object, ...]:
         # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
-        return (_cache_rebuilt, (self.limit, self.engine, self.budget, self.parts,
-                                 self.probes, self.reveals))
+        return (_cache_rebuilt, (self.limit, self.engine, self.parts, self.probes,
+                                 self.reveals))
 
-    def part(self, rules: tuple[Rule, ...]) -> Part:
+    def under(self, budget: Budget) -> Counter:
+        """This cache, its questions asked within ``budget`` (one move, one explanation)."""
+        return Counter(self, budget)
+
+    def part(self, rules: tuple[Rule, ...], budget: Budget = UNLIMITED) -> Part:
         found = self.parts.get(rules)
         if found is None:
             if len(self.parts) >= self.limit:
                 self.parts.clear()
-            found = self.parts[rules] = _part(rules, self.engine, self.budget)
+            found = self.parts[rules] = _part(rules, self.engine, budget)
         return found
 
-    def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
+    def probed(self, rules: tuple[Rule, ...], probe: int,
+               budget: Budget = UNLIMITED) -> dict[int, Part]:
         key = (rules, probe)
         found = self.probes.get(key)
         if found is None:
             if len(self.probes) >= self.limit:
                 self.probes.clear()
-            found = self.probes[key] = _probed(rules, probe, self.engine, self.budget)
+            found = self.probes[key] = _probed(rules, probe, self.engine, budget)
         return found
 
     def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,
                  probe: int, fresh: int) -> _Reveal:
-        """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``)."""
+        """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``).
+        No budget: a reveal splits solutions already listed, a bounded pass."""
         key = (groups, index, probe)
         found = self.reveals.get(key)
         if found is None:
@@ -513,14 +521,40 @@ class Cache:
         return found
 
 
-def _cache_rebuilt(limit: int, engine: Backend, budget: Budget,
-                   parts: dict[tuple[Rule, ...], Part],
+class Counter:
+    """A :class:`Cache` with the budget of one piece of work: what the player's steps of one
+    move ask their counts of. Made for that work (:meth:`Cache.under`) and dropped after it,
+    never kept or pickled: the budget travels with the work, as a parameter."""
+
+    __slots__ = ("cache", "budget")
+
+    def __init__(self, cache: Cache, budget: Budget) -> None:
+        self.cache = cache
+        self.budget = budget
+
+    def part(self, rules: tuple[Rule, ...]) -> Part:
+        return self.cache.part(rules, self.budget)
+
+    def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
+        return self.cache.probed(rules, probe, self.budget)
+
+    def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,
+                 probe: int, fresh: int) -> _Reveal:
+        return self.cache.revealed(groups, parts, index, probe, fresh)
+
+
+#: What the player's steps count through: a :class:`Cache` (no time limit) or a
+#: :class:`Counter` (a cache under one move's budget).
+Counting = Cache | Counter
+
+
+def _cache_rebuilt(limit: int, engine: Backend, parts: dict[tuple[Rule, ...], Part],
                    probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]],
                    reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal]
                    ) -> Cache:
     """A pickled :class:`Cache` made again."""
     cache = Cache(limit, engine=engine)
-    cache.budget, cache.parts, cache.probes, cache.reveals = budget, parts, probes, reveals
+    cache.parts, cache.probes, cache.reveals = parts, probes, reveals
     return cache
 
 
@@ -744,7 +778,7 @@ class Counted:
     kept: Kept
 
 
-def counted(rules: list[Rule], unknown: int, cache: Cache) -> Counted:
+def counted(rules: list[Rule], unknown: int, cache: Counting) -> Counted:
     """The rules' components over the ``unknown`` cells, counted (cached)."""
     groups = tuple(group_rules(rules))
     parts = [cache.part(group) for _, group in groups]
@@ -792,7 +826,7 @@ class Values:
     def of(cls, index: int, *, around: int, flagged: int, unknown: int, outside: int,
            mines_left: int, groups: tuple[tuple[int, tuple[Rule, ...]], ...],
            parts: tuple[Part, ...], kept_by_merged: dict[tuple[int, ...], Kept],
-           cache: Cache, scale: Scale | None = None) -> Values:
+           cache: Counting, scale: Scale | None = None) -> Values:
         """The values unknown cell ``index`` can show in a position with ``unknown`` cells
         (``outside``: those next to no number) and ``mines_left`` mines, whose frontier's
         components are ``groups`` (``(cells, rules)``), counted as ``parts``. ``around``:

@@ -58,6 +58,7 @@ from exactmines.play.fifty_patterns import Risk, shape
 from exactmines.play.lookahead import (
     After,
     Cache,
+    Counting,
     Kept,
     Part,
     Values,
@@ -332,7 +333,7 @@ def _binomial_at_most(n: int, k: int, limit: int) -> int | None:
     return ways
 
 
-def estimate(view: PlayerView, cache: Cache) -> Estimate:
+def estimate(view: PlayerView, cache: Counting) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
@@ -364,7 +365,7 @@ def estimate(view: PlayerView, cache: Cache) -> Estimate:
                     least, left, scale)
 
 
-def value_chances(view: PlayerView, base: Estimate, index: int, cache: Cache
+def value_chances(view: PlayerView, base: Estimate, index: int, cache: Counting
                   ) -> list[tuple[int, After]]:
     """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
     increasing value.
@@ -377,7 +378,7 @@ def value_chances(view: PlayerView, base: Estimate, index: int, cache: Cache
     return [(v, values.after(i)) for i, v in enumerate(values.values)]
 
 
-def _values(view: PlayerView, base: Estimate, index: int, cache: Cache) -> Values:
+def _values(view: PlayerView, base: Estimate, index: int, cache: Counting) -> Values:
     """:meth:`Values.of <exactmines.play.lookahead.Values.of>` for unknown cell ``index`` of
     ``view``, analysed as ``base``."""
     return Values.of(index, around=view.masks[index], flagged=view.mines,
@@ -727,7 +728,7 @@ def _by_degree(topology: Topology) -> tuple[int, ...]:
     return tuple(groups[n] for n in sorted(groups))
 
 
-def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
+def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting) -> Guess:
     """The guess when no cell is certainly safe (see the module notes).
 
     The parts are tried in order: the endgame search; a forced 50/50; then each candidate
@@ -737,7 +738,7 @@ def choose_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Ca
     return _decide(view, base, strategy, cache)[0]
 
 
-def _decide(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
+def _decide(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting
             ) -> tuple[Guess, EndgameSearch | None]:
     """:func:`choose_guess`, with the endgame search when it made the choice."""
     if strategy.endgame:
@@ -753,7 +754,7 @@ def _decide(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
                  base.probability(cell)), None
 
 
-def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting) -> int:
     """The candidate with the highest :class:`Score` (or, with every scoring part off, the
     safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
     candidates, risk = _candidates(view, base, strategy, cache)
@@ -765,7 +766,7 @@ def _scored_guess(view: PlayerView, base: Estimate, strategy: Strategy, cache: C
     return best.cell
 
 
-def _candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache
+def _candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting
                 ) -> tuple[list[tuple[Fraction, int]], Risk | None]:
     """The cells the strategy scores, as ``(safety, cell)``, safest first (ties in
     row-major order), and the 50/50 patterns when the ``risk`` part is on: every cell whose
@@ -809,7 +810,7 @@ class _Scored:
         return self.score.cell
 
 
-def _ranked(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def _ranked(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting,
             candidates: list[tuple[Fraction, int]], risk: Risk | None, keep: int
             ) -> list[_Scored]:
     """The ``keep`` candidates with the highest scores, highest first.
@@ -864,7 +865,7 @@ class Candidate:
     considered: bool
 
 
-def ranked_candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def ranked_candidates(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting,
                       keep: int = 5, first: int | None = None) -> list[Candidate]:
     """The ``keep`` best guesses of ``base`` as the strategy ranks them, best first.
 
@@ -901,7 +902,7 @@ def ranked_candidates(view: PlayerView, base: Estimate, strategy: Strategy, cach
     return out[:keep]
 
 
-def _scored_cell(view: PlayerView, base: Estimate, strategy: Strategy, cache: Cache,
+def _scored_cell(view: PlayerView, base: Estimate, strategy: Strategy, cache: Counting,
                  risk: Risk | None, index: int) -> _Scored:
     """Cell ``index`` scored in full, as :func:`_ranked` scores a candidate."""
     safety = 1 - base.probability(index)
@@ -916,7 +917,7 @@ def _candidate(base: Estimate, scored: _Scored, considered: bool) -> Candidate:
                      secondary_safety(base, scored.chances), scored.score, considered)
 
 
-def dead_cells(view: PlayerView, base: Estimate, cache: Cache) -> int:
+def dead_cells(view: PlayerView, base: Estimate, cache: Counting) -> int:
     """The unknown cells, neither safe nor mines for certain, that can show only one value
     when safe (opening one tells nothing but that it was safe), as a bitmask.
 
@@ -934,7 +935,7 @@ def dead_cells(view: PlayerView, base: Estimate, cache: Cache) -> int:
     return dead
 
 
-def fifty_fifties(view: PlayerView, base: Estimate, cache: Cache) -> list[tuple[int, ...]]:
+def fifty_fifties(view: PlayerView, base: Estimate, cache: Counting) -> list[tuple[int, ...]]:
     """The 50/50s of ``base`` that no click can ever resolve, each as its cells (sorted),
     in order: the forced pairs (:func:`forced_fifty_fifties`) and the pairs and 2x2 blocks
     of :mod:`exactmines.play.fifty_patterns` that have formed (every outer cell a proved
@@ -951,13 +952,13 @@ def fifty_fifties(view: PlayerView, base: Estimate, cache: Cache) -> list[tuple[
     return sorted(found)
 
 
-def chance_all_safe(base: Estimate, cache: Cache, cells: int) -> Fraction:
+def chance_all_safe(base: Estimate, cache: Counting, cells: int) -> Fraction:
     """The exact probability that every unknown cell of ``cells`` (a bitmask) is safe:
     layouts with all of them safe over all layouts (the risk of opening them at once)."""
     return Fraction(_layouts_with(base, cache, 0, cells & base.unknown), base.layouts)
 
 
-def _risk(view: PlayerView, base: Estimate, cache: Cache) -> Risk:
+def _risk(view: PlayerView, base: Estimate, cache: Counting) -> Risk:
     """The 50/50 patterns of ``base`` (:mod:`exactmines.play.fifty_patterns`), counted exactly."""
     known = view.mines | base.mines
     hidden = base.unknown & ~base.mines
@@ -979,7 +980,7 @@ def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
     return 1 + strategy.risk_weight * Fraction(influence, int(safe_layouts))
 
 
-def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
+def _layouts_with(base: Estimate, cache: Counting, mines: int, safe: int) -> int:
     """Layouts of ``base`` in which every cell of ``mines`` is a mine and every cell of
     ``safe`` is safe (both unknown cells), exactly (divided by ``base.scale``'s divisor,
     like ``base.layouts``): the rules lose those cells (and the mines among them), the
@@ -1038,7 +1039,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     return Score(strategy.dead and len(chances) > 1, value, opening, safety, -index)
 
 
-def _chances_to_beat(view: PlayerView, base: Estimate, index: int, cache: Cache,
+def _chances_to_beat(view: PlayerView, base: Estimate, index: int, cache: Counting,
                      strategy: Strategy, safety: Fraction, best: Score | None,
                      gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
@@ -1128,7 +1129,7 @@ class Player:
         Either every cell found certainly safe (a list, in row-major order) or one guess.
         Certain mines found on the way are recorded in the view (flagged).
 
-        ``budget`` bounds the counting of components past the box search's node budget.
+        ``budget`` bounds the counting of components past the box search's node limit.
         Everything else a move does is bounded by counts (nodes, layouts), so the choice
         never depends on the clock: a move either is the one made without a limit or
         raises :class:`~exactmines.errors.OutOfTime`.
@@ -1138,18 +1139,18 @@ class Player:
         OutOfTime
             When ``budget`` runs out: no move is made, and asking again starts afresh.
         """
-        self.cache.budget = budget
+        counting = self.cache.under(budget)
         view = self.view
         safe = _local_safe(view)
         if safe:
             return safe, False
-        base = _checked_estimate(view, self.cache)
+        base = _checked_estimate(view, counting)
         self.analyses += 1
         if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
             view.mark_mines(_bits(base.mines))
             return _bits(base.safe), False
         # The guessing parts read ``base`` against the view it came from: flag afterwards.
-        guess = choose_guess(view, base, self.strategy, self.cache)
+        guess = choose_guess(view, base, self.strategy, counting)
         view.mark_mines(_bits(base.mines))
         if guess.kind == "endgame":
             self.endgame_searches += 1
@@ -1173,25 +1174,25 @@ class Player:
         OutOfTime
             When ``budget`` runs out.
         """
-        self.cache.budget = budget
+        counting = self.cache.under(budget)
         view = self.view.copy()
         safe = _local_safe(view)
-        base = _checked_estimate(view, self.cache)
-        dead = dead_cells(view, base, self.cache)
-        fifties = fifty_fifties(view, base, self.cache)
+        base = _checked_estimate(view, counting)
+        dead = dead_cells(view, base, counting)
+        fifties = fifty_fifties(view, base, counting)
         if safe or base.safe or base.mines == base.unknown:
             return Explanation(safe or _bits(base.safe), None, base, [], None, dead, fifties)
-        guess, search = _decide(view, base, self.strategy, self.cache)
-        candidates = ranked_candidates(view, base, self.strategy, self.cache, keep, guess.cell)
+        guess, search = _decide(view, base, self.strategy, counting)
+        candidates = ranked_candidates(view, base, self.strategy, counting, keep, guess.cell)
         return Explanation([guess.cell], guess, base, candidates, search, dead, fifties)
 
     def chance_all_safe(self, cells: list[int], *, budget: Budget = UNLIMITED) -> Fraction:
         """The exact chance that every one of these unknown cells is safe, in what the
         player knows now: the risk of opening them at once, as a chord does
         (:func:`chance_all_safe`). Raises ``OutOfTime`` when ``budget`` runs out."""
-        self.cache.budget = budget
-        base = _checked_estimate(self.view, self.cache)
-        return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
+        counting = self.cache.under(budget)
+        base = _checked_estimate(self.view, counting)
+        return chance_all_safe(base, counting, sum(1 << i for i in cells))
 
 
 def _local_safe(view: View | TableView) -> list[int]:
@@ -1205,7 +1206,7 @@ def _local_safe(view: View | TableView) -> list[int]:
     return safe
 
 
-def _checked_estimate(view: PlayerView, cache: Cache) -> Estimate:
+def _checked_estimate(view: PlayerView, cache: Counting) -> Estimate:
     """:func:`estimate`, refusing a view no layout fits (a bug, never a move)."""
     base = estimate(view, cache)
     if base.layouts == 0:
