@@ -764,7 +764,7 @@ def test_endgame_on_two_regions_matches_the_plain_recursion(a, more_left, b, mor
         assert optimum_after(view, layouts, cell) == optimum
 
 
-def test_endgame_budget_is_a_count_of_states():
+def test_endgame_node_limit_is_a_count_of_states():
     view = View(4, 3, 3)
     base = estimate(view, Cache())
     layouts = list_layouts(view, base, 1000)

@@ -7,11 +7,13 @@ the mines among them. Rules linked by shared cells form a component, and a compo
 under the same rules a box; each component is counted exactly by mine number
 (:class:`Part`): by the depth-first search over its boxes
 (:func:`~exactmines.deduction.search.box_search`), which also lists its box solutions, or,
-past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the
-:class:`Cache`'s counting engine (:mod:`exactmines.analysis.backends`; the DP by default)
-and, should that give up too, by the search without a node budget. That last fallback and the
-engine stop when the cache's ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`:
-the move is not made, nothing is guessed). :func:`counted` combines the components under
+past its limit of :data:`~exactmines.deduction.search.NODES` search nodes, by the
+:class:`Cache`'s counting engine through
+:func:`~exactmines.analysis.counting.count_components` (the analysis' counting; the DP by
+default) and, should that give up too, by the search without a node limit. That last
+fallback and the engine stop when the move's budget runs out (a parameter of each question,
+:meth:`Cache.under`; :class:`~exactmines.errors.OutOfTime`: the move is not made, nothing
+is guessed). :func:`counted` combines the components under
 the mine count with the cells next to no number (:class:`Kept`, kept ready for one more part
 at a time, built of :mod:`exactmines.analysis.combine`'s pieces: its weights of the mine
 numbers (:func:`~exactmines.analysis.combine.correlate`), its rows of binomials off the
@@ -104,7 +106,7 @@ class Part:
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...], engine: Backend,
                    budget: Budget) -> ComponentCounts:
-    """Exact counts by ``engine``, else by a box search with no node budget; both stop when
+    """Exact counts by ``engine``, else by a box search with no node limit; both stop when
     ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`), the only bound on the
     search."""
     component = Component(sizes, tuple(Constraint(b, n)
@@ -117,13 +119,13 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
             if isinstance(exc, OutOfTime):
                 raise
             budget.check("searching layouts")
-        # Too wide for the engine: count by search after all, with no node budget.
+        # Too wide for the engine: count by search after all, with no node limit.
         return _count_boxes(sizes, rule_boxes, needs, None, budget=budget)
 
 
 def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
-    solutions when the box search finds them within its budget (else ``engine`` counts, see
+    solutions when the box search finds them within its node limit (else ``engine`` counts, see
     :func:`_counted_large`)."""
     box_masks, rule_boxes, _ = boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)

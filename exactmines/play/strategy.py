@@ -138,7 +138,7 @@ class Strategy:
         exact optimum, so a larger limit can only win more often; it costs time. Paired on
         the same 20,000 expert SFAR boards (seed 11) against 1000 (JSMinesweeper's limit):
         2000 +0.05 points (+- 0.05, 95 %) for 9 ms more per game, 4000 +0.10 (+- 0.07) for
-        33 ms more (a search past its node budget costs about 2.5 s), 3000 +0.04 and +0.00
+        33 ms more (a search past its node limit costs about 2.5 s), 3000 +0.04 and +0.00
         (+- 0.04, seeds 11 and 12) for 6-8 ms more; on 9x9/10 (100,000 boards) even 20,000
         layouts changed nothing. Since the search splits independent regions, 4000 costs
         16 ms more (39.8 against 23.7 ms per game) for +0.05 (+- 0.05) against 2000 (seed
@@ -648,12 +648,12 @@ def endgame_search(view: PlayerView, base: Estimate, strategy: Strategy) -> Endg
     return None
 
 
-def _search(layouts: list[int], cells: int, view: PlayerView, budget: int,
+def _search(layouts: list[int], cells: int, view: PlayerView, node_limit: int,
             known: int | None = None) -> tuple[int, int, Endgame] | None:
     """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
-    them, the view's by default) and the search, ``None`` past the budget."""
+    them, the view's by default) and the search, ``None`` past ``node_limit`` states."""
     known = view.mines if known is None else known
-    search = Endgame(layouts, _bits(cells), view.masks, known, budget)
+    search = Endgame(layouts, _bits(cells), view.masks, known, node_limit)
     try:
         cell, wins = search.best_move()
     except TooLarge:
