@@ -4,7 +4,8 @@ The stages, each a function below:
 
 1. ``build_frontier``: numbers -> boxes -> independent components;
 2. ``_count``: each component's layouts by mine number, from the backend, within
-   :data:`COUNT_SHARE` of the budget (a component that runs out is left uncounted);
+   :data:`~exactmines.budget.COUNT_SHARE` of the budget (a component that runs out is left
+   uncounted);
 3. with every component counted, ``combine``: exact fractions under the total count;
 4. otherwise ``_deduce``: exact safe/mine verdicts from the backend's feasibility tests,
    using which mine numbers each component can take under the total count (probabilities
@@ -55,19 +56,13 @@ from exactmines.analysis.tables import (
     forced_values,
     verdict,
 )
-from exactmines.budget import Budget
+from exactmines.budget import COUNT_SHARE, NUMBERS_SHARE, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 from exactmines.words import plural
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "not_computed", "COUNT_SHARE"]
 
-#: The share of the budget counting may use; the verdicts have the rest (all of it, when
-#: every component was counted in time, since they then need none).
-COUNT_SHARE = 0.5
-#: The share of the verdicts' time that finding a component's possible numbers of mines may
-#: use: the proofs of safe cells and mines keep the rest.
-NUMBERS_SHARE = 0.5
 
 @dataclass(frozen=True, slots=True)
 class CellAnalysis:
@@ -342,9 +337,10 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         A name from :func:`exactmines.analysis.backends.backend_names` or a backend object.
     budget:
         The time allowed for the whole analysis (:class:`~exactmines.budget.Budget`; none:
-        no limit). Counting gets :data:`COUNT_SHARE` of it; components not counted in time
-        still get exact verdicts, but no probabilities, within the rest; past the budget
-        unproved cells are "unknown" and ``verdicts_complete`` is ``False``.
+        no limit). Counting gets :data:`~exactmines.budget.COUNT_SHARE` of it; components
+        not counted in time still get exact verdicts, but no probabilities, within the
+        rest; past the budget unproved cells are "unknown" and ``verdicts_complete`` is
+        ``False``.
     time_limit:
         The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (more
         than 0; ``inf`` for no limit). Give one or the other.
