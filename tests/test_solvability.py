@@ -17,7 +17,7 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
-from exactmines.analysis.backends import Deductions
+from exactmines.analysis.backends import Deductions, PartlyProved
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
@@ -545,10 +545,10 @@ def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monke
 
 
 class _Unfinished(SatBackend):
-    """SAT whose verdicts always run out of time (nothing proved, complete=False)."""
+    """SAT whose verdicts always run out of time (nothing proved)."""
 
     def deduce(self, component, allowed, *, budget=UNLIMITED):
-        return Deductions.unsettled(len(component.sizes))
+        raise PartlyProved("time limit reached (test)", Deductions.unsettled(len(component.sizes)))
 
 
 def test_a_solvability_check_out_of_time_is_not_stuck():

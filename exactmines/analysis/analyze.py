@@ -32,6 +32,7 @@ from exactmines.analysis.backends import (
     Backend,
     ComponentCounts,
     Deductions,
+    PartlyProved,
     deductions_from_counts,
     get_backend,
 )
@@ -548,6 +549,8 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
         else:
             try:
                 facts = engine.deduce(comp, ok, budget=budget)
+            except PartlyProved as exc:  # out of time: what was proved stands
+                facts = exc.facts
             except BudgetExceeded:  # (a counting engine gives up as its count did)
                 facts = Deductions.unsettled(len(comp.sizes))
         if not facts.complete:

@@ -1,5 +1,6 @@
 """What counting gives back: the exact counts of one component (:class:`ComponentCounts`)
-and the safe/mine facts of one (:class:`Deductions`).
+and the safe/mine facts of one (:class:`Deductions`), or, when the time ran out while
+proving those, the facts proved so far (:class:`PartlyProved`).
 
 The values every engine returns and every consumer reads (the combination, the caches, the
 player), kept apart from the registry of engines (:mod:`exactmines.analysis.backends`) so
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["ComponentCounts", "Deductions"]
+from exactmines.errors import OutOfTime
+
+__all__ = ["ComponentCounts", "Deductions", "PartlyProved"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +62,15 @@ class Deductions:
     def unsettled(cls, boxes: int) -> Deductions:
         """Nothing proved about any of ``boxes`` boxes: every fact possible, incomplete."""
         return cls((True,) * boxes, (True,) * boxes, complete=False)
+
+
+class PartlyProved(OutOfTime):
+    """An engine's ``deduce`` ran out of time: :class:`~exactmines.errors.OutOfTime`, as
+    every engine call that runs out raises, carrying in ``facts`` what it had proved
+    (``complete=False``: a ``False`` fact is proved, a ``True`` one may only be unproved).
+    A caller that can use a partial answer (the analysis' verdicts) reads ``facts``; any
+    other treats it as the time running out."""
+
+    def __init__(self, message: str, facts: Deductions) -> None:
+        super().__init__(message)
+        self.facts = facts

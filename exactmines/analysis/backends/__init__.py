@@ -22,10 +22,12 @@ A backend answers four questions about one :class:`~exactmines.analysis.frontier
 ``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
 counting is too expensive. Every method takes a ``budget``
 (:class:`~exactmines.budget.Budget`, keyword, no limit by default) and stops when it runs
-out, and then says so: ``count``, ``mine_numbers`` and ``layouts_up_to`` raise
-:class:`~exactmines.errors.OutOfTime`, and ``deduce`` returns :class:`Deductions` with
-``complete=False``, in which every fact not yet proved impossible is left possible -- an
-unproved cell is "unknown", never "safe" or "mine".
+out, and then says so, the same way for every question: it raises
+:class:`~exactmines.errors.OutOfTime`. ``deduce`` raises its subclass
+:class:`~exactmines.analysis.counts.PartlyProved`, whose ``facts`` are the
+:class:`Deductions` proved so far (``complete=False``), in which every fact not yet proved
+impossible is left possible -- an unproved cell is "unknown", never "safe" or "mine".
+A returned answer is always complete.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from collections.abc import Callable, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Protocol
 
-from exactmines.analysis.counts import ComponentCounts, Deductions
+from exactmines.analysis.counts import ComponentCounts, Deductions, PartlyProved
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BackendUnavailable, BudgetExceeded, TooLarge, UnknownBackend
 
@@ -48,6 +50,7 @@ if TYPE_CHECKING:  # the command line reads the registry; the frontier is not ne
 __all__ = [
     "ComponentCounts",
     "Deductions",
+    "PartlyProved",
     "Backend",
     "CountingBackend",
     "VerdictsOnly",
@@ -154,8 +157,8 @@ class CountingBackend(ABC):
     ``mine_numbers``, then ``deduce`` of the same component, each with less time, and a
     second and third failed count would cost as much as the first. So they fail at once,
     as they would have (too large: whatever the time; out of time: with no more time than
-    before). ``deduce`` past the budget, or on such a component, proves nothing
-    (``complete=False``)."""
+    before). ``deduce`` past the budget, or on such a component, raises as ``count`` did:
+    it has proved nothing."""
 
     name = "counting"
 
@@ -189,11 +192,7 @@ class CountingBackend(ABC):
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        try:
-            counts = self._counts(component, budget)
-        except BudgetExceeded:
-            return Deductions.unsettled(len(component.sizes))
-        return deductions_from_counts(component, counts, allowed)
+        return deductions_from_counts(component, self._counts(component, budget), allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,
