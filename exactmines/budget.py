@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from exactmines.errors import OutOfTime, ParameterError
 
-__all__ = ["Budget", "UNLIMITED", "LIMIT_RULE"]
+__all__ = ["Budget", "UNLIMITED", "LIMIT_RULE", "COUNT_SHARE", "NUMBERS_SHARE", "DP_SHARE",
+           "VERDICT_COUNT_SHARE", "DEDUCE_SECONDS", "ENUMERATION_SECONDS", "COUNTING_SECONDS"]
 
 #: How a time limit is explained when refused (the CLI and the API show it after the value).
 LIMIT_RULE = "must be more than 0 s; inf for no limit"
@@ -89,3 +90,35 @@ class Budget:
 
 #: No limit.
 UNLIMITED = Budget()
+
+
+# -- How a budget is shared ---------------------------------------------------------------
+# Every split of one piece of work's time between its stages, in one place. A stage gets
+# ``budget.share(fraction)`` of the time that remains when it starts (the rest is left to
+# the stages after it), or ``budget.at_most(seconds)`` where the work has no limit of its
+# own but a stage must not run for ever. The page's overlay gives the analysis the whole
+# request's budget and its advice what the analysis left (``ui/web/jobs.py``).
+
+#: ``analyze``: the share counting may use; the verdicts have the rest (all of it, when
+#: every component was counted in time, since they then need none).
+COUNT_SHARE = 0.5
+#: ``analyze``: the share of the verdicts' time that finding a component's possible numbers
+#: of mines may use: the proofs of safe cells and mines keep the rest.
+NUMBERS_SHARE = 0.5
+#: The ``auto`` engine: the share of a limited budget the DP may use to count a component
+#: before the others try. An ordinary component takes the DP milliseconds; one it cannot
+#: count it gives up on only at its state cap (2 s on a compiled 20-variable formula) or at
+#: the end of its share, time Ganak needs: at 0.5, auto counted nothing within 10 s on the
+#: compiled formula of instances/sat-3sat-v20-c85-seed1-000.mine, which Ganak alone counts
+#: in 4.7 s.
+DP_SHARE = 0.1
+#: The ``auto`` engine's verdicts: the share of their budget, and at most
+#: :data:`DEDUCE_SECONDS`, the DP's counts may take before SAT is asked instead.
+VERDICT_COUNT_SHARE = 0.5
+DEDUCE_SECONDS = 1.0
+#: The ``auto`` engine without a limit: seconds SAT enumeration gets on a component too
+#: wide for the DP.
+ENUMERATION_SECONDS = 30.0
+#: The ``auto`` engine without a limit: seconds Ganak gets on a component too wide for the
+#: DP.
+COUNTING_SECONDS = 300.0

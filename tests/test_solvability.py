@@ -17,7 +17,7 @@ from oracle import truth
 from strategies import boards, positions
 
 from exactmines import analyze
-from exactmines.analysis.backends import Deductions
+from exactmines.analysis.backends import Deductions, PartlyProved
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, OutOfTime, ParameterError, SolverError
@@ -243,8 +243,7 @@ def test_a_wrong_proof_is_a_solver_error():
     from exactmines.game import Game, board_from_indices
 
     def solver():
-        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100,
-                             UNLIMITED)
+        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100)
 
     with pytest.raises(SolverError, match=r"proved cell \(0, 1\) safe"):
         solver().apply([1], [])
@@ -546,10 +545,10 @@ def test_enumerations_are_shared_between_runs_but_not_by_the_backend_route(monke
 
 
 class _Unfinished(SatBackend):
-    """SAT whose verdicts always run out of time (nothing proved, complete=False)."""
+    """SAT whose verdicts always run out of time (nothing proved)."""
 
     def deduce(self, component, allowed, *, budget=UNLIMITED):
-        return Deductions.unsettled(len(component.sizes))
+        raise PartlyProved("time limit reached (test)", Deductions.unsettled(len(component.sizes)))
 
 
 def test_a_solvability_check_out_of_time_is_not_stuck():

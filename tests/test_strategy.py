@@ -8,6 +8,7 @@ probabilities, the value chances of a hypothetical reveal, the secondary safety,
 
 from __future__ import annotations
 
+import pickle
 import random
 import time
 from fractions import Fraction
@@ -20,6 +21,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import exactmines.analysis.combine as combine_module
 import exactmines.play.endgame as endgame_module
 import exactmines.play.lookahead as lookahead_module
 import exactmines.play.strategy as strategy_module
@@ -234,7 +236,7 @@ def test_value_chances_of_components_the_dp_counted(position, data):
 @given(game_positions(), st.data())
 def test_scaled_counts_decide_as_the_exact_ones(position, data):
     """With many cells off the frontier the counts are divided by one common factor
-    (lookahead.Scale); forced here on small boards, every probability, value chance, share
+    (combine.Scale); forced here on small boards, every probability, value chance, share
     of layouts and guess is the exact one, and the endgame's limit reads the true count."""
     view = view_of(position)
     unknown = [i for i in range(view.width * view.height) if (view.unknown >> i) & 1]
@@ -244,7 +246,7 @@ def test_scaled_counts_decide_as_the_exact_ones(position, data):
     exact_guess = (choose_guess(view, exact, STRATEGIES["best"], Cache())
                    if not exact.safe and exact.mines != exact.unknown else None)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lookahead_module, "_EXACT_OUTSIDE", -1)
+        patch.setattr(combine_module, "_EXACT_OUTSIDE", -1)
         scaled = estimate(view, Cache())
         assert scaled.scale is not None and scaled.boxes == exact.boxes
         for cell, chances in zip(cells, exact_chances, strict=True):
@@ -271,11 +273,11 @@ def test_scaled_counts_decide_as_the_exact_ones(position, data):
 @pytest.mark.parametrize("outside, left, top", [(2000, 300, 40), (50, 10, 3), (40, 0, 5),
                                                  (33, 33, 2)])
 def test_a_scale_divides_every_binomial_of_its_window_by_one_factor(outside, left, top):
-    scale = lookahead_module.Scale.around(outside, left, top)
+    scale = combine_module.Scale.around(outside, left, top)
     if scale is None:  # a small position: exact counts
-        assert outside <= lookahead_module._EXACT_OUTSIDE
-        scale = lookahead_module.Scale(outside, max(outside - 32, 0),
-                                       max(left - top - 32, 0), left)
+        assert outside <= combine_module._EXACT_OUTSIDE
+        scale = combine_module.Scale(outside, max(outside - 32, 0),
+                                     max(left - top - 32, 0), left)
     divisor = Fraction(factorial(scale.low_outside),
                        factorial(scale.high) * factorial(scale.outside - scale.low))
     for u in (scale.low_outside, (scale.low_outside + outside) // 2, outside):
@@ -761,7 +763,7 @@ def test_endgame_on_two_regions_matches_the_plain_recursion(a, more_left, b, mor
         assert optimum_after(view, layouts, cell) == optimum
 
 
-def test_endgame_budget_is_a_count_of_states():
+def test_endgame_node_limit_is_a_count_of_states():
     view = Grid(4, 3, 3)
     base = estimate(view, Cache())
     layouts = list_layouts(view, base, 1000)
@@ -906,10 +908,9 @@ class _NeverCounts:
 def test_a_spent_budget_stops_the_large_count():
     view = lattice_view()
     cache = Cache()
-    cache.budget = Budget(time.monotonic() - 1)
     with pytest.raises(OutOfTime, match="counting layouts"):
-        estimate(view, cache)
-    cache.budget = UNLIMITED  # nothing half-done was kept: the same cache then counts
+        estimate(view, cache.under(Budget(time.monotonic() - 1)))
+    # Nothing half-done was kept: the same cache then counts, without a limit.
     assert estimate(view, cache) == estimate(view, Cache())
 
 
@@ -917,9 +918,8 @@ def test_the_search_without_node_budget_stops_when_the_budget_runs_out():
     # The engine gives up, so the box search with no node budget counts: on this front it
     # would run for ages, and only the time budget stops it.
     cache = Cache(engine=_NeverCounts())
-    cache.budget = Budget.seconds(0.2)
     with pytest.raises(OutOfTime, match="searching layouts"):
-        estimate(lattice_view(), cache)
+        estimate(lattice_view(), cache.under(Budget.seconds(0.2)))
 
 
 def test_an_engine_giving_up_after_the_budget_ran_out_is_out_of_time():
@@ -935,9 +935,8 @@ def test_an_engine_giving_up_after_the_budget_ran_out_is_out_of_time():
             raise TooLarge("gave up (test)")
 
     cache = Cache(engine=GivesUpLate())
-    cache.budget = Budget.seconds(0.05)
     with pytest.raises(OutOfTime, match="searching layouts"):
-        estimate(lattice_view(), cache)
+        estimate(lattice_view(), cache.under(Budget.seconds(0.05)))
 
 
 def test_the_engine_and_the_budget_reach_every_large_count():
@@ -954,10 +953,9 @@ def test_the_engine_and_the_budget_reach_every_large_count():
             seen.append(budget)
             return get_backend("dp").count(component, budget=budget)
 
-    cache = Cache(engine=Recorded())
-    cache.budget = Budget.seconds(600)
-    estimate(lattice_view(), cache)
-    assert seen and all(b is cache.budget for b in seen)
+    budget = Budget.seconds(600)
+    estimate(lattice_view(), Cache(engine=Recorded()).under(budget))
+    assert seen and all(b is budget for b in seen)
 
 
 def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
@@ -974,3 +972,16 @@ def test_a_move_with_a_budget_stops_or_plays_as_without(monkeypatch):
     with pytest.raises(OutOfTime):
         player().next_clicks(budget=Budget(time.monotonic()))
     assert player().next_clicks(budget=Budget.seconds(600)) == player().next_clicks()
+
+
+def test_the_budget_of_a_move_is_never_kept_by_the_player(monkeypatch):
+    # The budget is a parameter of the move (Cache.under), not state of the cache: a game
+    # pickled after a move under a limit (the page keeps its games pickled) holds no
+    # deadline, and the next move without a limit runs without one.
+    monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
+    made = Player(30, 16, 99, STRATEGIES["best"])
+    made.view = lattice_view()
+    made.next_clicks(budget=Budget.seconds(600))
+    assert b"Budget" not in pickle.dumps(made.cache)
+    again = pickle.loads(pickle.dumps(made))
+    assert again.next_clicks() == made.next_clicks()

@@ -4,7 +4,8 @@ The stages, each a function below:
 
 1. ``build_frontier``: numbers -> boxes -> independent components;
 2. ``_count``: each component's layouts by mine number, from the backend, within
-   :data:`COUNT_SHARE` of the budget (a component that runs out is left uncounted);
+   :data:`~exactmines.budget.COUNT_SHARE` of the budget (a component that runs out is left
+   uncounted);
 3. with every component counted, ``combine``: exact fractions under the total count;
 4. otherwise ``_deduce``: exact safe/mine verdicts from the backend's feasibility tests,
    using which mine numbers each component can take under the total count (probabilities
@@ -31,6 +32,7 @@ from exactmines.analysis.backends import (
     Backend,
     ComponentCounts,
     Deductions,
+    PartlyProved,
     deductions_from_counts,
     get_backend,
 )
@@ -43,6 +45,7 @@ from exactmines.analysis.combine import (
     feasible_sums,
     fits,
 )
+from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Frontier, build_frontier, split_forced
 from exactmines.analysis.tables import (
     Pair,
@@ -55,24 +58,18 @@ from exactmines.analysis.tables import (
     forced_values,
     verdict,
 )
-from exactmines.budget import Budget
+from exactmines.budget import COUNT_SHARE, NUMBERS_SHARE, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, Cell, Position
 from exactmines.words import plural
 
 __all__ = ["Verdict", "CellAnalysis", "Analysis", "analyze", "not_computed", "COUNT_SHARE"]
 
-#: The share of the budget counting may use; the verdicts have the rest (all of it, when
-#: every component was counted in time, since they then need none).
-COUNT_SHARE = 0.5
 #: What the stages after counting say they were doing when the time limit came
 #: (:meth:`~exactmines.budget.Budget.check`): combining the components' counts into
 #: probabilities, and proving the safe cells and mines.
 COMBINING = "combining the counts"
 PROVING = "proving the verdicts"
-#: The share of the verdicts' time that finding a component's possible numbers of mines may
-#: use: the proofs of safe cells and mines keep the rest.
-NUMBERS_SHARE = 0.5
 
 @dataclass(frozen=True, slots=True)
 class CellAnalysis:
@@ -362,9 +359,10 @@ def analyze(position: Position, *, backend: str | Backend = "auto",
         A name from :func:`exactmines.analysis.backends.backend_names` or a backend object.
     budget:
         The time allowed for the whole analysis (:class:`~exactmines.budget.Budget`; none:
-        no limit). Counting gets :data:`COUNT_SHARE` of it; components not counted in time
-        still get exact verdicts, but no probabilities, within the rest; past the budget
-        unproved cells are "unknown" and ``verdicts_complete`` is ``False``.
+        no limit). Counting gets :data:`~exactmines.budget.COUNT_SHARE` of it; components
+        not counted in time still get exact verdicts, but no probabilities, within the
+        rest; past the budget unproved cells are "unknown" and ``verdicts_complete`` is
+        ``False``.
     time_limit:
         The same in seconds, for convenience: ``budget=Budget.seconds(time_limit)`` (more
         than 0; ``inf`` for no limit). Give one or the other.
@@ -465,13 +463,10 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
     split = split_forced(position)
     if split is None:
         return None
-    counts = []
-    for part in split.parts:
-        try:
-            counts.append(engine.count(part, budget=budget) if cache is None
-                          else cache.count(engine, part, budget=budget))
-        except BudgetExceeded:
-            return None
+    try:
+        counts = count_components(split.parts, engine, budget, cache, every=False)
+    except BudgetExceeded:
+        return None
     sizes = [part.sizes for part in split.parts]
     if split.mines_left is None:
         ratios = combine_ratios_without_count(counts, sizes)
@@ -489,17 +484,9 @@ def _from_split(position: Position, engine: Backend, budget: Budget,
 def _count(frontier: Frontier, engine: Backend, budget: Budget,
            cache: CountCache | None) -> tuple[list[ComponentCounts | None], list[str]]:
     """Counts per component, ``None`` for those not counted, and why they were not."""
-    components = frontier.components
-    counts: list[ComponentCounts | None] = [None] * len(components)
-    reasons = [""] * len(components)
-    # Smallest first: a big component that runs out of time leaves the small ones counted
-    # (in the order of the board, the 1-cell components after it went uncounted).
-    for i in sorted(range(len(components)), key=lambda i: components[i].cells):
-        try:
-            counts[i] = (engine.count(components[i], budget=budget) if cache is None
-                         else cache.count(engine, components[i], budget=budget))
-        except BudgetExceeded as exc:
-            reasons[i] = str(exc)
+    found = count_components(frontier.components, engine, budget, cache)
+    counts = [None if isinstance(c, BudgetExceeded) else c for c in found]
+    reasons = [str(c) if isinstance(c, BudgetExceeded) else "" for c in found]
     return counts, reasons
 
 
@@ -591,8 +578,12 @@ def _deduce(frontier: Frontier, engine: Backend, counts: list[ComponentCounts | 
             ok = frozenset(range(comp.cells + 1))
         try:
             budget.check(PROVING)
-            facts = (deductions_from_counts(comp, c, ok) if c is not None
-                     else engine.deduce(comp, ok, budget=budget))
+            if c is not None:
+                facts = deductions_from_counts(comp, c, ok)
+            else:
+                facts = engine.deduce(comp, ok, budget=budget)
+        except PartlyProved as exc:  # out of time: what was proved stands
+            facts = exc.facts
         except BudgetExceeded:  # (a counting engine gives up as its count did)
             facts = Deductions.unsettled(len(comp.sizes))
         if not facts.complete:

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from exactmines.analysis.backends import Backend, ComponentCounts
+from exactmines.analysis.counts import ComponentCounts
 from exactmines.budget import UNLIMITED, Budget
 
 if TYPE_CHECKING:
+    from exactmines.analysis.backends import Backend
     from exactmines.analysis.frontier import Component
 
 __all__ = ["CountCache"]

@@ -24,7 +24,7 @@ from math import comb
 from math import prod as math_prod
 from operator import mul
 
-from exactmines.analysis.backends import ComponentCounts
+from exactmines.analysis.counts import ComponentCounts
 
 __all__ = [
     "Combined",
@@ -41,6 +41,9 @@ __all__ = [
     "feasible_sums",
     "allowed_mine_numbers",
     "fits",
+    "Scale",
+    "tail_binomials",
+    "correlate",
 ]
 
 _SCHOOLBOOK = 24
@@ -77,8 +80,10 @@ def binomials(n: int) -> list[int]:
     return row
 
 
-def _correlate(poly: Sequence[int], weights: Sequence[int], length: int) -> list[int]:
-    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length``."""
+def correlate(poly: Sequence[int], weights: Sequence[int], length: int) -> list[int]:
+    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product): the
+    weight of each mine number of a part, given the others' polynomial ``poly`` and the
+    weights of the whole (the ways to finish a layout off the frontier)."""
     d = len(poly) - 1
     full = poly_mul(poly[::-1], weights)
     out = full[d:d + length]
@@ -94,8 +99,8 @@ def _weights_down(polys: Sequence[Sequence[int]], weights: list[int]) -> tuple[l
     # Products first (bottom-up), then each half gets the weights seen through the other.
     left = _product(polys[:half])
     right = _product(polys[half:])
-    _, left_weights = _weights_down(polys[:half], _correlate(right, weights, len(left)))
-    _, right_weights = _weights_down(polys[half:], _correlate(left, weights, len(right)))
+    _, left_weights = _weights_down(polys[:half], correlate(right, weights, len(left)))
+    _, right_weights = _weights_down(polys[half:], correlate(left, weights, len(right)))
     return poly_mul(left, right), left_weights + right_weights
 
 
@@ -232,6 +237,98 @@ def relative_binomials(outside: int, low: int, high: int) -> list[int]:
         top = top * m // (outside - m + 1)
         out[m - 1 - low] = top
     return out
+
+
+#: Up to this many cells off the frontier, layout counts are exact; beyond, they are scaled
+#: (:class:`Scale`): ``C(U, L)`` grows with ``U`` (600,000 bits for 15% mines on a 1000x1000
+#: board), and so would every count and every gcd of a probability.
+_EXACT_OUTSIDE = 1024
+
+#: How far a :class:`Scale`'s window reaches below the position's cells off the frontier and
+#: its mines left less the frontier's: past what a hypothetical reveal (at most 9 cells
+#: leave the outside, 9 mine numbers join the frontier, 4 more for the next candidates) or
+#: a long-term risk pattern (at most 6 cells, 5 mines) asks for.
+_SLACK = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """A divisor common to every layout count of one decision, for positions with many cells
+    off the frontier.
+
+    The counts are sums of ``C(U', m)`` times products of the components' counts, for ``U'``
+    within ``low_outside..outside`` and ``m`` within ``low..high``. Each binomial is divided
+    by ``B = low_outside! / (high! (outside - low)!)``, which leaves the integer
+    ``prod(low_outside+1..U') * prod(m+1..high) * prod(U'-m+1..outside-low)``: a product of
+    ``outside - low_outside + high - low`` factors, so its size follows the width of the
+    window, not ``U'`` (a few thousand bits where ``C(U', m)`` has hundreds of thousands).
+    The player only compares counts of one decision with each other (probabilities, shares
+    of layouts, bounds in layouts), which a common divisor leaves as they are; the one
+    absolute test, the endgame's limit, reads the true count
+    (:meth:`exactmines.play.strategy.Estimate.layouts_at_most`).
+    """
+
+    outside: int
+    low_outside: int
+    low: int
+    high: int
+
+    @classmethod
+    def around(cls, outside: int, left: int, top: int) -> Scale | None:
+        """The scale of a position with ``outside`` cells off the frontier, ``left`` mines
+        and at most ``top`` mines on the frontier; ``None`` (exact counts) when ``outside``
+        is small."""
+        if outside <= _EXACT_OUTSIDE:
+            return None
+        return cls(outside, max(outside - _SLACK, 0), max(left - top - _SLACK, 0), left)
+
+    def row(self, outside: int, left: int, top: int) -> tuple[int, ...]:
+        """``C(outside, left - s) / B`` for ``s = 0..top`` (see :func:`tail_binomials`).
+
+        Raises
+        ------
+        AssertionError
+            When a binomial is asked for outside the window (a bug: the counts would not
+            share the divisor).
+        """
+        out = [0] * (top + 1)
+        low, high = max(left - top, 0), min(left, outside)
+        if low > high:
+            return tuple(out)
+        if not (self.low_outside <= outside <= self.outside
+                and self.low <= low and high <= self.high):
+            raise AssertionError(f"C({outside}, {low}..{high}) is outside the window of {self} "
+                                 "(a bug: the counts would not share one divisor)")
+        # C(outside, m) = relative[m - low] * outside! / (high! (outside - low)!).
+        relative = relative_binomials(outside, low, high)
+        factor = (math_prod(range(self.low_outside + 1, outside + 1))
+                  * math_prod(range(high + 1, self.high + 1))
+                  * math_prod(range(outside - low + 1, self.outside - self.low + 1)))
+        for m in range(low, high + 1):
+            out[left - m] = relative[m - low] * factor
+        return tuple(out)
+
+
+def tail_binomials(outside: int, left: int, top: int, scale: Scale | None = None
+                    ) -> tuple[int, ...]:
+    """``C(outside, left - s)`` for ``s = 0..top`` (0 where ``left - s`` is not in
+    ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``;
+    each divided by ``scale``'s divisor when there is one (:meth:`Scale.row`). Cached: the
+    same rows recur all game (exact ones) or all decision (scaled ones, fewer and larger)."""
+    if scale is not None:
+        return _scaled_row(scale, outside, left, top)
+    return _exact_row(outside, left, top)
+
+
+@lru_cache(maxsize=8192)
+def _exact_row(outside: int, left: int, top: int) -> tuple[int, ...]:
+    return tuple(comb(outside, left - s) if 0 <= left - s <= outside else 0
+                 for s in range(top + 1))
+
+
+@lru_cache(maxsize=256)
+def _scaled_row(scale: Scale, outside: int, left: int, top: int) -> tuple[int, ...]:
+    return scale.row(outside, left, top)
 
 
 _ZERO = Fraction(0)

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from exactmines.analysis.backends import Backend, ComponentCounts, get_backend
+from exactmines.analysis.backends import Backend, get_backend
 from exactmines.analysis.combine import combine_ratios, combine_ratios_without_count
+from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError
@@ -89,20 +90,18 @@ def any_mine(position: Position, cells: Iterable[Cell], *, backend: str | Backen
     frontier = build_frontier(position)
     if frontier.contradiction:
         return None
-    every: list[ComponentCounts] = []
-    held: list[ComponentCounts] = []
-    sizes, held_sizes = [], []
-    for component, boxes in zip(frontier.components, frontier.box_cells, strict=True):
-        counts = engine.count(component, budget=budget)
-        every.append(counts)
-        sizes.append(component.sizes)
-        if any(cell in clear for box in boxes for cell in box):
-            split, split_sizes = clear_component(component, boxes, clear)
-            held.append(engine.count(split, budget=budget))
-            held_sizes.append(split_sizes)
-        else:
-            held.append(counts)
-            held_sizes.append(component.sizes)
+    every = count_components(frontier.components, engine, budget, every=False)
+    sizes = [component.sizes for component in frontier.components]
+    # The components with a cell of ``cells``, counted again with those cells clear.
+    held, held_sizes = list(every), list(sizes)
+    touched = [i for i, boxes in enumerate(frontier.box_cells)
+               if any(cell in clear for box in boxes for cell in box)]
+    splits = [clear_component(frontier.components[i], frontier.box_cells[i], clear)
+              for i in touched]
+    for i, (_, split_sizes), counts in zip(
+            touched, splits, count_components([split for split, _ in splits], engine,
+                                              budget, every=False), strict=True):
+        held[i], held_sizes[i] = counts, split_sizes
     outside = len(frontier.outside)
     outside_held = sum(cell in clear for cell in frontier.outside)
     if frontier.mines_left is None:

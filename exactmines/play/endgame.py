@@ -76,7 +76,7 @@ class Endgame:
         large boards).
     known_mines:
         Cells already known to be mines (their count is added to each value).
-    budget:
+    node_limit:
         States the search may evaluate before it gives up
         (:class:`~exactmines.errors.TooLarge`).
     solved:
@@ -90,13 +90,13 @@ class Endgame:
     """
 
     def __init__(self, layouts: list[int], cells: list[int], masks: Sequence[int],
-                 known_mines: int, budget: int,
+                 known_mines: int, node_limit: int,
                  solved: dict[frozenset[int], tuple[int, int, int]] | None = None) -> None:
         self.layouts, self.masks, self.known_mines = layouts, masks, known_mines
         self.solved = {} if solved is None else solved
         self.size = len(layouts)
         self.full = (1 << self.size) - 1
-        self.budget = budget
+        self.node_limit = node_limit
         self.nodes = 0
         self.memo: dict[int, int] = {}
         # Per cell: the layouts holding a mine there, and per value the layouts where it is
@@ -134,7 +134,7 @@ class Endgame:
         Raises
         ------
         TooLarge
-            When the search needs more states than the budget.
+            When the search needs more states than its node limit.
         ValueError
             When some cell is safe in every layout (reveal it first: it costs nothing).
         """
@@ -163,14 +163,14 @@ class Endgame:
     def _wins(self, state: int, cells: list[int]) -> int:
         """``wins(state)``; ``cells`` (positions in ``self.cells``, in increasing order, as
         everywhere: which cell is revealed for free, and so which states are visited and
-        counted against the budget, depends on that order) holds every cell uncertain in
+        counted against the node limit, depends on that order) holds every cell uncertain in
         ``state``."""
         found = self.memo.get(state)
         if found is not None:
             return found
         self.nodes += 1
-        if self.nodes > self.budget:
-            raise TooLarge(f"the endgame search needs more than {self.budget} states")
+        if self.nodes > self.node_limit:
+            raise TooLarge(f"the endgame search needs more than {self.node_limit} states")
         if state & (state - 1) == 0:
             self.memo[state] = 1
             return 1
@@ -290,7 +290,7 @@ class Endgame:
             found = self.solved.get(region)
             if found is None:
                 search = Endgame(sorted(region), indices_of(cells), self.masks,
-                                 self.known_mines, self.budget - self.nodes, self.solved)
+                                 self.known_mines, self.node_limit - self.nodes, self.solved)
                 try:
                     cell, wins = search.best_move()
                 finally:

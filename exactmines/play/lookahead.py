@@ -7,13 +7,18 @@ the mines among them. Rules linked by shared cells form a component, and a compo
 under the same rules a box; each component is counted exactly by mine number
 (:class:`Part`): by the depth-first search over its boxes
 (:func:`~exactmines.deduction.search.box_search`), which also lists its box solutions, or,
-past its budget of :data:`~exactmines.deduction.search.NODES` search nodes, by the
-:class:`Cache`'s counting engine (:mod:`exactmines.analysis.backends`; the DP by default)
-and, should that give up too, by the search without a node budget. That last fallback and the
-engine stop when the cache's ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`:
-the move is not made, nothing is guessed). :func:`counted` combines the components under
-the mine count with the cells next to no number (:class:`Kept`, the formula of
-:mod:`exactmines.analysis.combine`).
+past its limit of :data:`~exactmines.deduction.search.NODES` search nodes, by the
+:class:`Cache`'s counting engine through
+:func:`~exactmines.analysis.counting.count_components` (the analysis' counting; the DP by
+default) and, should that give up too, by the search without a node limit. That last
+fallback and the engine stop when the move's budget runs out (a parameter of each question,
+:meth:`Cache.under`; :class:`~exactmines.errors.OutOfTime`: the move is not made, nothing
+is guessed). :func:`counted` combines the components under
+the mine count with the cells next to no number (:class:`Kept`, kept ready for one more part
+at a time, built of :mod:`exactmines.analysis.combine`'s pieces: its weights of the mine
+numbers (:func:`~exactmines.analysis.combine.correlate`), its rows of binomials off the
+frontier (:func:`~exactmines.analysis.combine.tail_binomials`) and its big-number
+:class:`~exactmines.analysis.combine.Scale`).
 
 For the guessing parts, :class:`Values` gives each value a cell can show with its layouts
 and, one value at a time, the position it leaves (:class:`After`: its layouts, least mine
@@ -40,11 +45,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, prod
+from math import comb
 
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
-from exactmines.analysis.combine import poly_mul, relative_binomials
+from exactmines.analysis.combine import Scale, correlate, poly_mul, tail_binomials
+from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes
@@ -55,7 +61,8 @@ __all__ = [
     "Solution",
     "Part",
     "Cache",
-    "Scale",
+    "Counter",
+    "Counting",
     "Weighed",
     "Kept",
     "After",
@@ -99,26 +106,26 @@ class Part:
 def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...], engine: Backend,
                    budget: Budget) -> ComponentCounts:
-    """Exact counts by ``engine``, else by a box search with no node budget; both stop when
+    """Exact counts by ``engine``, else by a box search with no node limit; both stop when
     ``budget`` runs out (:class:`~exactmines.errors.OutOfTime`), the only bound on the
     search."""
     component = Component(sizes, tuple(Constraint(b, n)
                                        for b, n in zip(rule_boxes, needs, strict=True)))
     try:
-        return engine.count(component, budget=budget)
+        return count_components((component,), engine, budget, every=False)[0]
     except BudgetExceeded as exc:
         if budget.expired():
             # Out of time, whatever the engine said: OutOfTime, never its TooLarge.
             if isinstance(exc, OutOfTime):
                 raise
             budget.check("searching layouts")
-        # Too wide for the engine: count by search after all, with no node budget.
+        # Too wide for the engine: count by search after all, with no node limit.
         return _count_boxes(sizes, rule_boxes, needs, None, budget=budget)
 
 
 def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
-    solutions when the box search finds them within its budget (else ``engine`` counts, see
+    solutions when the box search finds them within its node limit (else ``engine`` counts, see
     :func:`_counted_large`)."""
     box_masks, rule_boxes, _ = boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
@@ -461,11 +468,12 @@ class Cache:
     guess changes one component, and the hypothetical reveals of the guessing parts recur
     from one guess to the next). Cleared when it grows past ``limit`` entries.
 
-    Also what counting a component past the box search's budget may use: ``engine`` (a
+    Also the engine that counts a component past the box search's node limit (``engine``, a
     :class:`~exactmines.analysis.backends.Backend`; a new ``auto`` engine by default, DP
-    counts) and ``budget`` (:class:`~exactmines.budget.Budget`, no limit by default), which
-    its owner sets for the work it asks next (:class:`~exactmines.play.strategy.Player`: one
-    move). Past it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
+    counts): state of the game it serves, like the counts. The time is not: each question
+    takes its :class:`~exactmines.budget.Budget` as a parameter (no limit by default), and
+    :meth:`under` gives the cache with one piece of work's budget (:class:`Counter`). Past
+    it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
     """
 
     def __init__(self, limit: int = 20_000, *, engine: Backend | None = None) -> None:
@@ -474,33 +482,38 @@ class Cache:
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
         self.engine: Backend = AutoBackend() if engine is None else engine
-        self.budget: Budget = UNLIMITED
 
     def __reduce__(self) -> tuple[object, ...]:
         # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
-        return (_cache_rebuilt, (self.limit, self.engine, self.budget, self.parts,
-                                 self.probes, self.reveals))
+        return (_cache_rebuilt, (self.limit, self.engine, self.parts, self.probes,
+                                 self.reveals))
 
-    def part(self, rules: tuple[Rule, ...]) -> Part:
+    def under(self, budget: Budget) -> Counter:
+        """This cache, its questions asked within ``budget`` (one move, one explanation)."""
+        return Counter(self, budget)
+
+    def part(self, rules: tuple[Rule, ...], budget: Budget = UNLIMITED) -> Part:
         found = self.parts.get(rules)
         if found is None:
             if len(self.parts) >= self.limit:
                 self.parts.clear()
-            found = self.parts[rules] = _part(rules, self.engine, self.budget)
+            found = self.parts[rules] = _part(rules, self.engine, budget)
         return found
 
-    def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
+    def probed(self, rules: tuple[Rule, ...], probe: int,
+               budget: Budget = UNLIMITED) -> dict[int, Part]:
         key = (rules, probe)
         found = self.probes.get(key)
         if found is None:
             if len(self.probes) >= self.limit:
                 self.probes.clear()
-            found = self.probes[key] = _probed(rules, probe, self.engine, self.budget)
+            found = self.probes[key] = _probed(rules, probe, self.engine, budget)
         return found
 
     def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,
                  probe: int, fresh: int) -> _Reveal:
-        """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``)."""
+        """:func:`_revealed`, keyed by the merged components' rules (which fix ``parts``).
+        No budget: a reveal splits solutions already listed, a bounded pass."""
         key = (groups, index, probe)
         found = self.reveals.get(key)
         if found is None:
@@ -510,114 +523,41 @@ class Cache:
         return found
 
 
-def _cache_rebuilt(limit: int, engine: Backend, budget: Budget,
-                   parts: dict[tuple[Rule, ...], Part],
+class Counter:
+    """A :class:`Cache` with the budget of one piece of work: what the player's steps of one
+    move ask their counts of. Made for that work (:meth:`Cache.under`) and dropped after it,
+    never kept or pickled: the budget travels with the work, as a parameter."""
+
+    __slots__ = ("cache", "budget")
+
+    def __init__(self, cache: Cache, budget: Budget) -> None:
+        self.cache = cache
+        self.budget = budget
+
+    def part(self, rules: tuple[Rule, ...]) -> Part:
+        return self.cache.part(rules, self.budget)
+
+    def probed(self, rules: tuple[Rule, ...], probe: int) -> dict[int, Part]:
+        return self.cache.probed(rules, probe, self.budget)
+
+    def revealed(self, groups: tuple[tuple[Rule, ...], ...], parts: list[Part], index: int,
+                 probe: int, fresh: int) -> _Reveal:
+        return self.cache.revealed(groups, parts, index, probe, fresh)
+
+
+#: What the player's steps count through: a :class:`Cache` (no time limit) or a
+#: :class:`Counter` (a cache under one move's budget).
+Counting = Cache | Counter
+
+
+def _cache_rebuilt(limit: int, engine: Backend, parts: dict[tuple[Rule, ...], Part],
                    probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]],
                    reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal]
                    ) -> Cache:
     """A pickled :class:`Cache` made again."""
     cache = Cache(limit, engine=engine)
-    cache.budget, cache.parts, cache.probes, cache.reveals = budget, parts, probes, reveals
+    cache.parts, cache.probes, cache.reveals = parts, probes, reveals
     return cache
-
-
-#: Up to this many cells off the frontier, layout counts are exact; beyond, they are scaled
-#: (:class:`Scale`): ``C(U, L)`` grows with ``U`` (600,000 bits for 15% mines on a 1000x1000
-#: board), and so would every count and every gcd of a probability.
-_EXACT_OUTSIDE = 1024
-
-#: How far a :class:`Scale`'s window reaches below the position's cells off the frontier and
-#: its mines left less the frontier's: past what a hypothetical reveal (at most 9 cells
-#: leave the outside, 9 mine numbers join the frontier, 4 more for the next candidates) or
-#: a long-term risk pattern (at most 6 cells, 5 mines) asks for.
-_SLACK = 32
-
-
-@dataclass(frozen=True, slots=True)
-class Scale:
-    """A divisor common to every layout count of one decision, for positions with many cells
-    off the frontier.
-
-    The counts are sums of ``C(U', m)`` times products of the components' counts, for ``U'``
-    within ``low_outside..outside`` and ``m`` within ``low..high``. Each binomial is divided
-    by ``B = low_outside! / (high! (outside - low)!)``, which leaves the integer
-    ``prod(low_outside+1..U') * prod(m+1..high) * prod(U'-m+1..outside-low)``: a product of
-    ``outside - low_outside + high - low`` factors, so its size follows the width of the
-    window, not ``U'`` (a few thousand bits where ``C(U', m)`` has hundreds of thousands).
-    The player only compares counts of one decision with each other (probabilities, shares
-    of layouts, bounds in layouts), which a common divisor leaves as they are; the one
-    absolute test, the endgame's limit, reads the true count
-    (:meth:`exactmines.play.strategy.Estimate.layouts_at_most`).
-    """
-
-    outside: int
-    low_outside: int
-    low: int
-    high: int
-
-    @classmethod
-    def around(cls, outside: int, left: int, top: int) -> Scale | None:
-        """The scale of a position with ``outside`` cells off the frontier, ``left`` mines
-        and at most ``top`` mines on the frontier; ``None`` (exact counts) when ``outside``
-        is small."""
-        if outside <= _EXACT_OUTSIDE:
-            return None
-        return cls(outside, max(outside - _SLACK, 0), max(left - top - _SLACK, 0), left)
-
-    def row(self, outside: int, left: int, top: int) -> tuple[int, ...]:
-        """``C(outside, left - s) / B`` for ``s = 0..top`` (see :func:`_tail_binomials`).
-
-        Raises
-        ------
-        AssertionError
-            When a binomial is asked for outside the window (a bug: the counts would not
-            share the divisor).
-        """
-        out = [0] * (top + 1)
-        low, high = max(left - top, 0), min(left, outside)
-        if low > high:
-            return tuple(out)
-        if not (self.low_outside <= outside <= self.outside
-                and self.low <= low and high <= self.high):
-            raise AssertionError(f"C({outside}, {low}..{high}) is outside the window of {self} "
-                                 "(a bug: the counts would not share one divisor)")
-        # C(outside, m) = relative[m - low] * outside! / (high! (outside - low)!).
-        relative = relative_binomials(outside, low, high)
-        factor = (prod(range(self.low_outside + 1, outside + 1))
-                  * prod(range(high + 1, self.high + 1))
-                  * prod(range(outside - low + 1, self.outside - self.low + 1)))
-        for m in range(low, high + 1):
-            out[left - m] = relative[m - low] * factor
-        return tuple(out)
-
-
-def _tail_binomials(outside: int, left: int, top: int, scale: Scale | None = None
-                    ) -> tuple[int, ...]:
-    """``C(outside, left - s)`` for ``s = 0..top`` (0 where ``left - s`` is not in
-    ``0..outside``): the ways to put the other mines off the frontier when it holds ``s``;
-    each divided by ``scale``'s divisor when there is one (:meth:`Scale.row`). Cached: the
-    same rows recur all game (exact ones) or all decision (scaled ones, fewer and larger)."""
-    if scale is not None:
-        return _scaled_row(scale, outside, left, top)
-    return _exact_row(outside, left, top)
-
-
-@lru_cache(maxsize=8192)
-def _exact_row(outside: int, left: int, top: int) -> tuple[int, ...]:
-    return tuple(comb(outside, left - s) if 0 <= left - s <= outside else 0
-                 for s in range(top + 1))
-
-
-@lru_cache(maxsize=256)
-def _scaled_row(scale: Scale, outside: int, left: int, top: int) -> tuple[int, ...]:
-    return scale.row(outside, left, top)
-
-
-def _correlate(poly: list[int], weights: Sequence[int], length: int) -> list[int]:
-    """``out[k] = sum_j poly[j] * weights[k + j]`` for ``k < length`` (one product)."""
-    d = len(poly) - 1
-    out = poly_mul(poly[::-1], weights)[d:d + length]
-    return out + [0] * (length - len(out))
 
 
 @dataclass(frozen=True, slots=True)
@@ -750,16 +690,16 @@ class Kept:
         """Combine the kept parts with ``outside`` cells off the frontier and ``mines_left``
         mines: integers only, divided by ``scale``'s divisor."""
         total = self.total
-        weights = _tail_binomials(outside, mines_left, len(total) - 1, scale)
+        weights = tail_binomials(outside, mines_left, len(total) - 1, scale)
         layouts = sum(t * w for t, w in zip(total, weights, strict=True))
         if layouts == 0:
             return Weighed(0, [], 0)
-        numerators = [_numerators(part, _correlate(others, weights, len(poly)))
+        numerators = [_numerators(part, correlate(others, weights, len(poly)))
                       for part, poly, others in zip(self.parts, self.polys, self.others,
                                                     strict=True)]
         hits = 0
         if outside:
-            inner = _tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
+            inner = tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
             hits = sum(t * w for t, w in zip(total, inner, strict=True))
         return Weighed(layouts, numerators, hits)
 
@@ -787,14 +727,14 @@ class _Tails:
                  scale: Scale | None = None) -> None:
         self.reach = reach
         top = len(kept.total) + reach - 2
-        tail = _tail_binomials(outside, mines_left, top, scale)
-        self.extra = _correlate(kept.total, tail, reach)
-        self.hits = (_correlate(kept.total,
-                                _tail_binomials(outside - 1, mines_left - 1, top, scale), reach)
+        tail = tail_binomials(outside, mines_left, top, scale)
+        self.extra = correlate(kept.total, tail, reach)
+        self.hits = (correlate(kept.total,
+                                tail_binomials(outside - 1, mines_left - 1, top, scale), reach)
                      if outside else [0] * reach)
         # R_c per kept part; the rest only when a value needs it (often the extra part
         # alone shows a certainly safe cell, and then the least is 0 whatever the others).
-        self.by_sum = [_correlate(others, tail, len(poly) + reach - 1)
+        self.by_sum = [correlate(others, tail, len(poly) + reach - 1)
                        for poly, others in zip(kept.polys, kept.others, strict=True)]
         self._kept = kept
         self._lowest: list[list[tuple[int, list[int]]]] | None = None
@@ -809,7 +749,7 @@ class _Tails:
             for part, poly, by_sum, (lowest, _) in zip(kept.parts, kept.polys, self.by_sum,
                                                        kept.profiles, strict=True):
                 box_mines = part.counts.box_mines
-                self._lowest.append([(b, _correlate([box_mines[k][b]
+                self._lowest.append([(b, correlate([box_mines[k][b]
                                                      for k in range(len(poly))],
                                                     by_sum, reach)) for b in lowest])
         return self._lowest
@@ -840,7 +780,7 @@ class Counted:
     kept: Kept
 
 
-def counted(rules: list[Rule], unknown: int, cache: Cache) -> Counted:
+def counted(rules: list[Rule], unknown: int, cache: Counting) -> Counted:
     """The rules' components over the ``unknown`` cells, counted (cached)."""
     groups = tuple(group_rules(rules))
     parts = [cache.part(group) for _, group in groups]
@@ -888,7 +828,7 @@ class Values:
     def of(cls, index: int, *, around: int, flagged: int, unknown: int, outside: int,
            mines_left: int, groups: tuple[tuple[int, tuple[Rule, ...]], ...],
            parts: tuple[Part, ...], kept_by_merged: dict[tuple[int, ...], Kept],
-           cache: Cache, scale: Scale | None = None) -> Values:
+           cache: Counting, scale: Scale | None = None) -> Values:
         """The values unknown cell ``index`` can show in a position with ``unknown`` cells
         (``outside``: those next to no number) and ``mines_left`` mines, whose frontier's
         components are ``groups`` (``(cells, rules)``), counted as ``parts``. ``around``:

@@ -48,7 +48,7 @@ from itertools import combinations
 from typing import Any
 
 from exactmines.analysis.backends import Backend
-from exactmines.analysis.combine import allowed_mine_numbers
+from exactmines.analysis.combine import Scale, allowed_mine_numbers
 from exactmines.analysis.frontier import Rule
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, KnownGrid, box_search, local_deductions, new_grid
@@ -58,9 +58,9 @@ from exactmines.play.fifty_patterns import Risk, shape
 from exactmines.play.lookahead import (
     After,
     Cache,
+    Counting,
     Kept,
     Part,
-    Scale,
     Values,
     counted,
 )
@@ -135,7 +135,7 @@ class Strategy:
         exact optimum, so a larger limit can only win more often; it costs time. Paired on
         the same 20,000 expert SFAR boards (seed 11) against 1000 (JSMinesweeper's limit):
         2000 +0.05 points (+- 0.05, 95 %) for 9 ms more per game, 4000 +0.10 (+- 0.07) for
-        33 ms more (a search past its node budget costs about 2.5 s), 3000 +0.04 and +0.00
+        33 ms more (a search past its node limit costs about 2.5 s), 3000 +0.04 and +0.00
         (+- 0.04, seeds 11 and 12) for 6-8 ms more; on 9x9/10 (100,000 boards) even 20,000
         layouts changed nothing. Since the search splits independent regions, 4000 costs
         16 ms more (39.8 against 23.7 ms per game) for +0.05 (+- 0.05) against 2000 (seed
@@ -254,7 +254,7 @@ class Estimate:
         :meth:`layouts_at_most` reads the true count.
     scale:
         ``None`` (exact counts) or, with many cells off the frontier, the
-        :class:`~exactmines.play.lookahead.Scale` of this estimate's counts.
+        :class:`~exactmines.analysis.combine.Scale` of this estimate's counts.
     unknown, outside:
         Unknown cells; those of them next to no number.
     groups, parts:
@@ -330,7 +330,7 @@ def _binomial_at_most(n: int, k: int, limit: int) -> int | None:
     return ways
 
 
-def estimate(view: KnownGrid, cache: Cache) -> Estimate:
+def estimate(view: KnownGrid, cache: Counting) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
@@ -362,7 +362,7 @@ def estimate(view: KnownGrid, cache: Cache) -> Estimate:
                     least, left, scale)
 
 
-def value_chances(view: KnownGrid, base: Estimate, index: int, cache: Cache
+def value_chances(view: KnownGrid, base: Estimate, index: int, cache: Counting
                   ) -> list[tuple[int, After]]:
     """Each value unknown cell ``index`` can show, with the position it leaves (exact), by
     increasing value.
@@ -375,7 +375,7 @@ def value_chances(view: KnownGrid, base: Estimate, index: int, cache: Cache
     return [(v, values.after(i)) for i, v in enumerate(values.values)]
 
 
-def _values(view: KnownGrid, base: Estimate, index: int, cache: Cache) -> Values:
+def _values(view: KnownGrid, base: Estimate, index: int, cache: Counting) -> Values:
     """:meth:`Values.of <exactmines.play.lookahead.Values.of>` for unknown cell ``index`` of
     ``view``, analysed as ``base``."""
     return Values.of(index, around=view.masks[index], flagged=view.mines,
@@ -645,12 +645,12 @@ def endgame_search(view: KnownGrid, base: Estimate, strategy: Strategy) -> Endga
     return None
 
 
-def _search(layouts: list[int], cells: int, view: KnownGrid, budget: int,
+def _search(layouts: list[int], cells: int, view: KnownGrid, node_limit: int,
             known: int | None = None) -> tuple[int, int, Endgame] | None:
     """:meth:`Endgame.best_move` over ``layouts`` of ``cells`` (``known``: mines outside
-    them, the view's by default) and the search, ``None`` past the budget."""
+    them, the view's by default) and the search, ``None`` past ``node_limit`` states."""
     known = view.mines if known is None else known
-    search = Endgame(layouts, _bits(cells), view.masks, known, budget)
+    search = Endgame(layouts, _bits(cells), view.masks, known, node_limit)
     try:
         cell, wins = search.best_move()
     except TooLarge:
@@ -725,7 +725,7 @@ def _by_degree(topology: Topology) -> tuple[int, ...]:
     return tuple(groups[n] for n in sorted(groups))
 
 
-def choose_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache) -> Guess:
+def choose_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting) -> Guess:
     """The guess when no cell is certainly safe (see the module notes).
 
     The parts are tried in order: the endgame search; a forced 50/50; then each candidate
@@ -735,7 +735,7 @@ def choose_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cac
     return _decide(view, base, strategy, cache)[0]
 
 
-def _decide(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache
+def _decide(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting
             ) -> tuple[Guess, EndgameSearch | None]:
     """:func:`choose_guess`, with the endgame search when it made the choice."""
     if strategy.endgame:
@@ -751,7 +751,7 @@ def _decide(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache
                  base.probability(cell)), None
 
 
-def _scored_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache) -> int:
+def _scored_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting) -> int:
     """The candidate with the highest :class:`Score` (or, with every scoring part off, the
     safest), replaced by a cell that dominates it (:func:`dominating_cell`)."""
     candidates, risk = _candidates(view, base, strategy, cache)
@@ -763,7 +763,7 @@ def _scored_guess(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Ca
     return best.cell
 
 
-def _candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache
+def _candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting
                 ) -> tuple[list[tuple[Fraction, int]], Risk | None]:
     """The cells the strategy scores, as ``(safety, cell)``, safest first (ties in
     row-major order), and the 50/50 patterns when the ``risk`` part is on: every cell whose
@@ -807,7 +807,7 @@ class _Scored:
         return self.score.cell
 
 
-def _ranked(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
+def _ranked(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting,
             candidates: list[tuple[Fraction, int]], risk: Risk | None, keep: int
             ) -> list[_Scored]:
     """The ``keep`` candidates with the highest scores, highest first.
@@ -862,7 +862,7 @@ class Candidate:
     considered: bool
 
 
-def ranked_candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
+def ranked_candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting,
                       keep: int = 5, first: int | None = None) -> list[Candidate]:
     """The ``keep`` best guesses of ``base`` as the strategy ranks them, best first.
 
@@ -899,7 +899,7 @@ def ranked_candidates(view: KnownGrid, base: Estimate, strategy: Strategy, cache
     return out[:keep]
 
 
-def _scored_cell(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Cache,
+def _scored_cell(view: KnownGrid, base: Estimate, strategy: Strategy, cache: Counting,
                  risk: Risk | None, index: int) -> _Scored:
     """Cell ``index`` scored in full, as :func:`_ranked` scores a candidate."""
     safety = 1 - base.probability(index)
@@ -914,7 +914,7 @@ def _candidate(base: Estimate, scored: _Scored, considered: bool) -> Candidate:
                      secondary_safety(base, scored.chances), scored.score, considered)
 
 
-def dead_cells(view: KnownGrid, base: Estimate, cache: Cache) -> int:
+def dead_cells(view: KnownGrid, base: Estimate, cache: Counting) -> int:
     """The unknown cells, neither safe nor mines for certain, that can show only one value
     when safe (opening one tells nothing but that it was safe), as a bitmask.
 
@@ -932,7 +932,7 @@ def dead_cells(view: KnownGrid, base: Estimate, cache: Cache) -> int:
     return dead
 
 
-def fifty_fifties(view: KnownGrid, base: Estimate, cache: Cache) -> list[tuple[int, ...]]:
+def fifty_fifties(view: KnownGrid, base: Estimate, cache: Counting) -> list[tuple[int, ...]]:
     """The 50/50s of ``base`` that no click can ever resolve, each as its cells (sorted),
     in order: the forced pairs (:func:`forced_fifty_fifties`) and the pairs and 2x2 blocks
     of :mod:`exactmines.play.fifty_patterns` that have formed (every outer cell a proved
@@ -949,13 +949,13 @@ def fifty_fifties(view: KnownGrid, base: Estimate, cache: Cache) -> list[tuple[i
     return sorted(found)
 
 
-def chance_all_safe(base: Estimate, cache: Cache, cells: int) -> Fraction:
+def chance_all_safe(base: Estimate, cache: Counting, cells: int) -> Fraction:
     """The exact probability that every unknown cell of ``cells`` (a bitmask) is safe:
     layouts with all of them safe over all layouts (the risk of opening them at once)."""
     return Fraction(_layouts_with(base, cache, 0, cells & base.unknown), base.layouts)
 
 
-def _risk(view: KnownGrid, base: Estimate, cache: Cache) -> Risk:
+def _risk(view: KnownGrid, base: Estimate, cache: Counting) -> Risk:
     """The 50/50 patterns of ``base`` (:mod:`exactmines.play.fifty_patterns`), counted exactly."""
     known = view.mines | base.mines
     hidden = base.unknown & ~base.mines
@@ -977,7 +977,7 @@ def _risk_gain(risk: Risk, base: Estimate, safety: Fraction, index: int,
     return 1 + strategy.risk_weight * Fraction(influence, int(safe_layouts))
 
 
-def _layouts_with(base: Estimate, cache: Cache, mines: int, safe: int) -> int:
+def _layouts_with(base: Estimate, cache: Counting, mines: int, safe: int) -> int:
     """Layouts of ``base`` in which every cell of ``mines`` is a mine and every cell of
     ``safe`` is safe (both unknown cells), exactly (divided by ``base.scale``'s divisor,
     like ``base.layouts``): the rules lose those cells (and the mines among them), the
@@ -1036,7 +1036,7 @@ def _score(base: Estimate, safety: Fraction, index: int, chances: list[tuple[int
     return Score(strategy.dead and len(chances) > 1, value, opening, safety, -index)
 
 
-def _chances_to_beat(view: KnownGrid, base: Estimate, index: int, cache: Cache,
+def _chances_to_beat(view: KnownGrid, base: Estimate, index: int, cache: Counting,
                      strategy: Strategy, safety: Fraction, best: Score | None,
                      gain: Fraction = Fraction(1)) -> list[tuple[int, After]] | None:
     """The value chances of a candidate, or ``None`` as soon as the values seen so far
@@ -1125,7 +1125,7 @@ class Player:
         Either every cell found certainly safe (a list, in row-major order) or one guess.
         Certain mines found on the way are recorded in the view (flagged).
 
-        ``budget`` bounds the counting of components past the box search's node budget.
+        ``budget`` bounds the counting of components past the box search's node limit.
         Everything else a move does is bounded by counts (nodes, layouts), so the choice
         never depends on the clock: a move either is the one made without a limit or
         raises :class:`~exactmines.errors.OutOfTime`.
@@ -1135,18 +1135,18 @@ class Player:
         OutOfTime
             When ``budget`` runs out: no move is made, and asking again starts afresh.
         """
-        self.cache.budget = budget
+        counting = self.cache.under(budget)
         view = self.view
         safe = _local_safe(view)
         if safe:
             return safe, False
-        base = _checked_estimate(view, self.cache)
+        base = _checked_estimate(view, counting)
         self.analyses += 1
         if base.safe or base.mines == base.unknown:  # the second: only mines left (won)
             view.mark_mines(_bits(base.mines))
             return _bits(base.safe), False
         # The guessing parts read ``base`` against the view it came from: flag afterwards.
-        guess = choose_guess(view, base, self.strategy, self.cache)
+        guess = choose_guess(view, base, self.strategy, counting)
         view.mark_mines(_bits(base.mines))
         if guess.kind == "endgame":
             self.endgame_searches += 1
@@ -1170,25 +1170,25 @@ class Player:
         OutOfTime
             When ``budget`` runs out.
         """
-        self.cache.budget = budget
+        counting = self.cache.under(budget)
         view = self.view.copy()
         safe = _local_safe(view)
-        base = _checked_estimate(view, self.cache)
-        dead = dead_cells(view, base, self.cache)
-        fifties = fifty_fifties(view, base, self.cache)
+        base = _checked_estimate(view, counting)
+        dead = dead_cells(view, base, counting)
+        fifties = fifty_fifties(view, base, counting)
         if safe or base.safe or base.mines == base.unknown:
             return Explanation(safe or _bits(base.safe), None, base, [], None, dead, fifties)
-        guess, search = _decide(view, base, self.strategy, self.cache)
-        candidates = ranked_candidates(view, base, self.strategy, self.cache, keep, guess.cell)
+        guess, search = _decide(view, base, self.strategy, counting)
+        candidates = ranked_candidates(view, base, self.strategy, counting, keep, guess.cell)
         return Explanation([guess.cell], guess, base, candidates, search, dead, fifties)
 
     def chance_all_safe(self, cells: list[int], *, budget: Budget = UNLIMITED) -> Fraction:
         """The exact chance that every one of these unknown cells is safe, in what the
         player knows now: the risk of opening them at once, as a chord does
         (:func:`chance_all_safe`). Raises ``OutOfTime`` when ``budget`` runs out."""
-        self.cache.budget = budget
-        base = _checked_estimate(self.view, self.cache)
-        return chance_all_safe(base, self.cache, sum(1 << i for i in cells))
+        counting = self.cache.under(budget)
+        base = _checked_estimate(self.view, counting)
+        return chance_all_safe(base, counting, sum(1 << i for i in cells))
 
 
 def _local_safe(view: KnownGrid) -> list[int]:
@@ -1202,7 +1202,7 @@ def _local_safe(view: KnownGrid) -> list[int]:
     return safe
 
 
-def _checked_estimate(view: KnownGrid, cache: Cache) -> Estimate:
+def _checked_estimate(view: KnownGrid, cache: Counting) -> Estimate:
     """:func:`estimate`, refusing a view no layout fits (a bug, never a move)."""
     base = estimate(view, cache)
     if base.layouts == 0:

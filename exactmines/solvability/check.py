@@ -234,8 +234,8 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     game = Game(board_from_indices(width, height, mine_indices, topology))
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
-    return solver.run([start], [])
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    return solver.run([start], [], budget)
 
 
 def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
@@ -261,13 +261,13 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
         raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
                              f"is off the {width}x{height} board")
     game = Game(board_from_indices(width, height, mine_indices, topology))
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
+    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     hidden = solver.hidden
     wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
     if wrong:
         given = "safe" if hidden[wrong[0]] else "flagged"
         raise ParameterError(given, wrong[0], "contradicts the board")
-    return solver.run(safe, flagged)
+    return solver.run(safe, flagged, budget)
 
 
 class _Solver:
@@ -276,7 +276,7 @@ class _Solver:
     which keeps the clues near each change for the local rules)."""
 
     def __init__(self, game: Game, mines: int, use_count: bool, backend: str | Backend,
-                 enumeration_limit: int, budget: Budget) -> None:
+                 enumeration_limit: int) -> None:
         self.game = game
         self.width = game.width
         self.hidden = [0] * (game.width * game.height)  # 1 on a mine (a list: see Grid)
@@ -286,7 +286,6 @@ class _Solver:
         self.use_count = use_count
         self.backend = backend
         self.limit = enumeration_limit
-        self.budget = budget
         self.steps = 0
         self.exact_steps = 0
         self.count_deductions = 0
@@ -310,15 +309,15 @@ class _Solver:
         numbers = game.numbers
         grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
-    def run(self, safe: list[int], mines: list[int]) -> Outcome:
+    def run(self, safe: list[int], mines: list[int], budget: Budget) -> Outcome:
         self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
             # Steps 1 and 2: one clue, else two, near what changed.
             safe, mines = local_deductions(grid)
             if not (safe or mines):
-                self.budget.check("deducing")
-                safe, mines = self.exact_step()
+                budget.check("deducing")
+                safe, mines = self.exact_step(budget)
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
@@ -327,7 +326,7 @@ class _Solver:
 
     # -- step 3: exact ------------------------------------------------------------------
 
-    def exact_step(self) -> tuple[list[int], list[int]]:
+    def exact_step(self, budget: Budget) -> tuple[list[int], list[int]]:
         """Every cell that is safe or a mine in all consistent layouts (count included).
 
         Cost: a few steps per clue still touching an unknown cell, plus the enumeration of
@@ -349,7 +348,7 @@ class _Solver:
             summary = self.cache.get(rules)
             if summary is None:
                 summary = self.cache[rules] = _summarise(rules, self.limit, self.engine,
-                                                         self.budget)
+                                                         budget)
             parts.append((cells, summary))
         numbers_each = [summary.numbers for _, summary in parts]
         unknown = self.width * self.game.height - self.game.revealed_count - grid.flagged
@@ -359,12 +358,12 @@ class _Solver:
                    else numbers_each)
         for (cells, summary), ok, every in zip(parts, allowed, numbers_each, strict=True):
             whole = (1 << len(cells)) - 1
-            can_mine, can_clear = summary.verdicts(ok)
+            can_mine, can_clear = summary.verdicts(ok, budget)
             proved_safe, proved_mine = whole & ~can_mine, whole & ~can_clear
             safe.extend(cells[k] for k in indices_of(proved_safe))
             mines.extend(cells[k] for k in indices_of(proved_mine))
             if ok != every:
-                loose_mine, loose_clear = summary.verdicts(every)
+                loose_mine, loose_clear = summary.verdicts(every, budget)
                 self.count_deductions += ((proved_safe & loose_mine)
                                           | (proved_mine & loose_clear)).bit_count()
         if self.use_count and outside:
@@ -399,8 +398,9 @@ class _Summary(ABC):
     numbers: frozenset[int]
 
     @abstractmethod
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
-        """(cells some allowed layout mines, cells some allowed layout leaves clear)."""
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
+        """(cells some allowed layout mines, cells some allowed layout leaves clear), found
+        within ``budget``."""
 
 
 class _Enumerated(_Summary):
@@ -412,7 +412,7 @@ class _Enumerated(_Summary):
         self.by_number = by_number
         self.numbers = frozenset(by_number)
 
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
         union, common = 0, self.cells
         for k in allowed:
             some, every = self.by_number[k]
@@ -429,11 +429,10 @@ class _ByBackend(_Summary):
         self.component = component
         self.box_masks = box_masks
         self.engine = engine
-        self.budget = budget
         self.numbers = engine.mine_numbers(component, budget=budget)
 
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
-        facts = self.engine.deduce(self.component, allowed, budget=self.budget)
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
+        facts = self.engine.deduce(self.component, allowed, budget=budget)
         if not facts.complete:  # an unproved cell here would read as a guess
             raise OutOfTime("time limit reached while proving safe cells and mines")
         can_mine = can_clear = 0

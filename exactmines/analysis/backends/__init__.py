@@ -22,10 +22,12 @@ A backend answers four questions about one :class:`~exactmines.analysis.frontier
 ``deduce`` and ``mine_numbers`` are the fall-back that keeps safe/mine verdicts exact when
 counting is too expensive. Every method takes a ``budget``
 (:class:`~exactmines.budget.Budget`, keyword, no limit by default) and stops when it runs
-out, and then says so: ``count``, ``mine_numbers`` and ``layouts_up_to`` raise
-:class:`~exactmines.errors.OutOfTime`, and ``deduce`` returns :class:`Deductions` with
-``complete=False``, in which every fact not yet proved impossible is left possible -- an
-unproved cell is "unknown", never "safe" or "mine".
+out, and then says so, the same way for every question: it raises
+:class:`~exactmines.errors.OutOfTime`. ``deduce`` raises its subclass
+:class:`~exactmines.analysis.counts.PartlyProved`, whose ``facts`` are the
+:class:`Deductions` proved so far (``complete=False``), in which every fact not yet proved
+impossible is left possible -- an unproved cell is "unknown", never "safe" or "mine".
+A returned answer is always complete.
 """
 
 from __future__ import annotations
@@ -36,11 +38,11 @@ import math
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from math import comb
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
+from exactmines.analysis.counts import ComponentCounts, Deductions, PartlyProved
 from exactmines.analysis.engine_names import (  # noqa: F401 (_preferred_milp: its tests)
     ALIASES,
     REGISTRY,
@@ -56,6 +58,7 @@ if TYPE_CHECKING:  # the command line reads the registry; the frontier is not ne
 __all__ = [
     "ComponentCounts",
     "Deductions",
+    "PartlyProved",
     "Backend",
     "CountingBackend",
     "VerdictsOnly",
@@ -69,54 +72,6 @@ __all__ = [
     "layouts_from_counts",
     "LayoutTally",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class ComponentCounts:
-    """Exact layout counts of one component.
-
-    Attributes
-    ----------
-    layouts:
-        ``layouts[k]``: the number of cell layouts with exactly ``k`` mines that satisfy every
-        constraint (boxes weighted by C(size, mines)).
-    box_mines:
-        ``box_mines[k][b]``: summed over those layouts, the mines in box ``b``. A cell of box
-        ``b`` is a mine in ``box_mines[k][b] / size[b]`` of the layouts with ``k`` mines.
-    """
-
-    layouts: tuple[int, ...]
-    box_mines: tuple[tuple[int, ...], ...]
-    #: How the DP engine counted, when it swept a part (not part of the answer): the
-    #: widest table's width (rules open at a cut of a sweep, or a tree decomposition's
-    #: largest bag less one) and ``"sweep"`` or ``"tree"``.
-    dp_width: int | None = field(default=None, compare=False)
-    dp_plan: str | None = field(default=None, compare=False)
-
-    @property
-    def total(self) -> int:
-        return sum(self.layouts)
-
-    def mine_numbers(self) -> frozenset[int]:
-        return frozenset(k for k, n in enumerate(self.layouts) if n)
-
-
-@dataclass(frozen=True, slots=True)
-class Deductions:
-    """Per box: ``can_mine[b]`` some allowed layout puts a mine in box ``b``;
-    ``can_clear[b]`` some allowed layout leaves a cell of box ``b`` without one.
-
-    ``complete`` is ``False`` when the engine stopped at the end of its budget: a ``False``
-    fact is still proved, but a ``True`` one may only be unproved (reported as possible)."""
-
-    can_mine: tuple[bool, ...]
-    can_clear: tuple[bool, ...]
-    complete: bool = True
-
-    @classmethod
-    def unsettled(cls, boxes: int) -> Deductions:
-        """Nothing proved about any of ``boxes`` boxes: every fact possible, incomplete."""
-        return cls((True,) * boxes, (True,) * boxes, complete=False)
 
 
 class Backend(Protocol):
@@ -210,8 +165,8 @@ class CountingBackend(ABC):
     ``mine_numbers``, then ``deduce`` of the same component, each with less time, and a
     second and third failed count would cost as much as the first. So they fail at once,
     as they would have (too large: whatever the time; out of time: with no more time than
-    before). ``deduce`` past the budget, or on such a component, proves nothing
-    (``complete=False``)."""
+    before). ``deduce`` past the budget, or on such a component, raises as ``count`` did:
+    it has proved nothing."""
 
     name = "counting"
 
@@ -245,11 +200,7 @@ class CountingBackend(ABC):
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        try:
-            counts = self._counts(component, budget)
-        except BudgetExceeded:
-            return Deductions.unsettled(len(component.sizes))
-        return deductions_from_counts(component, counts, allowed)
+        return deductions_from_counts(component, self._counts(component, budget), allowed)
 
     def layouts_up_to(self, component: Component, limit: int,
                       allowed: frozenset[int] | None = None, *,

@@ -13,7 +13,7 @@ engine, whose feasibility tests are fast, so safe/mine verdicts stay exact and o
 probabilities go missing (and are said to); past the verdicts' own budget, a cell not yet
 proved is reported unknown. Asked directly
 (the solvability search does), ``mine_numbers`` and ``deduce`` first try the counts for at
-most :data:`DEDUCE_BUDGET` seconds and half their budget.
+most :data:`~exactmines.budget.DEDUCE_SECONDS` seconds and half their budget.
 
 The engines are reached through the registry, never imported: backends stay independent
 of each other.
@@ -31,23 +31,19 @@ from exactmines.analysis.backends import (
     get_backend,
 )
 from exactmines.analysis.frontier import Component
-from exactmines.budget import UNLIMITED, Budget
+from exactmines.budget import (
+    COUNTING_SECONDS,
+    DEDUCE_SECONDS,
+    DP_SHARE,
+    ENUMERATION_SECONDS,
+    UNLIMITED,
+    VERDICT_COUNT_SHARE,
+    Budget,
+)
 from exactmines.errors import BudgetExceeded, SolverError
 
-__all__ = ["AutoBackend", "COUNTING_BUDGET", "DEDUCE_BUDGET", "DP_SHARE", "ENUMERATION_BUDGET"]
+__all__ = ["AutoBackend"]
 
-#: The share of a limited budget the DP may use to count a component before the others try.
-#: An ordinary component takes the DP milliseconds; one it cannot count it gives up on only
-#: at its state cap (2 s on a compiled 20-variable formula) or at the end of its share, time
-#: Ganak needs: at 0.5, auto counted nothing within 10 s on the compiled formula of
-#: instances/sat-3sat-v20-c85-seed1-000.mine, which Ganak alone counts in 4.7 s.
-DP_SHARE = 0.1
-#: Seconds ``mine_numbers``/``deduce`` give the DP counts before asking SAT.
-DEDUCE_BUDGET = 1.0
-#: Seconds SAT enumeration gets on a component too wide for DP, when no limit is given.
-ENUMERATION_BUDGET = 30.0
-#: Seconds Ganak gets on a component too wide for DP, when no limit is given.
-COUNTING_BUDGET = 300.0
 _MEMORY = 256
 _INSTALLED = "installed"
 
@@ -102,10 +98,11 @@ class AutoBackend:
 
     def count(self, component: Component, *, budget: Budget = UNLIMITED) -> ComponentCounts:
         """The DP's counts, else Ganak's, else SAT enumeration's. Under a limit the DP gets
-        :data:`DP_SHARE` of it and Ganak the rest; SAT enumerates with what is left when
-        Ganak is not installed or fails before the end (where Ganak runs out of time,
-        enumeration, far slower, would too). Without a limit the DP has none but its state
-        cap, Ganak :data:`COUNTING_BUDGET` seconds and SAT :data:`ENUMERATION_BUDGET`."""
+        :data:`~exactmines.budget.DP_SHARE` of it and Ganak the rest; SAT enumerates with
+        what is left when Ganak is not installed or fails before the end (where Ganak runs
+        out of time, enumeration, far slower, would too). Without a limit the DP has none
+        but its state cap, Ganak :data:`~exactmines.budget.COUNTING_SECONDS` seconds and
+        SAT :data:`~exactmines.budget.ENUMERATION_SECONDS`."""
         limited = budget.limited
         try:
             try:
@@ -117,12 +114,12 @@ class AutoBackend:
             if self.model_counter is not None:
                 try:
                     return self.model_counter.count(component, budget=(
-                        budget if limited else budget.at_most(COUNTING_BUDGET)))
+                        budget if limited else budget.at_most(COUNTING_SECONDS)))
                 except (SolverError, BudgetExceeded):
                     if budget.expired():
                         raise  # else counted no further: SAT enumeration may still
             return self.decider.count(
-                component, budget=budget if limited else budget.at_most(ENUMERATION_BUDGET))
+                component, budget=budget if limited else budget.at_most(ENUMERATION_SECONDS))
         except BudgetExceeded:
             if len(self._uncounted) >= _MEMORY:
                 self._uncounted.clear()
@@ -130,11 +127,13 @@ class AutoBackend:
             raise
 
     def _counts(self, component: Component, budget: Budget) -> ComponentCounts | None:
-        """The counts, if they come within half the budget and :data:`DEDUCE_BUDGET`."""
+        """The counts, if they come within :data:`~exactmines.budget.VERDICT_COUNT_SHARE`
+        of the budget and :data:`~exactmines.budget.DEDUCE_SECONDS`."""
         if component in self._uncounted:
             return None
         try:
-            return self.count(component, budget=budget.share(0.5).at_most(DEDUCE_BUDGET))
+            return self.count(component, budget=budget.share(VERDICT_COUNT_SHARE)
+                              .at_most(DEDUCE_SECONDS))
         except BudgetExceeded:
             return None
 

@@ -64,6 +64,7 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     Deductions,
     LayoutTally,
+    PartlyProved,
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component, Constraint
@@ -518,11 +519,13 @@ class MilpBackend:
 
     def deduce(self, component: Component, allowed: frozenset[int], *,
                budget: Budget = UNLIMITED) -> Deductions:
-        """Past the budget the facts not settled yet are reported possible
-        (``complete=False``): only the final optimum of 0 proves a fact impossible."""
+        """Past the budget, :class:`~exactmines.analysis.counts.PartlyProved` with every
+        fact possible (``complete=False``): only the final optimum of 0 proves a fact
+        impossible."""
         sizes = component.sizes
         if budget.expired():  # not worth building
-            return Deductions.unsettled(len(sizes))
+            raise PartlyProved(f"time limit reached while {_DOING['deduce']}",
+                               Deductions.unsettled(len(sizes)))
         can_mine = [False] * len(sizes)
         can_clear = [False] * len(sizes)
         model = None
@@ -533,8 +536,10 @@ class MilpBackend:
             with self._model(component, budget) as model:
                 if model.hold_total(allowed):
                     _settle(model, can_mine, can_clear, budget)
-        except OutOfTime:
-            return Deductions.unsettled(len(sizes))
+        except PartlyProved:
+            raise
+        except OutOfTime as exc:
+            raise PartlyProved(str(exc), Deductions.unsettled(len(sizes))) from None
         finally:
             self.solves += 0 if model is None else model.solves
         return Deductions(tuple(can_mine), tuple(can_clear))

@@ -41,6 +41,7 @@ from exactmines.analysis.backends import (
     ComponentCounts,
     Deductions,
     LayoutTally,
+    PartlyProved,
     mine_number_runs,
 )
 from exactmines.analysis.frontier import Component
@@ -303,8 +304,9 @@ class SatBackend:
 
         When the budget runs out, what is proved stands: a fact the first pass found
         impossible in every layout, or one the finished second pass did not find; every
-        other open fact is reported possible (``complete=False``). The order of the
-        solves is fixed, so a larger budget proves everything a smaller one did."""
+        other open fact is possible: :class:`~exactmines.analysis.counts.PartlyProved`
+        carries those facts (``complete=False``). The order of the solves is fixed, so a
+        larger budget proves everything a smaller one did."""
         sizes = component.sizes
         n = len(sizes)
         free_mine, free_clear = [False] * n, [False] * n
@@ -360,11 +362,11 @@ class SatBackend:
                             record()
                         if free_clear[b] and not can_clear[b] and solve([*bounds, -chain[-1]]):
                             record()
-        except OutOfTime:
-            return Deductions(
+        except OutOfTime as exc:
+            raise PartlyProved(str(exc), Deductions(
                 tuple(m or not never for m, never in zip(can_mine, never_mine, strict=True)),
                 tuple(c or not never for c, never in zip(can_clear, never_clear, strict=True)),
-                complete=False)
+                complete=False)) from None
         return Deductions(tuple(can_mine), tuple(can_clear))
 
     def layouts_up_to(self, component: Component, limit: int,

@@ -261,7 +261,7 @@ def _wins(explained: Explanation, player: Player) -> dict[int, Fraction]:
     searched = set(search.cells)
     for candidate in explained.candidates:
         if candidate.cell in searched:
-            search.budget = search.nodes + player.strategy.endgame_nodes  # each its own
+            search.node_limit = search.nodes + player.strategy.endgame_nodes  # each its own
             try:
                 out[candidate.cell] = Fraction(search.wins_after(candidate.cell),
                                                found.layouts)
@@ -279,7 +279,7 @@ def _odds(explained: Explanation, player: Player) -> EndgameOdds | None:
     limit = player.strategy.endgame_layouts
     if explained.base.layouts_at_most(limit):
         return EndgameOdds(None, None, True, "not computed within the time limit (the "
-                           f"search's budget of "
+                           f"search's limit of "
                            f"{plural(player.strategy.endgame_nodes, 'position', fmt=',')})")
     return None
 
