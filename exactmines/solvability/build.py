@@ -5,9 +5,12 @@ project's complete deduction (:mod:`exactmines.solvability.check`). Where deduct
 stuck, one revealed number next to covered cells is chosen, and every mine among its
 covered neighbours is moved away, to a covered cell next to nothing revealed when there is
 one (no number the player has seen changes there), else to another covered cell. The number
-then equals its proved mines, so its covered neighbours are safe: deduction goes on, resumed
-from what it had revealed and flagged (:func:`~exactmines.solvability.check.solve_from`),
-not from the first click. Each move reveals at least one more cell, so a run of moves ends.
+then equals its proved mines, so its covered neighbours are safe: deduction goes on from
+what it had revealed and flagged, in the same
+:class:`~exactmines.solvability.check.Solver` (:meth:`~exactmines.solvability.check.Solver.move`:
+only the clues the move changed are looked at again, and only the frontier's components
+not met before are enumerated), not from the first click. Each move reveals at least one
+more cell, so a run of moves ends.
 
 A move changes numbers already seen, so the cells revealed before it may no longer all
 follow from the first click: when the resumed deduction has revealed every safe cell, the
@@ -32,9 +35,9 @@ from __future__ import annotations
 import random
 
 from exactmines.errors import SolverError
-from exactmines.game import deal, protected_cells
+from exactmines.game import Game, board_from_indices, deal, protected_cells
 from exactmines.position import Cell, Topology, indices_of
-from exactmines.solvability.check import Outcome, solve_from, solve_indices
+from exactmines.solvability.check import Outcome, Solver, solve_indices
 from exactmines.topology import square
 
 __all__ = ["build_board", "deal_noguess", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
@@ -75,26 +78,36 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for i in rng.sample(free, mines):
         mine |= 1 << i
     moves = 0
-    outcome = solve_indices(width, height, indices_of(mine), first, use_count=use_count,
-                            backend=backend, topology=topology)
+    solver = _checked(width, height, mine, first, use_count, backend, topology)
+    outcome = solver.outcome()
     for _ in range(BUILD_ROUNDS):
         fresh = outcome.revealed
         while not outcome.solvable:
             moved = _move(shape, area, mine, keep, outcome, fresh, rng)
             if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
                 return None
-            mine, gate = moved
-            moves += 1
             before = outcome.revealed
-            outcome = solve_from(width, height, indices_of(mine), indices_of(outcome.revealed),
-                                 indices_of(outcome.flagged & ~gate), use_count=use_count,
-                                 backend=backend, topology=topology)
+            # deduction goes on from where it stood: only what the move changed is
+            # looked at again
+            outcome = solver.move(indices_of(mine ^ moved[0]))
+            mine = moved[0]
+            moves += 1
             fresh = outcome.revealed & ~before
-        outcome = solve_indices(width, height, indices_of(mine), first, use_count=use_count,
-                                backend=backend, topology=topology)
+        solver = _checked(width, height, mine, first, use_count, backend, topology)
+        outcome = solver.outcome()
         if outcome.solvable:
             return indices_of(mine), moves
     return None
+
+
+def _checked(width: int, height: int, mine: int, first: int, use_count: bool,
+             backend: str, topology: Topology | None) -> Solver:
+    """The complete deduction on the board ``mine`` from the first click ``first``, run
+    until stuck or won, and kept for the moves that follow."""
+    solver = Solver(Game(board_from_indices(width, height, indices_of(mine), topology)),
+                    mine.bit_count(), use_count, backend)
+    solver.run([first], [])
+    return solver
 
 
 def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,

@@ -54,6 +54,7 @@ from exactmines.words import plural
 __all__ = [
     "Solvability",
     "Outcome",
+    "Solver",
     "Uniqueness",
     "solvable",
     "solve_indices",
@@ -234,8 +235,8 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     game = Game(board_from_indices(width, height, mine_indices, topology))
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
-    return solver.run([start], [])
+    solver = Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    return solver.run([start], [], budget)
 
 
 def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...],
@@ -261,22 +262,33 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
         raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
                              f"is off the {width}x{height} board")
     game = Game(board_from_indices(width, height, mine_indices, topology))
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit, budget)
+    solver = Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     hidden = solver.hidden
     wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
     if wrong:
         given = "safe" if hidden[wrong[0]] else "flagged"
         raise ParameterError(given, wrong[0], "contradicts the board")
-    return solver.run(safe, flagged)
+    return solver.run(safe, flagged, budget)
 
 
-class _Solver:
-    """One run of the deduction loop: the hidden board (:class:`~exactmines.game.Game`,
-    which floods zeros) and what has been proved (:class:`~exactmines.deduction.grid.Grid`,
-    which keeps the clues near each change for the local rules)."""
+class Solver:
+    """The complete deduction on one board, kept between changes of the board: the hidden
+    board (:class:`~exactmines.game.Game`, which floods zeros) and what has been proved
+    (:class:`~exactmines.deduction.grid.Grid`, which keeps the clues near each change for
+    the local rules).
 
-    def __init__(self, game: Game, mines: int, use_count: bool, backend: str | Backend,
-                 enumeration_limit: int, budget: Budget) -> None:
+    :meth:`run` deduces until every safe cell is revealed or nothing more can be proved;
+    :meth:`move` moves mines on covered cells and deduces on from what was proved, looking
+    again only at the clues the move changed (the local rules) and at the frontier's
+    components the move changed (the exact step: a component met before is not enumerated
+    again). For a generator that moves mines where deduction is stuck
+    (:mod:`exactmines.solvability.build`); an answer about the moved board *from the state
+    reached*, not a certificate from the first click (a proof made before a move may rest
+    on a number the move changed).
+    """
+
+    def __init__(self, game: Game, mines: int, use_count: bool = True,
+                 backend: str | Backend = "auto", enumeration_limit: int = NODES) -> None:
         self.game = game
         self.width = game.width
         self.hidden = [0] * (game.width * game.height)  # 1 on a mine (a list: see Grid)
@@ -286,7 +298,6 @@ class _Solver:
         self.use_count = use_count
         self.backend = backend
         self.limit = enumeration_limit
-        self.budget = budget
         self.steps = 0
         self.exact_steps = 0
         self.count_deductions = 0
@@ -310,25 +321,58 @@ class _Solver:
         numbers = game.numbers
         grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
-    def run(self, safe: list[int], mines: list[int]) -> Outcome:
+    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED) -> Outcome:
+        """Reveal ``safe``, flag ``mines``, then deduce until stuck or won, within
+        ``budget``."""
         self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
             # Steps 1 and 2: one clue, else two, near what changed.
             safe, mines = local_deductions(grid)
             if not (safe or mines):
-                self.budget.check("deducing")
-                safe, mines = self.exact_step()
+                budget.check("deducing")
+                safe, mines = self.exact_step(budget)
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
+        return self.outcome()
+
+    def outcome(self) -> Outcome:
+        """Where deduction stands."""
+        game, grid = self.game, self.grid
         return Outcome(game.revealed, grid.mines, game.safe_mask, self.steps,
                        self.exact_steps, self.count_deductions)
 
+    def move(self, cells: list[int], budget: Budget = UNLIMITED) -> Outcome:
+        """Toggle the mine of each covered cell of ``cells`` (as many leave as arrive; a
+        flagged cell losing its mine is unflagged first), then deduce on (:meth:`run`).
+
+        Raises
+        ------
+        ParameterError
+            When a cell is revealed or off the board, or the mine count would change.
+        """
+        area = len(self.hidden)
+        grid, game, hidden = self.grid, self.game, self.hidden
+        off = [i for i in cells if not 0 <= i < area]
+        if off:
+            raise ParameterError("cells", off[0], "is off the board")
+        grid.unflag([i for i in cells if hidden[i]])
+        try:
+            changed = game.move_mines(cells)
+        except ValueError as error:
+            raise ParameterError("cells", sorted(cells), str(error)) from None
+        for i in cells:
+            hidden[i] ^= 1
+        numbers = game.numbers
+        grid.renumber([(i, numbers[i]) for i in changed])
+        return self.run([], [], budget)
+
     # -- step 3: exact ------------------------------------------------------------------
 
-    def exact_step(self) -> tuple[list[int], list[int]]:
-        """Every cell that is safe or a mine in all consistent layouts (count included).
+    def exact_step(self, budget: Budget = UNLIMITED) -> tuple[list[int], list[int]]:
+        """Every cell that is safe or a mine in all consistent layouts (count included),
+        within ``budget``.
 
         Cost: a few steps per clue still touching an unknown cell, plus the enumeration of
         the components not met before.
@@ -349,7 +393,7 @@ class _Solver:
             summary = self.cache.get(rules)
             if summary is None:
                 summary = self.cache[rules] = _summarise(rules, self.limit, self.engine,
-                                                         self.budget)
+                                                         budget)
             parts.append((cells, summary))
         numbers_each = [summary.numbers for _, summary in parts]
         unknown = self.width * self.game.height - self.game.revealed_count - grid.flagged
@@ -359,12 +403,12 @@ class _Solver:
                    else numbers_each)
         for (cells, summary), ok, every in zip(parts, allowed, numbers_each, strict=True):
             whole = (1 << len(cells)) - 1
-            can_mine, can_clear = summary.verdicts(ok)
+            can_mine, can_clear = summary.verdicts(ok, budget)
             proved_safe, proved_mine = whole & ~can_mine, whole & ~can_clear
             safe.extend(cells[k] for k in indices_of(proved_safe))
             mines.extend(cells[k] for k in indices_of(proved_mine))
             if ok != every:
-                loose_mine, loose_clear = summary.verdicts(every)
+                loose_mine, loose_clear = summary.verdicts(every, budget)
                 self.count_deductions += ((proved_safe & loose_mine)
                                           | (proved_mine & loose_clear)).bit_count()
         if self.use_count and outside:
@@ -399,7 +443,7 @@ class _Summary(ABC):
     numbers: frozenset[int]
 
     @abstractmethod
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
         """(cells some allowed layout mines, cells some allowed layout leaves clear)."""
 
 
@@ -412,7 +456,7 @@ class _Enumerated(_Summary):
         self.by_number = by_number
         self.numbers = frozenset(by_number)
 
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
         union, common = 0, self.cells
         for k in allowed:
             some, every = self.by_number[k]
@@ -429,11 +473,10 @@ class _ByBackend(_Summary):
         self.component = component
         self.box_masks = box_masks
         self.engine = engine
-        self.budget = budget
         self.numbers = engine.mine_numbers(component, budget=budget)
 
-    def verdicts(self, allowed: frozenset[int]) -> tuple[int, int]:
-        facts = self.engine.deduce(self.component, allowed, budget=self.budget)
+    def verdicts(self, allowed: frozenset[int], budget: Budget) -> tuple[int, int]:
+        facts = self.engine.deduce(self.component, allowed, budget=budget)
         if not facts.complete:  # an unproved cell here would read as a guess
             raise OutOfTime("time limit reached while proving safe cells and mines")
         can_mine = can_clear = 0
