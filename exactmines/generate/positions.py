@@ -62,6 +62,7 @@ from exactmines.solvability.chain import CHAIN_STEPS, chain_board
 from exactmines.solvability.check import (
     Outcome,
     Solvability,
+    certificate,
     solvable,
     solve_from,
     solve_indices,
@@ -524,7 +525,10 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                                                topology=topology)
                     used = "chain"
                 board = board_from_indices(width, height, cells, topology)
-                check = solvable(board, cell, use_count=use_count, backend=backend)
+                # the certificate: the builder's last check ran from the first click alone
+                check = (certificate(board, cell, built.outcome, use_count=use_count)
+                         if used == "build" else
+                         solvable(board, cell, use_count=use_count, backend=backend))
                 break
         for _ in range(REPAIR_BOARDS if board is None and not builds else 0):
             if last is None:
@@ -543,7 +547,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                 if built is not None:
                     board = board_from_indices(width, height, built[0], topology)
                     moves, used = built[1], "build"
-                    check = solvable(board, cell, use_count=use_count, backend=backend)
+                    check = certificate(board, cell, built.outcome, use_count=use_count)
                     break
         if board is None or check is None:
             raise InputError(f"no solvable {width}x{height}/{mines} board found in "

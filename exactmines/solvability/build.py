@@ -33,6 +33,7 @@ rest of the board. The bias is measured by ``scripts/bench_noguess.py`` (docs/no
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from exactmines.errors import SolverError
 from exactmines.game import Game, board_from_indices, deal, protected_cells
@@ -40,7 +41,7 @@ from exactmines.position import Cell, Topology, indices_of
 from exactmines.solvability.check import Outcome, Solver, solve_indices
 from exactmines.topology import square
 
-__all__ = ["build_board", "deal_noguess", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
+__all__ = ["Built", "build_board", "deal_noguess", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
 
 #: Checks from the first click per dealt board before it is dealt again (each after the
 #: resumed deduction cleared the board).
@@ -57,15 +58,26 @@ DEALS = 100
 MOVES_PER_STEP = 8
 
 
+class Built(NamedTuple):
+    """A board :func:`build_board` made: its mines (flat indices, ascending), the moves made,
+    and the check from its first click that cleared it (a fresh
+    :class:`~exactmines.solvability.check.Solver` run from the first click alone: the
+    certificate, :func:`~exactmines.solvability.check.certificate`)."""
+
+    mines: list[int]
+    moves: int
+    outcome: Outcome
+
+
 def build_board(width: int, height: int, mines: int, rng: random.Random, *, start: str,
                 at: Cell, use_count: bool = True, backend: str = "auto",
-                topology: Topology | None = None) -> tuple[list[int], int] | None:
-    """One board dealt and moved until deduction clears it from ``at``: ``(mine indices,
-    moves)``, or ``None`` when :data:`BUILD_ROUNDS` checks from the first click did not
-    clear it or no move was left (the caller deals again).
+                topology: Topology | None = None) -> Built | None:
+    """One board dealt and moved until deduction clears it from ``at``, or ``None`` when
+    :data:`BUILD_ROUNDS` checks from the first click did not clear it or no move was left
+    (the caller deals again).
 
-    Cost: a deduction resumed per move (linear in the board) plus a check from the first
-    click per round.
+    Cost: per move, the clues and components it changed (the deduction is kept between
+    moves), plus a check from the first click per round.
     """
     shape = topology or square(width, height)
     area = width * height
@@ -96,7 +108,7 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
         solver = _checked(width, height, mine, first, use_count, backend, topology)
         outcome = solver.outcome()
         if outcome.solvable:
-            return indices_of(mine), moves
+            return Built(indices_of(mine), moves, outcome)
     return None
 
 

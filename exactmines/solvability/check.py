@@ -57,6 +57,7 @@ __all__ = [
     "Solver",
     "Uniqueness",
     "solvable",
+    "certificate",
     "solve_indices",
     "solve_from",
     "is_unique",
@@ -195,6 +196,15 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     outcome = solve_indices(width, board.height, indices, r * width + c, use_count=use_count,
                             backend=backend, enumeration_limit=enumeration_limit,
                             topology=topology, budget=budget)
+    return certificate(board, at, outcome, use_count=use_count)
+
+
+def certificate(board: Board, at: Cell, outcome: Outcome, *,
+                use_count: bool = True) -> Solvability:
+    """:func:`solvable`'s answer from the :class:`Outcome` of the check of ``board`` from
+    ``at`` (:func:`solve_indices`, or a :class:`Solver` run from the first click alone),
+    for a caller that has run that check already."""
+    width = board.width
     stuck = None
     if not outcome.solvable:
         revealed = frozenset(divmod(i, width) for i in indices_of(outcome.revealed))
