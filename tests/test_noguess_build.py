@@ -206,3 +206,53 @@ def test_an_interrupted_generate_keeps_the_boards_it_finished(tmp_path, capsys, 
     assert code == 130 and "--resume continues" in capsys.readouterr().err
     assert sorted(p.name for p in out.glob("*.json")) == [
         "noguess-9x9x20-seed1-000.json", "noguess-9x9x20-seed1-001.json"]
+
+
+def test_generate_with_two_workers_writes_the_boards_one_process_writes(tmp_path, capsys):
+    args = ["generate", "noguess", "--width", "16", "--height", "16", "--mines", "100",
+            "--count", "4", "--seed", "2"]
+    assert main([*args, "--out", str(tmp_path / "one")]) == 0
+    capsys.readouterr()
+    assert main([*args, "--out", str(tmp_path / "two"), "--workers", "2"]) == 0
+    assert "4/4 boards" in capsys.readouterr().err
+    one = {p.name: p.read_text() for p in (tmp_path / "one").iterdir()}
+    assert {p.name: p.read_text() for p in (tmp_path / "two").iterdir()} == one
+    for p in (tmp_path / "two").glob("*-002.*"):
+        p.unlink()
+    assert main([*args, "--out", str(tmp_path / "two"), "--workers", "2", "--resume"]) == 0
+    assert {p.name: p.read_text() for p in (tmp_path / "two").iterdir()} == one
+
+
+def test_generate_with_workers_interrupted_keeps_its_boards_and_resumes(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "o"
+    args = [sys.executable, "-m", "exactmines", "generate", "noguess", "--width", "30",
+            "--height", "16", "--mines", "200", "--count", "400", "--seed", "4",
+            "--workers", "2", "--out", str(out)]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("*.json"))) < 3 and time.monotonic() < deadline \
+            and run.poll() is None:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    assert "--resume continues" in err
+    kept = {p.name: p.read_text() for p in out.iterdir()}
+    assert kept and all(name.endswith((".json", ".mine")) for name in kept)
+    assert not [name for name in os.listdir(out) if name.startswith(".")]  # no half file
+    for name in [n for n in kept if n.endswith(".json")][:3]:  # each one whole
+        import json
+        assert json.loads(kept[name])["certificate"]["solvable"] is True
+    # the first boards again, in one process: the same
+    again = tmp_path / "again"
+    done = sorted(int(n[-8:-5]) for n in kept if n.endswith(".json"))
+    assert main(["generate", "noguess", "--width", "30", "--height", "16", "--mines", "200",
+                 "--count", str(done[0] + 1), "--seed", "4", "--out", str(again)]) == 0
+    name = f"noguess-30x16x200-seed4-{done[0]:03d}.mine"
+    assert (again / name).read_text() == kept[name]

@@ -75,6 +75,7 @@ __all__ = [
     "instance_rng",
     "midgame_positions",
     "noguess_boards",
+    "noguess_rows",
     "sat_instance",
     "random_sat_instances",
     "NOGUESS_METHODS",
@@ -581,6 +582,20 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         if made is not None:
             made(out[-1])
     return out
+
+
+def noguess_rows(settings: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`~exactmines.runner.run_batch`'s work for ``generate noguess --workers``: per
+    task, instance ``task["id"]`` of :func:`noguess_boards` called with ``settings`` (its
+    keyword arguments but ``count``, ``skip`` and ``made``), as ``{"id": i, "instance":
+    Instance}``. Instance ``i`` is the same board whichever process makes it and whatever
+    else the run makes (each instance has its own random stream)."""
+    rows = []
+    for task in tasks:
+        index = task["id"]
+        made = noguess_boards(**settings, count=index + 1, skip=frozenset(range(index)))
+        rows.append({"id": index, "instance": made[0]})
+    return rows
 
 
 def _check_exists(width: int, height: int, mines: int, start: str, at: Cell,

@@ -1009,6 +1009,8 @@ def generate_command(
                          "board is written as it is made).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="noguess: no progress.")]
     = False,
+    workers: Annotated[int, typer.Option(
+        help="noguess: local worker processes making boards.")] = 1,
     topology: Annotated[str, typer.Option(
         "--topology", help="position/noguess: the board's topology (square, torus, hex, "
                            "triangle, cube with --layers, knight, offsets:DR,DC;... or graph "
@@ -1105,11 +1107,26 @@ def generate_command(
                     sys.stderr.write(f"\r{len(finished)}/{plural(total, 'board')}")
                     sys.stderr.flush()
 
+            settings = dict(width=width, height=height, mines=mines, seed=seed, start=start,
+                            at=cell, method=method, use_count=not no_count,
+                            attempts=attempts, topology=shape, chain_steps=chain_steps)
+            _check_long_job(None, False, workers, None)
             with _interrupted("boards", out):
-                noguess_boards(width, height, mines, seed, count, start=start, at=cell,
-                               method=method, use_count=not no_count, attempts=attempts,
-                               topology=shape, chain_steps=chain_steps, skip=done,
-                               made=keep)
+                if workers > 1:  # the runner's processes; each board written as it comes
+                    from functools import partial
+
+                    from exactmines.generate.positions import noguess_rows
+                    from exactmines.runner import run_batch
+
+                    # bad input refused here, at once (no board is made)
+                    noguess_boards(**settings, count=1, skip=frozenset([0]))
+                    run_batch([{"id": i} for i in range(count) if i not in done],
+                              partial(noguess_rows, settings), workers=workers,
+                              chunk_size=1, progress=False,
+                              on_rows=lambda rows: [keep(r["instance"]) for r in rows])
+                    finished.sort(key=lambda row: row["json"])
+                else:
+                    noguess_boards(**settings, count=count, skip=done, made=keep)
             if not quiet and count > 1 and finished:
                 sys.stderr.write("\n")
             instances = []
