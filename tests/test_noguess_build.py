@@ -256,3 +256,50 @@ def test_generate_with_workers_interrupted_keeps_its_boards_and_resumes(tmp_path
                  "--count", str(done[0] + 1), "--seed", "4", "--out", str(again)]) == 0
     name = f"noguess-30x16x200-seed4-{done[0]:03d}.mine"
     assert (again / name).read_text() == kept[name]
+
+
+def test_survey_deals_noguess_boards_and_every_one_is_solvable(tmp_path, capsys):
+    import json
+
+    from exactmines.solvability.survey import SurveySettings, run_survey
+
+    noguess = SurveySettings(16, 16, 100, "opening", (8, 8), 1, deal="noguess")
+    result = run_survey(noguess, 6, progress=False)
+    assert result.solvable == result.boards == 6
+    # the same settings on random boards: hardly any is solvable at this density
+    assert run_survey(SurveySettings(16, 16, 100, "opening", (8, 8), 1), 6,
+                      progress=False).solvable < 6
+    assert noguess.as_meta()["deal"] == "noguess"
+    assert "deal" not in SurveySettings(16, 16, 100, "opening", (8, 8), 1).as_meta()
+    out = tmp_path / "s.jsonl"
+    args = ["survey", "--width", "30", "--height", "16", "--mines", "200", "--boards", "4",
+            "--start", "opening", "--at", "8,15", "--seed", "3", "--deal", "noguess",
+            "--out", str(out), "-q", "--format", "json"]
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["solvable"], summary["boards"], summary["deal"]) == (4, 4, "noguess")
+    rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    for row in rows:  # each row's board is a no-guess board of 200 mines
+        assert len(row["mines"]) == 200
+        assert solve_indices(30, 16, row["mines"], 8 * 30 + 15).solvable
+
+
+def test_survey_refuses_noguess_boards_without_a_first_click(capsys):
+    code = main(["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "3",
+                 "--start", "random-zero", "--seed", "1", "--deal", "noguess"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--deal noguess" in err
+
+
+def test_cli_play_takes_deal_noguess_as_survey_does(capsys):
+    args = ["play", "--width", "9", "--height", "9", "--mines", "30", "--games", "5",
+            "--start", "safe", "--at", "0,0", "--seed", "2", "-q", "--format", "json"]
+    assert main([*args, "--deal", "noguess"]) == 0
+    import json
+    deal = json.loads(capsys.readouterr().out)
+    assert main([*args, "--boards", "noguess"]) == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == deal["wins"] == 5
+    assert main([*args, "--deal", "noguess", "--boards", "random"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--deal", "random", "--boards", "noguess"]) == 2
+    assert "--boards is the older name" in capsys.readouterr().err
