@@ -303,3 +303,15 @@ def test_cli_play_takes_deal_noguess_as_survey_does(capsys):
     capsys.readouterr()
     assert main([*args, "--deal", "random", "--boards", "noguess"]) == 2
     assert "--boards is the older name" in capsys.readouterr().err
+
+
+def test_auto_stops_rejection_early_where_no_dealt_board_comes_close():
+    # at 200 mines on 30x16 no random board reveals half its safe cells: five are dealt
+    # (it was 25), then the builder's board
+    for instance in noguess_boards(30, 16, 200, seed=1, count=3, at=(8, 15)):
+        assert instance.metadata["method"] == "build"
+        assert instance.metadata["boards_dealt"] == 6
+    # at 99 rejection goes on and finds uniform boards
+    methods = [i.metadata["method"] for i in noguess_boards(30, 16, 99, seed=1, count=4,
+                                                            at=(8, 15))]
+    assert "rejection" in methods

@@ -57,7 +57,7 @@ from exactmines.io.formats import board_to_mine, position_to_mine
 from exactmines.io.graphs import board_to_graph
 from exactmines.io.registry import position_text
 from exactmines.position import Board, Cell, Position, Topology, dilate, indices_of
-from exactmines.solvability.build import build_board
+from exactmines.solvability.build import build_board, hopeless
 from exactmines.solvability.chain import CHAIN_STEPS, chain_board
 from exactmines.solvability.check import (
     Outcome,
@@ -432,8 +432,9 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         Boards dealt per instance by rejection (with ``rejection`` alone, running out is an
         error). ``auto`` deals at most as many boards as fit in :data:`REJECTION_CELLS`
         cells (2000 at 9x9, one at 1000x1000: a solvable board gets rarer as the board
-        grows), then repairs the last board it dealt, and up to :data:`REPAIR_BOARDS` - 1
-        fresh ones.
+        grows), and stops after five when none of them revealed half its safe cells
+        (:func:`~exactmines.solvability.build.hopeless`), then repairs the last board it
+        dealt, and up to :data:`REPAIR_BOARDS` - 1 fresh ones.
 
     skip:
         Instance indices not to make (a resumed run: those already written).
@@ -498,6 +499,7 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
         dealt = moves = 0
         used = method
         if method in ("auto", "rejection"):
+            probed: list[Outcome] = []  # auto: the rejected checks, to give up early
             for _ in range(rejections):
                 candidate = deal(width, height, mines, rng, rule=start, at=cell,
                                  topology=topology)
@@ -511,6 +513,9 @@ def noguess_boards(width: int, height: int, mines: int, seed: int, count: int, *
                     check = solvable(board, cell, use_count=use_count, backend=backend)
                     break
                 last = (candidate, outcome)
+                probed.append(outcome)
+                if method == "auto" and hopeless(probed):
+                    break
             if board is None and method == "rejection":
                 raise ParameterError("attempts", attempts, f"no solvable {width}x{height}/{mines} "
                                      "board in as many attempts: try the method repair or auto")

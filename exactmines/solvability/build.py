@@ -41,7 +41,8 @@ from exactmines.position import Cell, Topology, indices_of
 from exactmines.solvability.check import Outcome, Solver, solve_indices
 from exactmines.topology import square
 
-__all__ = ["Built", "build_board", "deal_noguess", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
+__all__ = ["Built", "build_board", "deal_noguess", "hopeless", "PROBES", "BUILD_ROUNDS",
+           "REJECTIONS", "DEALS"]
 
 #: Checks from the first click per dealt board before it is dealt again (each after the
 #: resumed deduction cleared the board).
@@ -49,6 +50,20 @@ BUILD_ROUNDS = 12
 
 #: Boards :func:`deal_noguess` deals by rejection before it builds.
 REJECTIONS = 25
+
+#: Rejection gives up early (uniformity is kept: the rule reads only boards it rejected)
+#: when none of its first :data:`PROBES` boards had at least half of its safe cells
+#: revealed when deduction stuck. Measured on 30x16 (200 boards each, opening rule): at 99
+#: mines 15 % of the boards are solvable and a fifth reveal less than half (so five in a
+#: row, 0.03 %); at 150 none is and 8 % reveal half; at 200 none reveals a third.
+PROBES = 5
+
+
+def hopeless(probed: list[Outcome]) -> bool:
+    """Should rejection stop after the rejected checks ``probed``? (See :data:`PROBES`.)"""
+    return len(probed) >= PROBES and all(
+        2 * o.revealed.bit_count() < o.safe_mask.bit_count() for o in probed[:PROBES])
+
 
 #: Boards :func:`deal_noguess` builds before it gives up (in measurements from 9x9 to 30x16
 #: at every density none needed a second).
@@ -208,7 +223,8 @@ def deal_noguess(width: int, height: int, mines: int, rng: random.Random, *, sta
                  topology: Topology | None = None) -> tuple[list[int], str]:
     """The mines of a board cleared without guessing from ``at`` (checked from the first
     click by the complete deduction), and the method that made it: up to
-    :data:`REJECTIONS` boards dealt by rejection (``"rejection"``: uniform), then built
+    :data:`REJECTIONS` boards dealt by rejection (``"rejection"``: uniform; fewer when
+    :func:`hopeless`), then built
     (``"build"``, :func:`build_board`). For players' games (``play --boards noguess``).
 
     Raises
@@ -217,12 +233,17 @@ def deal_noguess(width: int, height: int, mines: int, rng: random.Random, *, sta
         When :data:`DEALS` builds all failed (not seen in measurements).
     """
     first = at[0] * width + at[1]
+    probed: list[Outcome] = []
     for _ in range(REJECTIONS):
         board = deal(width, height, mines, rng, rule=start, at=at, topology=topology)
         cells = sorted(r * width + c for r, c in board.mine_cells)
-        if solve_indices(width, height, cells, first, use_count=use_count,
-                         topology=topology).solvable:
+        outcome = solve_indices(width, height, cells, first, use_count=use_count,
+                                topology=topology)
+        if outcome.solvable:
             return cells, "rejection"
+        probed.append(outcome)
+        if hopeless(probed):
+            break
     for _ in range(DEALS):
         built = build_board(width, height, mines, rng, start=start, at=at,
                             use_count=use_count, topology=topology)
