@@ -1116,9 +1116,10 @@ def generate_command(
                     sys.stderr.write(f"\r{len(finished)}/{plural(total, 'board')}")
                     sys.stderr.flush()
 
-            settings = dict(width=width, height=height, mines=mines, seed=seed, start=start,
-                            at=cell, method=method, use_count=not no_count,
-                            attempts=attempts, topology=shape, chain_steps=chain_steps)
+            settings: dict[str, Any] = dict(
+                width=width, height=height, mines=mines, seed=seed, start=start, at=cell,
+                method=method, use_count=not no_count, attempts=attempts, topology=shape,
+                chain_steps=chain_steps)
             _check_long_job(None, False, workers, None)
             with _interrupted("boards", out):
                 if workers > 1:  # the runner's processes; each board written as it comes
@@ -1127,12 +1128,16 @@ def generate_command(
                     from exactmines.generate.positions import noguess_rows
                     from exactmines.runner import run_batch
 
+                    def keep_rows(rows: list[dict[str, Any]]) -> None:
+                        for row in rows:
+                            keep(row["instance"])
+
                     # bad input refused here, at once (no board is made)
                     noguess_boards(**settings, count=1, skip=frozenset([0]))
                     run_batch([{"id": i} for i in range(count) if i not in done],
                               partial(noguess_rows, settings), workers=workers,
                               chunk_size=1, progress=False,
-                              on_rows=lambda rows: [keep(r["instance"]) for r in rows])
+                              on_rows=keep_rows)
                     finished.sort(key=lambda row: row["json"])
                 else:
                     noguess_boards(**settings, count=count, skip=done, made=keep)
