@@ -83,3 +83,12 @@ def test_a_move_that_changes_the_mine_count_or_a_revealed_cell_is_refused():
         solver.move([0, 4])
     with pytest.raises(ParameterError, match="off the board"):
         solver.move([5])
+
+
+@given(mask=st.integers(1, (1 << 600) - 1), pick=st.integers(0, 10**6))
+def test_the_builders_nth_bit_is_the_nth_index_of_the_mask(mask, pick):
+    from exactmines.solvability.build import _nth_bit
+
+    cells = indices_of(mask)
+    k = pick % len(cells)
+    assert _nth_bit(mask, k) == cells[k]

@@ -194,11 +194,14 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
             if k:
                 continue  # (the pool was shared with the moves before)
             pool = (hidden if fill else free) & ~around  # enough: counted above
-        far = indices_of(pool & ~seen)
-        near = indices_of(pool & seen)
+        far, near = pool & ~seen, pool & seen
         for cell in indices_of(changed):
-            other = (far.pop(rng.randrange(len(far))) if far
-                     else near.pop(rng.randrange(len(near))))
+            if far:
+                other = _nth_bit(far, rng.randrange(far.bit_count()))
+                far ^= 1 << other
+            else:
+                other = _nth_bit(near, rng.randrange(near.bit_count()))
+                near ^= 1 << other
             mine ^= (1 << cell) | (1 << other)
             if fill:
                 hidden &= ~(1 << other)
@@ -213,9 +216,26 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
     one is): ``(mines, the wall's bit)``, or ``None`` when there is no wall or no cell."""
     if not walls or not free:
         return None
-    wall = rng.choice(indices_of(walls))
-    far = indices_of(free & ~seen & ~shape.mask_of(wall)) or indices_of(free)
-    return mine ^ (1 << wall) ^ (1 << rng.choice(far)), 1 << wall
+    wall = _nth_bit(walls, rng.randrange(walls.bit_count()))
+    far = free & ~seen & ~shape.mask_of(wall) or free
+    return mine ^ (1 << wall) ^ (1 << _nth_bit(far, rng.randrange(far.bit_count()))), 1 << wall
+
+
+def _nth_bit(mask: int, k: int) -> int:
+    """The index of the ``k``-th set bit of ``mask`` (0-based, lowest first): what
+    ``indices_of(mask)[k]`` is, without the list (64 bits a step, then bit by bit)."""
+    base = 0
+    while True:
+        low = mask & 0xFFFF_FFFF_FFFF_FFFF
+        count = low.bit_count()
+        if k < count:
+            break
+        k -= count
+        mask >>= 64
+        base += 64
+    for _ in range(k):
+        low &= low - 1
+    return base + (low & -low).bit_length() - 1
 
 
 def deal_noguess(width: int, height: int, mines: int, rng: random.Random, *, start: str,
