@@ -52,8 +52,10 @@ def test_a_move_reaches_what_a_resumed_check_reaches(seed, kind, use_count):
         fresh = solve_from(width, height, mines, indices_of(outcome.revealed), kept_flags,
                            use_count=use_count, topology=topology)
         outcome = solver.move(moved)
-        assert (outcome.revealed, outcome.flagged) == (fresh.revealed, fresh.flagged)
-        assert outcome.safe_mask == fresh.safe_mask
+        assert outcome.revealed == fresh.revealed and outcome.safe_mask == fresh.safe_mask
+        if not outcome.solvable:  # stuck, a complete deduction has proved every mine it can
+            # (once won it stops: the mines flagged on the way depend on the way)
+            assert outcome.flagged == fresh.flagged
 
 
 def test_move_mines_keeps_the_numbers_and_the_board_in_step():
