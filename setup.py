@@ -35,6 +35,7 @@ COMPILED = [
     "exactmines/deduction/grid.py",
     "exactmines/deduction/rules.py",
     "exactmines/deduction/search.py",
+    "exactmines/solvability/build.py",
     "exactmines/solvability/check.py",
     "exactmines/game.py",
     "exactmines/mine_counts.py",

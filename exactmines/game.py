@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Any, Literal, get_args
 
 from exactmines.errors import InputError
@@ -137,7 +136,7 @@ class Game:
     """
 
     def __init__(self, board: Board) -> None:
-        self.board = board
+        self._board: Board | None = board
         self.width, self.height = board.width, board.height
         self.topology = board.topology
         self.numbers = board.numbers()
@@ -150,6 +149,7 @@ class Game:
         self._open = [0] * cells  # 1 revealed, 2 flagged (the flood skips non-zero)
         self._opened = 0
         self._safe = cells - len(board.mine_cells)
+        self._masks: dict[str, int] = {}  # mine_mask, zero_mask: made when asked
         self.exploded: Cell | None = None
         self.clicks = 0
 
@@ -157,6 +157,16 @@ class Game:
         # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
         return (_rebuilt, (self.board, bytes(self._open), self._opened, self.exploded,
                            self.clicks))
+
+    @property
+    def board(self) -> Board:
+        """The hidden board (after :meth:`move_mines`, made again from the mines when
+        asked)."""
+        if self._board is None:
+            width = self.width
+            self._board = Board(width, self.height, frozenset(
+                divmod(i, width) for i in indices_of(self.mine_mask)), self.topology)
+        return self._board
 
     @property
     def revealed(self) -> int:
@@ -168,19 +178,55 @@ class Game:
         """How many cells are revealed (no pass over the board)."""
         return self._opened
 
-    @cached_property
+    @property
     def mine_mask(self) -> int:
-        return _bitmask(self._mine)
+        found = self._masks.get("mine")
+        if found is None:
+            found = self._masks["mine"] = _bitmask(self._mine)
+        return found
 
-    @cached_property
+    @property
     def safe_mask(self) -> int:
         return ((1 << (self.width * self.height)) - 1) & ~self.mine_mask
 
-    @cached_property
+    @property
     def zero_mask(self) -> int:
         """Safe cells with no mine around (a click there opens its neighbourhood)."""
-        return _bitmask(bytearray(n == 0 and not m for n, m in zip(self.numbers, self._mine,
-                                                                    strict=True)))
+        found = self._masks.get("zero")
+        if found is None:
+            found = self._masks["zero"] = _bitmask(bytearray(
+                n == 0 and not m for n, m in zip(self.numbers, self._mine, strict=True)))
+        return found
+
+    def move_mines(self, cells: Iterable[int]) -> list[int]:
+        """Toggle the mine of each covered cell of ``cells`` (flat indices): its mine
+        leaves, or a mine arrives; as many leave as arrive, so the mine count stays. The
+        numbers around them follow (:attr:`board` too). The cells whose number changed,
+        ascending. For a generator that moves mines while it solves the board
+        (:mod:`exactmines.solvability.build`). Cost: a few steps per cell moved.
+
+        Raises
+        ------
+        ValueError
+            When a cell is revealed, or more mines leave than arrive or the reverse.
+        """
+        moved = sorted(set(cells))
+        mine, numbers, opened = self._mine, self.numbers, self._open
+        if any(opened[i] == 1 for i in moved):
+            raise ValueError("a revealed cell cannot gain or lose a mine")
+        if 2 * sum(mine[i] for i in moved) != len(moved):
+            raise ValueError("as many mines must leave as arrive")
+        table = self.topology.neighbour_table
+        changed: set[int] = set()
+        for i in moved:
+            step = -1 if mine[i] else 1
+            mine[i] ^= 1
+            for n in table[i]:
+                numbers[n] += step
+                changed.add(n)
+        self._masks.clear()
+        self._board = None  # made again when asked
+        return sorted(changed)
 
     @property
     def lost(self) -> bool:

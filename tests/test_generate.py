@@ -147,8 +147,15 @@ def test_auto_on_a_large_board_repairs_in_windows(monkeypatch):
         return real(board, outcome, *args)
 
     monkeypatch.setattr(positions, "_repair", spy)
+    monkeypatch.setattr(positions, "AUTO_BUILD_CELLS", 1024)  # (a board past it, small)
     meta = noguess_boards(40, 40, 400, seed=3, count=1, at=(20, 20))[0].metadata
     assert meta["method"] == "repair" and started and started[0] is not None
+
+
+def test_auto_builds_up_to_100000_cells():
+    # 100x100 at 30 %: repair in windows took 13 s of CPU, building takes one
+    meta = noguess_boards(100, 100, 3000, seed=1, count=1)[0].metadata
+    assert meta["method"] == "build" and meta["certificate"]["solvable"] is True
 
 
 def test_noguess_on_a_mid_size_board_is_certified_and_seeded():

@@ -206,3 +206,112 @@ def test_an_interrupted_generate_keeps_the_boards_it_finished(tmp_path, capsys, 
     assert code == 130 and "--resume continues" in capsys.readouterr().err
     assert sorted(p.name for p in out.glob("*.json")) == [
         "noguess-9x9x20-seed1-000.json", "noguess-9x9x20-seed1-001.json"]
+
+
+def test_generate_with_two_workers_writes_the_boards_one_process_writes(tmp_path, capsys):
+    args = ["generate", "noguess", "--width", "16", "--height", "16", "--mines", "100",
+            "--count", "4", "--seed", "2"]
+    assert main([*args, "--out", str(tmp_path / "one")]) == 0
+    capsys.readouterr()
+    assert main([*args, "--out", str(tmp_path / "two"), "--workers", "2"]) == 0
+    assert "4/4 boards" in capsys.readouterr().err
+    one = {p.name: p.read_text() for p in (tmp_path / "one").iterdir()}
+    assert {p.name: p.read_text() for p in (tmp_path / "two").iterdir()} == one
+    for p in (tmp_path / "two").glob("*-002.*"):
+        p.unlink()
+    assert main([*args, "--out", str(tmp_path / "two"), "--workers", "2", "--resume"]) == 0
+    assert {p.name: p.read_text() for p in (tmp_path / "two").iterdir()} == one
+
+
+def test_generate_with_workers_interrupted_keeps_its_boards_and_resumes(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "o"
+    args = [sys.executable, "-m", "exactmines", "generate", "noguess", "--width", "30",
+            "--height", "16", "--mines", "200", "--count", "400", "--seed", "4",
+            "--workers", "2", "--out", str(out)]
+    run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("*.json"))) < 3 and time.monotonic() < deadline \
+            and run.poll() is None:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    assert "--resume continues" in err
+    kept = {p.name: p.read_text() for p in out.iterdir()}
+    assert kept and all(name.endswith((".json", ".mine")) for name in kept)
+    assert not [name for name in os.listdir(out) if name.startswith(".")]  # no half file
+    for name in [n for n in kept if n.endswith(".json")][:3]:  # each one whole
+        import json
+        assert json.loads(kept[name])["certificate"]["solvable"] is True
+    # the first boards again, in one process: the same
+    again = tmp_path / "again"
+    done = sorted(int(n[-8:-5]) for n in kept if n.endswith(".json"))
+    assert main(["generate", "noguess", "--width", "30", "--height", "16", "--mines", "200",
+                 "--count", str(done[0] + 1), "--seed", "4", "--out", str(again)]) == 0
+    name = f"noguess-30x16x200-seed4-{done[0]:03d}.mine"
+    assert (again / name).read_text() == kept[name]
+
+
+def test_survey_deals_noguess_boards_and_every_one_is_solvable(tmp_path, capsys):
+    import json
+
+    from exactmines.solvability.survey import SurveySettings, run_survey
+
+    noguess = SurveySettings(16, 16, 100, "opening", (8, 8), 1, deal="noguess")
+    result = run_survey(noguess, 6, progress=False)
+    assert result.solvable == result.boards == 6
+    # the same settings on random boards: hardly any is solvable at this density
+    assert run_survey(SurveySettings(16, 16, 100, "opening", (8, 8), 1), 6,
+                      progress=False).solvable < 6
+    assert noguess.as_meta()["deal"] == "noguess"
+    assert "deal" not in SurveySettings(16, 16, 100, "opening", (8, 8), 1).as_meta()
+    out = tmp_path / "s.jsonl"
+    args = ["survey", "--width", "30", "--height", "16", "--mines", "200", "--boards", "4",
+            "--start", "opening", "--at", "8,15", "--seed", "3", "--deal", "noguess",
+            "--out", str(out), "-q", "--format", "json"]
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["solvable"], summary["boards"], summary["deal"]) == (4, 4, "noguess")
+    rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    for row in rows:  # each row's board is a no-guess board of 200 mines
+        assert len(row["mines"]) == 200
+        assert solve_indices(30, 16, row["mines"], 8 * 30 + 15).solvable
+
+
+def test_survey_refuses_noguess_boards_without_a_first_click(capsys):
+    code = main(["survey", "--width", "9", "--height", "9", "--mines", "10", "--boards", "3",
+                 "--start", "random-zero", "--seed", "1", "--deal", "noguess"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--deal noguess" in err
+
+
+def test_cli_play_takes_deal_noguess_as_survey_does(capsys):
+    args = ["play", "--width", "9", "--height", "9", "--mines", "30", "--games", "5",
+            "--start", "safe", "--at", "0,0", "--seed", "2", "-q", "--format", "json"]
+    assert main([*args, "--deal", "noguess"]) == 0
+    import json
+    deal = json.loads(capsys.readouterr().out)
+    assert main([*args, "--boards", "noguess"]) == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == deal["wins"] == 5
+    assert main([*args, "--deal", "noguess", "--boards", "random"]) == 0
+    capsys.readouterr()
+    assert main([*args, "--deal", "random", "--boards", "noguess"]) == 2
+    assert "--boards is the older name" in capsys.readouterr().err
+
+
+def test_auto_stops_rejection_early_where_no_dealt_board_comes_close():
+    # at 200 mines on 30x16 no random board reveals half its safe cells: five are dealt
+    # (it was 25), then the builder's board
+    for instance in noguess_boards(30, 16, 200, seed=1, count=3, at=(8, 15)):
+        assert instance.metadata["method"] == "build"
+        assert instance.metadata["boards_dealt"] == 6
+    # at 99 rejection goes on and finds uniform boards
+    methods = [i.metadata["method"] for i in noguess_boards(30, 16, 99, seed=1, count=4,
+                                                            at=(8, 15))]
+    assert "rejection" in methods

@@ -243,7 +243,7 @@ def test_a_wrong_proof_is_a_solver_error():
     from exactmines.game import Game, board_from_indices
 
     def solver():
-        return check._Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100)
+        return check.Solver(Game(board_from_indices(3, 1, [1])), 1, True, "auto", 100)
 
     with pytest.raises(SolverError, match=r"proved cell \(0, 1\) safe"):
         solver().apply([1], [])

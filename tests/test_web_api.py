@@ -569,6 +569,23 @@ def test_a_dense_noguess_game_is_dealt_where_the_player_clicks_and_won_without_r
     assert game["won"] and game["risk_total"] == "0"
 
 
+def test_a_noguess_game_is_made_by_the_method_asked(client):
+    def board_of(method):
+        game = new_game(client, width=9, height=9, mines=10, rule="opening", seed=2,
+                        noguess=True, noguess_method=method)
+        assert game["noguess_method"] == method
+        game = client.post(f"/api/games/{game['id']}/reveal", json={"row": 4, "col": 2}).json()
+        while not game["over"]:
+            game = client.post(f"/api/games/{game['id']}/step").json()
+        assert game["won"] and game["risk_total"] == "0"
+        return game["rows"]
+
+    # the chain moves the mines of build's board a thousand times
+    assert board_of("chain") != board_of("build")
+    answer = client.post("/api/games", json={"noguess": True, "noguess_method": "magic"})
+    assert answer.status_code == 400 and answer.json()["error"].startswith("noguess_method")
+
+
 def test_flags_hints_and_refused_clicks(client):
     game = new_game(client, width=9, height=9, mines=10, rule="safe", seed=1)
     gid = game["id"]

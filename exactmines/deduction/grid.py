@@ -242,6 +242,45 @@ class Grid:
         if changed:
             self._masks.clear()
 
+    def unflag(self, cells: Iterable[int]) -> None:
+        """Flags taken off ``cells`` (flat indices; cells not flagged are skipped): they are
+        unknown again, and the clues around them are looked at again. For a generator that
+        moved the mine of a proved cell away (:mod:`exactmines.solvability.build`)."""
+        state, dirty, live, free, flags = (self._state, self.dirty, self._live, self._free,
+                                           self._flags)
+        width, start, offsets = self.width, self._start, self._offsets
+        for index in cells:
+            p = index + (index // width) * 2 * _PAD + start
+            if state[p] != _MINE:
+                continue
+            state[p] = _UNKNOWN
+            self._flagged -= 1
+            for d in offsets:
+                q = p + d
+                free[q] += 1
+                flags[q] -= 1
+                if state[q] == _REVEALED:
+                    dirty.add(q)
+                    live.add(q)
+        self._masks.clear()
+
+    def renumber(self, shown: Iterable[tuple[int, int]]) -> None:
+        """Revealed cells that now show another number, as ``(flat index, number)`` (a mine
+        moved next to them; cells not revealed are skipped): their rules are looked at
+        again."""
+        state, number, numbers, dirty = self._state, self._number, self.numbers, self.dirty
+        width, start = self.width, self._start
+        for index, shows in shown:
+            p = index + (index // width) * 2 * _PAD + start
+            if state[p] != _REVEALED:
+                continue
+            numbers[index] = shows
+            number[p] = shows
+            if self._free[p]:
+                dirty.add(p)
+                self.pair_dirty.add(p)
+                self._live.add(p)
+
     # -- what the analysis reads ---------------------------------------------------------
 
     def _mask(self, digits: bytes) -> int:

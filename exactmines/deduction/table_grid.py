@@ -134,6 +134,34 @@ class TableGrid:
         if changed:
             self._masks.clear()
 
+    def unflag(self, cells: Iterable[int]) -> None:
+        """:meth:`Grid.unflag <exactmines.deduction.grid.Grid.unflag>`."""
+        state, dirty, live, free, flags = (self._state, self.dirty, self._live, self._free,
+                                           self._flags)
+        for index in cells:
+            if state[index] != _MINE:
+                continue
+            state[index] = _UNKNOWN
+            self._flagged -= 1
+            for q in self._table[index]:
+                free[q] += 1
+                flags[q] -= 1
+                if state[q] == _REVEALED:
+                    dirty.add(q)
+                    live.add(q)
+        self._masks.clear()
+
+    def renumber(self, shown: Iterable[tuple[int, int]]) -> None:
+        """:meth:`Grid.renumber <exactmines.deduction.grid.Grid.renumber>`."""
+        for index, shows in shown:
+            if self._state[index] != _REVEALED:
+                continue
+            self.numbers[index] = shows
+            if self._free[index]:
+                self.dirty.add(index)
+                self.pair_dirty.add(index)
+                self._live.add(index)
+
     def _mask(self, digits: bytes) -> int:
         found = self._masks.get(digits)
         if found is None:

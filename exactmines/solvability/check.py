@@ -54,8 +54,10 @@ from exactmines.words import plural
 __all__ = [
     "Solvability",
     "Outcome",
+    "Solver",
     "Uniqueness",
     "solvable",
+    "certificate",
     "solve_indices",
     "solve_from",
     "is_unique",
@@ -194,6 +196,15 @@ def solvable(board: Board, at: Cell, *, use_count: bool = True,
     outcome = solve_indices(width, board.height, indices, r * width + c, use_count=use_count,
                             backend=backend, enumeration_limit=enumeration_limit,
                             topology=topology, budget=budget)
+    return certificate(board, at, outcome, use_count=use_count)
+
+
+def certificate(board: Board, at: Cell, outcome: Outcome, *,
+                use_count: bool = True) -> Solvability:
+    """:func:`solvable`'s answer from the :class:`Outcome` of the check of ``board`` from
+    ``at`` (:func:`solve_indices`, or a :class:`Solver` run from the first click alone),
+    for a caller that has run that check already."""
+    width = board.width
     stuck = None
     if not outcome.solvable:
         revealed = frozenset(divmod(i, width) for i in indices_of(outcome.revealed))
@@ -234,7 +245,7 @@ def solve_indices(width: int, height: int, mine_indices: list[int] | tuple[int, 
     game = Game(board_from_indices(width, height, mine_indices, topology))
     if divmod(start, width) in game.board.mine_cells:
         raise ParameterError("start", start, "holds a mine: the first click must be safe")
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    solver = Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     return solver.run([start], [], budget)
 
 
@@ -261,7 +272,7 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
         raise ParameterError("safe" if off[0] in safe else "flagged", off[0],
                              f"is off the {width}x{height} board")
     game = Game(board_from_indices(width, height, mine_indices, topology))
-    solver = _Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
+    solver = Solver(game, len(mine_indices), use_count, backend, enumeration_limit)
     hidden = solver.hidden
     wrong = [i for i in safe if hidden[i]] or [i for i in flagged if not hidden[i]]
     if wrong:
@@ -270,13 +281,24 @@ def solve_from(width: int, height: int, mine_indices: list[int] | tuple[int, ...
     return solver.run(safe, flagged, budget)
 
 
-class _Solver:
-    """One run of the deduction loop: the hidden board (:class:`~exactmines.game.Game`,
-    which floods zeros) and what has been proved (:class:`~exactmines.deduction.grid.Grid`,
-    which keeps the clues near each change for the local rules)."""
+class Solver:
+    """The complete deduction on one board, kept between changes of the board: the hidden
+    board (:class:`~exactmines.game.Game`, which floods zeros) and what has been proved
+    (:class:`~exactmines.deduction.grid.Grid`, which keeps the clues near each change for
+    the local rules).
 
-    def __init__(self, game: Game, mines: int, use_count: bool, backend: str | Backend,
-                 enumeration_limit: int) -> None:
+    :meth:`run` deduces until every safe cell is revealed or nothing more can be proved;
+    :meth:`move` moves mines on covered cells and deduces on from what was proved, looking
+    again only at the clues the move changed (the local rules) and at the frontier's
+    components the move changed (the exact step: a component met before is not enumerated
+    again). For a generator that moves mines where deduction is stuck
+    (:mod:`exactmines.solvability.build`); an answer about the moved board *from the state
+    reached*, not a certificate from the first click (a proof made before a move may rest
+    on a number the move changed).
+    """
+
+    def __init__(self, game: Game, mines: int, use_count: bool = True,
+                 backend: str | Backend = "auto", enumeration_limit: int = NODES) -> None:
         self.game = game
         self.width = game.width
         self.hidden = [0] * (game.width * game.height)  # 1 on a mine (a list: see Grid)
@@ -309,7 +331,9 @@ class _Solver:
         numbers = game.numbers
         grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
-    def run(self, safe: list[int], mines: list[int], budget: Budget) -> Outcome:
+    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED) -> Outcome:
+        """Reveal ``safe``, flag ``mines``, then deduce until stuck or won, within
+        ``budget``."""
         self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
@@ -321,13 +345,44 @@ class _Solver:
                 if not (safe or mines):
                     break
             self.apply(safe, mines)
+        return self.outcome()
+
+    def outcome(self) -> Outcome:
+        """Where deduction stands."""
+        game, grid = self.game, self.grid
         return Outcome(game.revealed, grid.mines, game.safe_mask, self.steps,
                        self.exact_steps, self.count_deductions)
 
+    def move(self, cells: list[int], budget: Budget = UNLIMITED) -> Outcome:
+        """Toggle the mine of each covered cell of ``cells`` (as many leave as arrive; a
+        flagged cell losing its mine is unflagged first), then deduce on (:meth:`run`).
+
+        Raises
+        ------
+        ParameterError
+            When a cell is revealed or off the board, or the mine count would change.
+        """
+        area = len(self.hidden)
+        grid, game, hidden = self.grid, self.game, self.hidden
+        off = [i for i in cells if not 0 <= i < area]
+        if off:
+            raise ParameterError("cells", off[0], "is off the board")
+        grid.unflag([i for i in cells if hidden[i]])
+        try:
+            changed = game.move_mines(cells)
+        except ValueError as error:
+            raise ParameterError("cells", sorted(cells), str(error)) from None
+        for i in cells:
+            hidden[i] ^= 1
+        numbers = game.numbers
+        grid.renumber([(i, numbers[i]) for i in changed])
+        return self.run([], [], budget)
+
     # -- step 3: exact ------------------------------------------------------------------
 
-    def exact_step(self, budget: Budget) -> tuple[list[int], list[int]]:
-        """Every cell that is safe or a mine in all consistent layouts (count included).
+    def exact_step(self, budget: Budget = UNLIMITED) -> tuple[list[int], list[int]]:
+        """Every cell that is safe or a mine in all consistent layouts (count included),
+        within ``budget``.
 
         Cost: a few steps per clue still touching an unknown cell, plus the enumeration of
         the components not met before.

@@ -34,13 +34,18 @@ from exactmines.game import free_indices, protected_cells
 from exactmines.io.files import board_topology
 from exactmines.position import Cell, Topology, indices_of
 from exactmines.runner import row_problem, run_batch
+from exactmines.solvability.build import deal_noguess
 from exactmines.solvability.check import solve_indices
 from exactmines.stats import rate_summary
 
-__all__ = ["SURVEY_RULES", "SurveySettings", "SurveyResult", "board_seed", "survey_board",
-           "check_boards", "run_survey"]
+__all__ = ["SURVEY_RULES", "SURVEY_DEALS", "SurveySettings", "SurveyResult", "board_seed",
+           "survey_board", "check_boards", "run_survey"]
 
 SURVEY_RULES = ("random-zero", "safe", "opening")
+#: Where the boards come from: ``random`` (uniform under the start rule) or ``noguess``
+#: (:func:`~exactmines.solvability.build.deal_noguess`: every one solvable, so the share
+#: must be 100 %, a check of the generator).
+SURVEY_DEALS = ("random", "noguess")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +65,17 @@ class SurveySettings:
     topology: str = "square"
     layers: int = 1
     graph: str | None = None
+    deal: str = "random"
 
     def __post_init__(self) -> None:
         if self.start not in SURVEY_RULES:
             raise ParameterError("start", self.start, "unknown start rule: choose one of "
                                                       f"{', '.join(SURVEY_RULES)}")
+        if self.deal not in SURVEY_DEALS:
+            raise ParameterError("deal", self.deal, f"choose one of {', '.join(SURVEY_DEALS)}")
+        if self.deal == "noguess" and self.start == "random-zero":
+            raise ParameterError("deal", self.deal, "no-guess boards need the first click "
+                                 "given (start safe or opening)")
         if self.width < 1 or self.height < 1:
             raise ParameterError("width" if self.width < 1 else "height",
                                  min(self.width, self.height), "must be at least 1")
@@ -94,6 +105,8 @@ class SurveySettings:
         if self.topology == "square":
             for key in ("topology", "layers", "graph"):
                 del meta[key]
+        if self.deal == "random":  # as before no-guess deals: older files resume
+            del meta["deal"]
         return {"survey": "solvable", **meta}
 
 
@@ -128,7 +141,7 @@ class SurveyResult:
             "width": s.width, "height": s.height, "mines": s.mines, "start": s.start,
             "at": None if s.at is None else list(s.board_topology().coordinates(s.at)),
             "seed": s.seed,
-            "use_count": s.use_count, "without_zero": self.without_zero,
+            "use_count": s.use_count, "deal": s.deal, "without_zero": self.without_zero,
             "seconds": round(self.seconds, 3), "checked": self.checked, **shape,
         }
 
@@ -155,6 +168,14 @@ def _free(settings: SurveySettings) -> list[int]:
 
 def _deal(settings: SurveySettings, free: list[int],
           rng: random.Random) -> tuple[list[int], Cell | None]:
+    if settings.deal == "noguess":
+        board = settings.board_topology()
+        if settings.at is None:  # (SurveySettings refuses random-zero with it)
+            raise ParameterError("at", None, "no-guess boards need the first click")
+        mines, _ = deal_noguess(board.width, board.height, settings.mines, rng,
+                                start=settings.start, at=settings.at,
+                                use_count=settings.use_count, topology=board)
+        return mines, settings.at
     mines = rng.sample(free, settings.mines)
     if settings.start != "random-zero":
         return mines, settings.at
@@ -199,7 +220,7 @@ def _settings_from_meta(meta: dict[str, Any]) -> SurveySettings:
     return SurveySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                           None if at is None else (at[0], at[1]), meta["seed"],
                           meta["use_count"], meta.get("topology", "square"),
-                          meta.get("layers", 1), meta.get("graph"))
+                          meta.get("layers", 1), meta.get("graph"), meta.get("deal", "random"))
 
 
 #: The fields of a results row that :func:`run_survey` reads back, and their JSON types.

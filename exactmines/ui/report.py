@@ -238,7 +238,8 @@ def survey_to_text(result: SurveyResult, out: str | None) -> str:
     s = result.settings
     topology = s.board_topology()
     lines = [f"{shape_text(topology)}/{s.mines}, {s.start}{_at(s.at, topology)}, seed {s.seed}"
-             f"{'' if s.use_count else ', without the mine count'}: "
+             f"{'' if s.use_count else ', without the mine count'}"
+             f"{', no-guess boards' if s.deal == 'noguess' else ''}: "
              + _rate_line(result.solvable, result.boards, "board", "solvable")]
     if result.without_zero:
         lines.append(f"{plural(result.without_zero, 'board')} had no zero cell (counted as "

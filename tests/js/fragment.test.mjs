@@ -54,3 +54,13 @@ test("a board's topology goes to the fragment after its size, and back", () => {
   assert.match(decodeFragment("2x1x1@cube:H1", 100).bad, /a cube board/);
   assert.equal(decodeFragment("play:9x9x10@cylinder:safe:4", 100).topology, "cylinder");
 });
+
+test("a no-guess game's method rides in the link unless it is auto", () => {
+  const game = { play: true, width: 30, height: 16, mines: 200, rule: "opening", seed: 3, noguess: true,
+    noguessMethod: "build" };
+  assert.equal(encodeFragment(game), "play:30x16x200:opening:3:noguess-build");
+  assert.deepEqual(decodeFragment("play:30x16x200:opening:3:noguess-build", 1000), game);
+  assert.equal(encodeFragment({ ...game, noguessMethod: "auto" }), "play:30x16x200:opening:3:noguess");
+  assert.equal(decodeFragment("play:30x16x200:opening:3:noguess", 1000).noguessMethod, undefined);
+  assert.equal(decodeFragment("play:30x16x200:opening:3:noguess-magic", 1000), null);
+});

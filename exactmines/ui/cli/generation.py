@@ -11,13 +11,14 @@ import typer.core
 from exactmines.errors import InputError
 from exactmines.ui.cli.common import (
     _cell_on,
+    _check_long_job,
     _emit_json,
     _interrupted,
     _parse_cell,
     _topology_of,
     app,
 )
-from exactmines.ui.cli.options import FormatOption, TextOrJson
+from exactmines.ui.cli.options import FormatOption, TextOrJson, WorkersOption
 from exactmines.words import plural
 
 
@@ -38,7 +39,8 @@ KIND_OPTIONS = {
     "position, noguess and dense": ("start", "at"),
     "position and noguess": ("topology", "layers", "graph"),
     "position": ("progress",),
-    "noguess": ("method", "attempts", "no_count", "chain_steps", "resume", "quiet"),
+    "noguess": ("method", "attempts", "no_count", "chain_steps", "resume", "quiet",
+                "workers"),
     "lattice": ("step",),
     "sparse": ("share",),
 }
@@ -126,6 +128,7 @@ def generate_command(
                          "board is written as it is made).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="noguess: no progress.")]
     = False,
+    workers: WorkersOption = 1,
     topology: Annotated[str, typer.Option(
         "--topology", help="position/noguess: the board's topology (square, torus, "
                            "cylinder, hex, triangle, cube with --layers, knight, "
@@ -221,11 +224,31 @@ def generate_command(
                     sys.stderr.write(f"\r{len(finished)}/{plural(total, 'board')}")
                     sys.stderr.flush()
 
+            settings: dict[str, Any] = dict(
+                width=width, height=height, mines=mines, seed=seed, start=start, at=cell,
+                method=method, use_count=not no_count, attempts=attempts, topology=shape,
+                chain_steps=chain_steps)
+            _check_long_job(None, False, workers, None)
             with _interrupted("boards", out):
-                noguess_boards(width, height, mines, seed, count, start=start, at=cell,
-                               method=method, use_count=not no_count, attempts=attempts,
-                               topology=shape, chain_steps=chain_steps, skip=done,
-                               made=keep)
+                if workers > 1:  # the runner's processes; each board written as it comes
+                    from functools import partial
+
+                    from exactmines.generate.positions import noguess_rows
+                    from exactmines.runner import run_batch
+
+                    def keep_rows(rows: list[dict[str, Any]]) -> None:
+                        for row in rows:
+                            keep(row["instance"])
+
+                    # bad input refused here, at once (no board is made)
+                    noguess_boards(**settings, count=1, skip=frozenset([0]))
+                    run_batch([{"id": i} for i in range(count) if i not in done],
+                              partial(noguess_rows, settings), workers=workers,
+                              chunk_size=1, progress=False,
+                              on_rows=keep_rows)
+                    finished.sort(key=lambda row: row["json"])
+                else:
+                    noguess_boards(**settings, count=count, skip=done, made=keep)
             if not quiet and count > 1 and finished:
                 sys.stderr.write("\n")
             instances = []

@@ -47,6 +47,9 @@ def survey_command(
     layers: LayersOption = 1,
     graph: GraphOption = None,
     no_count: NoCountOption = False,
+    deal: Annotated[str, typer.Option(
+        help="random (uniform under the first-click rule) or noguess (from the no-guess "
+             "generator: every board must be solvable).")] = "random",
     workers: WorkersOption = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per board (seed, mines, first click, verdict), written as "
@@ -72,7 +75,7 @@ def survey_command(
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = SurveySettings(width, height, mines, start,
                               None if at is None else _cell_on(at, shape), seed, not no_count,
-                              name, layers, None if graph is None else str(graph))
+                              name, layers, None if graph is None else str(graph), deal)
     with _interrupted("boards", out):
         result = run_survey(settings, boards, out=None if out is None else str(out),
                             resume=resume, workers=workers, scheduler=scheduler,
@@ -125,10 +128,12 @@ def play_command(
         "--set", metavar="NAME=VALUE", help="Set a parameter of the strategy (repeatable): "
         "candidate_ratio, progress, risk_weight (fractions such as 9/10), endgame_layouts, "
         "endgame_nodes (whole numbers).", show_default=False)] = None,
+    deal: Annotated[Optional[str], typer.Option(
+        help="random (uniform under the first-click rule; the default) or noguess (boards "
+             "cleared without guessing from the first click: a perfect player wins them "
+             "all), as survey's --deal.")] = None,
     boards: Annotated[str, typer.Option(
-        help="random (uniform under the first-click rule) or noguess (boards cleared "
-             "without guessing from the first click: a perfect player wins them all).")]
-    = "random",
+        help="The older name of --deal.")] = "random",
     workers: WorkersOption = 1,
     out: Annotated[Optional[Path], typer.Option(
         help="JSONL file: one row per game (board seed, won, guesses, CPU ms), written as "
@@ -167,6 +172,10 @@ def play_command(
             raise InputError(f"--record {record}: exists and is not a directory",
                              source="command line")
         check_folder(record)  # the folder DIR is made in, before the work
+    if deal is not None and boards not in ("random", deal):
+        raise InputError(f"--deal {deal} and --boards {boards}: give one (--boards is the "
+                         "older name of --deal)", source="command line")
+    boards = boards if deal is None else deal
     name, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
                             tuple(without or ()), tuple(tune or ()), name, layers,

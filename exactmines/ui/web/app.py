@@ -180,6 +180,8 @@ class NewGameRequest(_Body):
     rule: str = "safe"
     seed: int | None = Field(None, ge=0, description="at least 0; random when not given")
     noguess: bool = False
+    noguess_method: Literal["auto", "build", "rejection", "chain"] = Field(
+        "auto", description="how a no-guess board is made (generate noguess --method)")
     board: str | None = Field(None, description=".mine text of a board (mines marked M)")
 
 
@@ -488,7 +490,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                     MAX_SIDE * MAX_SIDE))
         state, answer = await run(
             jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
-                            body.noguess, body.board, settings.time_limit, body.topology),
+                            body.noguess, body.board, settings.time_limit, body.topology,
+                            body.noguess_method),
             game_seconds(cells), "the new game was not made within {seconds} s and was stopped")
         store.add(game_id, state)
         return _json(answer)

@@ -32,7 +32,12 @@ from exactmines.topology import SHAPES, Topology, named_topology
 from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 from exactmines.words import plural
 
-__all__ = ["MAX_SIDE", "PAGE_KINDS", "PageTopology", "page_topologies", "Click", "WebGame"]
+__all__ = ["MAX_SIDE", "NOGUESS_METHODS", "PAGE_KINDS", "PageTopology", "page_topologies",
+           "Click", "WebGame"]
+
+#: How the page's no-guess boards can be made (``generate noguess --method``; repair is for
+#: boards larger than the page's).
+NOGUESS_METHODS = ("auto", "build", "rejection", "chain")
 
 #: Largest side of a game board in the page (a bigger board is no game for a person).
 MAX_SIDE = 300
@@ -80,7 +85,8 @@ class WebGame:
 
     def __init__(self, width: int, height: int, mines: int, rule: str, seed: int,
                  noguess: bool = False, board: Board | None = None,
-                 time_limit: float = 5.0, topology: str = "square") -> None:
+                 time_limit: float = 5.0, topology: str = "square",
+                 noguess_method: str = "auto") -> None:
         if board is not None:
             width, height, mines = board.width, board.height, board.mines
         if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
@@ -103,6 +109,10 @@ class WebGame:
             raise InputError(f"a {self.topology.kind} board is not played in the page: "
                              f"{', '.join(PAGE_KINDS)} only", source="game")
         self.rule, self.seed, self.noguess = rule, seed, noguess
+        if noguess_method not in NOGUESS_METHODS:
+            raise InputError(f"unknown no-guess method {noguess_method!r}: choose one of "
+                             f"{', '.join(NOGUESS_METHODS)}", source="noguess_method")
+        self.noguess_method = noguess_method
         self.fixed_board = board
         self.time_limit = time_limit
         self.game: Game | None = None
@@ -129,7 +139,8 @@ class WebGame:
             from exactmines.generate.positions import noguess_boards
 
             instance = noguess_boards(self.width, self.height, self.mines, self.seed, 1,
-                                      start=self.rule, at=at, topology=topology)[0]
+                                      start=self.rule, at=at, topology=topology,
+                                      method=self.noguess_method)[0]
             assert instance.board is not None
             return instance.board
         return deal(self.width, self.height, self.mines, random.Random(self.seed),
@@ -347,6 +358,7 @@ class WebGame:
             "id": game_id, "width": self.width, "height": self.height, "mines": self.mines,
             "topology": self.topology.word or "square",
             "rule": self.rule, "seed": self.seed, "noguess": self.noguess,
+            "noguess_method": self.noguess_method,
             "fixed_board": self.fixed_board is not None,
             "rows": self.rows(), "started": game is not None,
             "over": bool(game and game.over), "won": bool(game and game.won),

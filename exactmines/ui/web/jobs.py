@@ -183,10 +183,11 @@ def unjudged_replay_body(name: str, data: str, trust_flags: bool, seconds: float
 
 def new_game(game_id: str, width: int, height: int, mines: int, rule: str, seed: int,
              noguess: bool, board: str | None, time_limit: float,
-             topology: str = "square") -> tuple[bytes, bytes]:
+             topology: str = "square", noguess_method: str = "auto") -> tuple[bytes, bytes]:
     """``POST /api/games``: the new game's state (pickled) and its JSON."""
     hidden = None if board is None else board_from_text(board, "board")
-    game = WebGame(width, height, mines, rule, seed, noguess, hidden, time_limit, topology)
+    game = WebGame(width, height, mines, rule, seed, noguess, hidden, time_limit, topology,
+                   noguess_method)
     return pickle.dumps(game), json_bytes(game.to_dict(game_id))
 
 

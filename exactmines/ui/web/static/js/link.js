@@ -11,7 +11,8 @@ export function writeFragment() {
     const g = state.game;
     if (!g || g.fixed_board) return;
     fragment = encodeFragment({ play: true, width: g.width, height: g.height, mines: g.mines,
-      rule: g.rule, seed: g.seed, noguess: g.noguess, topology: g.topology });
+      rule: g.rule, seed: g.seed, noguess: g.noguess, noguessMethod: g.noguess_method,
+      topology: g.topology });
   } else {
     fragment = encodeFragment({ width: state.width, height: state.height, mines: state.mines, rows: rows(),
       topology: state.topology });

@@ -17,6 +17,7 @@ import { decodeFragment } from "./fragment.js";
 import "./jsmlink.js";
 import { writeFragment } from "./link.js";
 import "./menu.js";
+import { showNoguess } from "./noguess.js";
 import { refreshOverlay } from "./overlay.js";
 import { hideTooltip, pickCell, renderPanel, showCellInfo, showTooltip } from "./panels.js";
 import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAuto } from "./play.js";
@@ -79,7 +80,8 @@ function readFragment() {
   }
   if (asked.play) {
     $("width").value = asked.width; $("height").value = asked.height; $("mines").value = asked.mines;
-    $("rule").value = asked.rule; $("seed").value = asked.seed; $("noguess").checked = asked.noguess;
+    $("rule").value = asked.rule; $("seed").value = asked.seed;
+    showNoguess(asked.noguess, asked.noguessMethod);
     $("topology").value = asked.topology || "square";
     setMode("play", false);
     newGame();

@@ -297,7 +297,7 @@ function renderGame() {
   if (!g) { box.append(el("p", { class: "muted" }, "Start a new game.")); return; }
   const pairs = [
     ["board", `${g.width}x${g.height}, ${g.mines} mines`],
-    ["rule", g.fixed_board ? "a given board" : `${g.rule}${g.noguess ? ", no-guess board" : ""}, seed ${g.seed}`],
+    ["rule", g.fixed_board ? "a given board" : `${g.rule}${g.noguess ? `, no-guess board${g.noguess_method && g.noguess_method !== "auto" ? ` (${g.noguess_method})` : ""}` : ""}, seed ${g.seed}`],
     ["time", el("span", { id: "timer", class: "num" }, clockText(gameSeconds()))],
     ["safe left", String(g.safe_left)],
     ["flags", `${g.flags} of ${g.mines}`],

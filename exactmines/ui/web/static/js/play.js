@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { buildBoard, cellCount, fitZoom, render } from "./board.js";
 import { $, clearError, showError } from "./dom.js";
 import { writeFragment } from "./link.js";
+import { noguessRequest } from "./noguess.js";
 import { refreshOverlay } from "./overlay.js";
 import { clockText, gameSeconds, hideTooltip, renderPanel, showCellInfo } from "./panels.js";
 import { state } from "./state.js";
@@ -54,7 +55,7 @@ export async function newGame(board) {
   const body = board ? { board, rule: "safe" } : {
     width: Number($("width").value), height: Number($("height").value),
     mines: Number($("mines").value), rule: $("rule").value,
-    seed: seedText === "" ? null : Number(seedText), noguess: $("noguess").checked,
+    seed: seedText === "" ? null : Number(seedText), ...noguessRequest(),
     topology: $("topology").value,
   };
   if (seedText !== "" && !/^\d+$/.test(seedText)) { showError(`seed ${seedText}: a whole number, 0 or more`); return; }
