@@ -435,7 +435,7 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
 
     import exactmines.play.strategy as strategy_module
     from exactmines.game import Game, random_board
-    from exactmines.ui.web.advice import advise
+    from exactmines.play.advice import advise
 
     board = random_board(30, 16, 99, random.Random(0))
     game = Game(board)
@@ -609,7 +609,7 @@ def test_a_total_the_numbers_allow_is_no_fault(text):
     # The total at the least (or the most) the numbers allow, with or without cells off the
     # numbers: consistent, so no fault to name.
     from exactmines.analysis.backends import get_backend
-    from exactmines.ui.web.advice import find_fault
+    from exactmines.analysis.fault import find_fault
 
     assert find_fault(position_from_text(text), get_backend("auto")) is None
 

@@ -18,15 +18,16 @@ from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze, not_computed
 from exactmines.analysis.backends import get_backend, installed_backend_names
-from exactmines.analysis.serialize import analysis_to_dict
+from exactmines.analysis.fault import find_fault
+from exactmines.analysis.serialize import analysis_to_dict, fraction_text
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.io.replays import Replay, parse_replay, replay_kind
+from exactmines.play.advice import Advice, advise, recommendation_to_dict
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
-from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
@@ -74,7 +75,7 @@ def analysis_body(request: Request) -> bytes:
 def overlay_body(request: Request) -> bytes:
     """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
     its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
-    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
+    :func:`~exactmines.play.advice.advise`, never on a cell the player flagged), and the
     clues at fault in an inconsistent position.
 
     The analysis has the request's whole budget, as ``/api/analyze`` has: it counts what
@@ -120,6 +121,25 @@ def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
     return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
                        **advice.to_dict()})
+
+
+def cell_groups(result: Analysis) -> list[dict[str, Any]]:
+    """The analysis's covered cells grouped by value, for a page drawing a large board:
+    ``{"probability", "verdict", "cells"}`` per distinct value, its cells as flat indices
+    ``row * width + col`` (row-major), the groups in the order they first appear. Each
+    fraction is written once (a 300x300 position's cells take 22 MB one by one, a few
+    hundred KB grouped)."""
+    width = result.position.width
+    texts: dict[int, str | None] = {}  # by the Fraction object: cells of a box share one
+    groups: dict[tuple[str | None, str], list[int]] = {}
+    for cell in result.cells:
+        key = id(cell.probability)
+        if key not in texts:
+            texts[key] = fraction_text(cell.probability)
+        groups.setdefault((texts[key], cell.verdict), []).append(cell.row * width + cell.col)
+    return [{"probability": p, "verdict": verdict, "cells": cells}
+            for (p, verdict), cells in groups.items()]
+
 
 
 # -- files, in memory ----------------------------------------------------------------------
