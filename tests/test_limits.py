@@ -27,7 +27,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.generate.hardness import CNF, compile_cnf
 from exactmines.generate.positions import random_sat_instances
 from exactmines.position import Cell, Position
-from exactmines.ui.web.jobs import overlay_body
+from exactmines.ui.web.bodies import overlay_body
 
 ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"

@@ -34,7 +34,7 @@ from exactmines.io.formats import position_from_text
 from exactmines.io.replays import ms_toollib_version
 from exactmines.play.strategy import GUESS_KINDS
 from exactmines.ui.cli import main
-from exactmines.ui.web import jobs
+from exactmines.ui.web import bodies
 from exactmines.ui.web.app import Settings, create_app
 from exactmines.ui.web.workers import PoolLimits
 
@@ -301,7 +301,7 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
     data = (hard_text, None, None, "auto", 1.0, (), False, "square")
-    body = json.loads(jobs.unanswered_body(data, False, 1.65))
+    body = json.loads(bodies.unanswered_body(data, False, 1.65))
     position = position_from_text(hard_text)
     assert body["consistent"] is None and body["layouts"] is None and body["unique"] is None
     assert body["probabilities_computed"] is False and body["verdicts_complete"] is False
@@ -314,12 +314,12 @@ def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
                              "are unknown"]
     # No frontier was built for it (reading the position is all it costs): no shape.
     assert body["components"] is None and body["frontier_cells"] is None
-    overlay = json.loads(jobs.unanswered_body(data, True, 1.65))
+    overlay = json.loads(bodies.unanswered_body(data, True, 1.65))
     assert overlay["analysis"] == body and overlay["recommendation"] is None
     assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
     assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
     # The page asks for the cells grouped: every covered cell, unknown, in one group.
-    grouped = json.loads(jobs.unanswered_body(data[:6] + (True, "square"), True, 1.65))
+    grouped = json.loads(bodies.unanswered_body(data[:6] + (True, "square"), True, 1.65))
     assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
                                                   "cells": [r * position.width + c for r, c in
                                                             [(c["row"], c["col"])
@@ -828,16 +828,16 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     opened.clear()
     # ... and the jobs its workers run, here in this process where open is watched.
     request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
-    jobs.analysis_body(request)
-    jobs.overlay_body(request)
-    jobs.unanswered_body(request, True, 1.0)
-    jobs.import_body("", None, "xo\nox\n")
-    jobs.export_body("2x1x1\nM1\n", "mbf")
-    state, _ = jobs.new_game("g", 9, 9, 10, "safe", 2, True, None, 5.0)
+    bodies.analysis_body(request)
+    bodies.overlay_body(request)
+    bodies.unanswered_body(request, True, 1.0)
+    bodies.import_body("", None, "xo\nox\n")
+    bodies.export_body("2x1x1\nM1\n", "mbf")
+    state, _ = bodies.new_game("g", 9, 9, 10, "safe", 2, True, None, 5.0)
     for method, args in [("reveal", ((0, 0),)), ("flag", ((8, 8),)), ("step", ()),
                          ("hint", ()), ("to_dict", ())]:  # (a step may open 8,8)
-        state = jobs.play(state, "g", method, args)[0] or state
-    jobs.replay_body(replay["name"], replay["data"], False, 5.0)
+        state = bodies.play(state, "g", method, args)[0] or state
+    bodies.replay_body(replay["name"], replay["data"], False, 5.0)
     assert opened == []
 
 
@@ -990,7 +990,7 @@ def test_a_stopped_replay_answers_with_its_clicks_not_judged(capsys):
     # not judged but those the rules prove safe, and a note saying why.
     path = REPLAYS / "public" / "clone-expert-zhang-shen-jia.mvf"
     data = base64.b64encode(path.read_bytes()).decode()
-    body = json.loads(jobs.unjudged_replay_body(path.name, data, False, 2.5))
+    body = json.loads(bodies.unjudged_replay_body(path.name, data, False, 2.5))
     assert main(["replay", str(path), "--format", "json"]) == 0
     full = json.loads(capsys.readouterr().out)
     assert len(body["events"]) == len(full["events"]) and len(body["shown"]) == len(
@@ -1027,8 +1027,8 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
 
     monkeypatch.setattr(jobs, "analyze", recorded)
     request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
-    jobs.analysis_body(request)
-    jobs.overlay_body(request)
+    bodies.analysis_body(request)
+    bodies.overlay_body(request)
     assert [b.deadline for b in seen] == [deadline, deadline]
 
 
@@ -1042,7 +1042,7 @@ def test_the_overlay_of_300x300_out_of_time_says_so_in_a_few_lines(monkeypatch):
 
     monkeypatch.setattr(Budget, "check", out_of_time)
     text = LARGE.read_text()
-    body = json.loads(jobs.overlay_body((text, None, None, "auto", 5.0, (), True,
+    body = json.loads(bodies.overlay_body((text, None, None, "auto", 5.0, (), True,
                                          "square")))
     notes = body["analysis"]["notes"]
     assert len(notes) <= 3, notes

@@ -46,7 +46,7 @@ from starlette.exceptions import HTTPException
 from exactmines.analysis.backends import backend_names, registered
 from exactmines.errors import ExactminesError, OutOfTime, ParameterError
 from exactmines.io.formats import declared_size, decode_text
-from exactmines.ui.web import jobs
+from exactmines.ui.web import bodies
 from exactmines.ui.web.games import MAX_SIDE
 from exactmines.ui.web.store import GameStore, UnknownGame
 from exactmines.ui.web.workers import (
@@ -68,8 +68,8 @@ STATIC = files("exactmines.ui.web") / "static"
 #: Host names that reach only this machine (``Host`` headers a local server accepts).
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
-#: What the fork server imports once for every worker (the jobs and the default engines).
-PRELOAD = ("exactmines.ui.web.jobs", "exactmines.analysis.backends.auto",
+#: What the fork server imports once for every worker (the bodies and the default engines).
+PRELOAD = ("exactmines.ui.web.bodies", "exactmines.analysis.backends.auto",
            "exactmines.analysis.backends.dp", "exactmines.analysis.backends.sat")
 
 T = TypeVar("T")
@@ -240,7 +240,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def ask() -> None:
         await pool.start()
-        installed[:] = await pool.run(jobs.installed_backends, (), seconds=60)
+        installed[:] = await pool.run(bodies.installed_backends, (), seconds=60)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
@@ -282,7 +282,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  f"at most {settings.max_time_limit:g} s on this server")
         return value
 
-    async def analyze_request(request: Request) -> tuple[jobs.Request, int]:
+    async def analyze_request(request: Request) -> tuple[bodies.Request, int]:
         """The request's position, engine and limit, and its covered cells (roughly)."""
         raw = await request.body()
         if request.headers.get("content-type", "").startswith("application/json"):
@@ -322,10 +322,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit = data[4]
         allowance = settings.grace + settings.per_cell * covered
         seconds = limit + allowance
-        job = jobs.overlay_body if overlay else jobs.analysis_body
+        job = bodies.overlay_body if overlay else bodies.analysis_body
         # Linear work (read the position, write every cell unknown): given room enough for
         # a loaded machine, it only ever fails on a worker that cannot run at all.
-        fallback = (jobs.unanswered_body, (data, overlay, seconds),
+        fallback = (bodies.unanswered_body, (data, overlay, seconds),
                     10.0 + 2 * settings.per_cell * covered)
         try:
             body = await pool.run(job, (data,), seconds=seconds, fallback=fallback)
@@ -440,7 +440,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      ".mine text")
     async def import_endpoint(body: ImportRequest) -> Response:
         size = len(body.data or "") + len(body.text or "")
-        return _json(await run(jobs.import_body, (body.name, body.data, body.text),
+        return _json(await run(bodies.import_body, (body.name, body.data, body.text),
                                settings.time_limit + settings.per_cell * size,
                                "the import was not finished within {seconds} s and was "
                                "stopped"))
@@ -448,7 +448,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/export", summary="A .mine position or board -> .mine, .mbf (base64), "
                                      "x/o text or a JSMinesweeper link")
     async def export_endpoint(body: ExportRequest) -> Response:
-        return _json(await run(jobs.export_body, (body.text, body.to),
+        return _json(await run(bodies.export_body, (body.text, body.to),
                                settings.time_limit + settings.per_cell * len(body.text),
                                "the export was not finished within {seconds} s and was "
                                "stopped"))
@@ -463,10 +463,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Reading the file and writing the board before each of its events grow with it.
         allowance = settings.grace + settings.per_cell * len(body.data)
         seconds = limit + allowance
-        fallback = (jobs.unjudged_replay_body, (*args, seconds), 10.0 + 2 * allowance)
+        fallback = (bodies.unjudged_replay_body, (*args, seconds), 10.0 + 2 * allowance)
         await engines()
         try:
-            return _json(await pool.run(jobs.replay_body, (*args, limit), seconds=seconds,
+            return _json(await pool.run(bodies.replay_body, (*args, limit), seconds=seconds,
                                         fallback=fallback))
         except Overtime:
             raise OutOfTime(f"the replay was stopped, and not even read again within "
@@ -489,7 +489,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cells = len(body.board or "") or max(0, min(body.width * body.height,
                                                     MAX_SIDE * MAX_SIDE))
         state, answer = await run(
-            jobs.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
+            bodies.new_game, (game_id, body.width, body.height, body.mines, body.rule, seed,
                             body.noguess, body.board, settings.time_limit, body.topology),
             game_seconds(cells), "the new game was not made within {seconds} s and was stopped")
         store.add(game_id, state)
@@ -499,7 +499,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """``WebGame.method(*args)`` on the game, in a worker, one move at a time."""
         game = store.get(game_id)
         async with game.lock:
-            state, answer = await run(jobs.play, (game.state, game_id, method, args),
+            state, answer = await run(bodies.play, (game.state, game_id, method, args),
                                       game_seconds(len(game.state)),
                                       "the move was not finished within {seconds} s and was "
                                       "stopped; the game is as it was before it")

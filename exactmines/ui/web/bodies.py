@@ -1,4 +1,4 @@
-"""What the web server's worker processes run (:mod:`exactmines.ui.web.workers`).
+"""The response bodies the web server's worker processes compute (:mod:`exactmines.ui.web.workers`).
 
 Each job is a plain function of the request's data -- strings, numbers, a game's pickled
 state -- that returns the response body as JSON bytes (and a game's new state): the work,
