@@ -1017,7 +1017,7 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
     # while /api/analyze counted it. Both analyses now get the request's same budget
     # (a fixed deadline here, so that the comparison is exact whatever the machine's load).
     deadline = time.monotonic() + 10_000.0
-    monkeypatch.setattr(jobs.Budget, "seconds",
+    monkeypatch.setattr(bodies.Budget, "seconds",
                         classmethod(lambda cls, limit, parameter="": cls(deadline)))
     seen = []
 
@@ -1025,7 +1025,7 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
         seen.append(budget)
         return analyze(position, backend=backend, budget=budget)
 
-    monkeypatch.setattr(jobs, "analyze", recorded)
+    monkeypatch.setattr(bodies, "analyze", recorded)
     request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
     bodies.analysis_body(request)
     bodies.overlay_body(request)
