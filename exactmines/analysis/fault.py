@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactmines.analysis.backends import Backend, ComponentCounts
+from exactmines.analysis.combine import feasible_sums, fits
 from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
-from exactmines.position import COVERED, FLAG, Position
+from exactmines.position import Position
 
 __all__ = ["Fault", "find_fault"]
 
@@ -32,7 +33,8 @@ class Fault:
 
 
 def _clue_words(position: Position, cells: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"the {position.char(c)} at row {c[0]}, col {c[1]}" for c in cells)
+    return ", ".join(f"the {position.number(c)} at {position.topology.cell_text(c)}"
+                     for c in cells)
 
 
 def find_fault(position: Position, engine: Backend, *,
@@ -40,20 +42,20 @@ def find_fault(position: Position, engine: Backend, *,
     """The clues (or the mine count) that make ``position`` inconsistent; ``None`` if it is
     consistent.
 
-    A number that cannot hold on its face (more flags than it says, or too few covered
-    cells) is named alone. Otherwise the component whose numbers have no layout is shrunk to
-    a minimal set of clues that still have none (drop a clue, count again, keep it dropped
-    if no layout appears): every clue named is needed for the contradiction. When
-    ``budget`` runs out the shrinking stops and the clues kept so far are named. When every
-    component has layouts but none fits the total, the count is at fault, with the range
-    of totals the numbers allow. Cost: one count per clue of the failing component.
+    A number that cannot hold on its face (more flags than it says, or too few covered cells:
+    the frontier's own check) is named alone. Otherwise the component whose numbers have no
+    layout is shrunk to a minimal set of clues that still have none (drop a clue, count again,
+    keep it dropped if no layout appears): every clue named is needed for the contradiction.
+    When ``budget`` runs out the shrinking stops and the clues kept so far are named. When every
+    component has layouts but none fits the total, the count is at fault, with the range of
+    totals the numbers allow. Cost: one count per clue of the failing component.
     """
     frontier = build_frontier(position)
     if frontier.contradiction:
-        bad = _clues_over_their_room(position)
-        if bad:
-            return Fault(f"inconsistent: {frontier.contradiction}", (bad,))
-        return Fault(f"inconsistent: {frontier.contradiction}", count=True)
+        message = f"inconsistent: {frontier.contradiction}"
+        if frontier.contradiction_at is not None:
+            return Fault(message, (frontier.contradiction_at,))
+        return Fault(message, count=True)
     counts: list[ComponentCounts] = []
     for i, component in enumerate(frontier.components):
         try:
@@ -66,39 +68,18 @@ def find_fault(position: Position, engine: Backend, *,
             return Fault(f"inconsistent: no layout satisfies {_clue_words(position, cells)} "
                          "together", cells)
         counts.append(found)
-    if frontier.mines_left is None:
+    left = frontier.mines_left
+    if left is None:
         return None
     numbers = [c.mine_numbers() for c in counts]
-    low = sum(min(n) for n in numbers)
-    high = sum(max(n) for n in numbers) + len(frontier.outside)
-    flags = len(position.flags)
-    if low <= frontier.mines_left <= high and _total_fits(numbers, len(frontier.outside),
-                                                          frontier.mines_left):
+    outside = len(frontier.outside)
+    if fits(feasible_sums(numbers), left - outside, left):
         return None
+    low = sum(min(n) for n in numbers)
+    high = sum(max(n) for n in numbers) + outside
+    flags = len(position.flags)
     return Fault(f"inconsistent: the total of {position.mines} mines does not fit; the numbers "
                  f"allow between {low + flags} and {high + flags} (flags included)", count=True)
-
-
-def _total_fits(numbers: list[frozenset[int]], outside: int, left: int) -> bool:
-    """Some choice of a mine number per component, plus 0..outside off the frontier,
-    adds up to ``left``."""
-    sums = {0}
-    for allowed in numbers:
-        sums = {s + k for s in sums for k in allowed if s + k <= left}
-    return any(left - outside <= s <= left for s in sums)
-
-
-def _clues_over_their_room(position: Position) -> tuple[int, int] | None:
-    """The first number (row-major) with more flags around it than it says, or fewer
-    flags and covered cells than it says."""
-    for r, row in enumerate(position.rows):
-        for c, ch in enumerate(row):
-            if ch.isdigit():
-                around = [position.char(n) for n in position.neighbours((r, c))]
-                flags, covered = around.count(FLAG), around.count(COVERED)
-                if flags > int(ch) or flags + covered < int(ch):
-                    return (r, c)
-    return None
 
 
 def _minimal_conflict(component: Component, engine: Backend,
