@@ -20,7 +20,7 @@ from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
-from exactmines.position import Cell, Position, indices_of
+from exactmines.position import COVERED, Cell, Position, indices_of
 from exactmines.words import plural
 
 __all__ = ["REASONS", "CANDIDATES", "Recommendation", "recommendation_to_dict", "first_click",
@@ -167,8 +167,9 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
         return Advice(None, "nothing to click: no covered cell")
     width = position.width
     flags = frozenset(flagged)
-    shown = [(r * width + c, int(ch)) for r, row in enumerate(position.rows)
-             for c, ch in enumerate(row) if ch.isdigit()]
+    shown = [(r * width + c, n) for r, row in enumerate(position.rows)
+             for c, ch in enumerate(row)
+             if ch != COVERED and (n := position.number((r, c))) is not None]
     if not shown:
         move, note = avoid_flags(first_click(width, position.height, "safe"), flags, ())
         return Advice(move, note)
