@@ -14,6 +14,7 @@ import json
 import pickle
 import time
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from exactmines.analysis.analyze import Analysis, analyze, not_computed
@@ -130,16 +131,17 @@ def cell_groups(result: Analysis) -> list[dict[str, Any]]:
     fraction is written once (a 300x300 position's cells take 22 MB one by one, a few
     hundred KB grouped)."""
     width = result.position.width
-    texts: dict[int, str | None] = {}  # by the Fraction object: cells of a box share one
-    groups: dict[tuple[str | None, str], list[int]] = {}
+    # Keyed by the value's numerator and denominator: equal values share a group, and
+    # hashing two integers costs a fraction of a Fraction's hash (a modular inverse of a
+    # denominator hundreds of digits long, once per cell).
+    groups: dict[tuple[tuple[int, int] | None, str], list[int]] = {}
     for cell in result.cells:
-        key = id(cell.probability)
-        if key not in texts:
-            texts[key] = fraction_text(cell.probability)
-        groups.setdefault((texts[key], cell.verdict), []).append(cell.row * width + cell.col)
-    return [{"probability": p, "verdict": verdict, "cells": cells}
+        p = cell.probability
+        key = None if p is None else (p.numerator, p.denominator)
+        groups.setdefault((key, cell.verdict), []).append(cell.row * width + cell.col)
+    return [{"probability": None if p is None else fraction_text(Fraction(*p)),
+             "verdict": verdict, "cells": cells}
             for (p, verdict), cells in groups.items()]
-
 
 
 # -- files, in memory ----------------------------------------------------------------------
