@@ -131,6 +131,11 @@ def analyze_command(
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Also what the web page shows: the clues at fault in an "
+                          "inconsistent position; the recommended click, the best guesses "
+                          "with their reasons, dead cells and 50/50s in a consistent one "
+                          "(within the same --time-limit).")] = False,
 ) -> None:
     """Exact probabilities, safe cells and mines of positions.
 
@@ -144,6 +149,8 @@ def analyze_command(
     # A limit of 0, or below, is refused before any work; one position's budget starts
     # here and covers reading it too (several: each from the start of its analysis).
     entry = Budget.seconds(time_limit)
+    if explain and unique:
+        raise InputError("--explain needs the analysis: give no --unique", source="command line")
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -170,21 +177,27 @@ def analyze_command(
     from exactmines.analysis.serialize import analysis_to_dict
     from exactmines.ui.report import analysis_to_text
 
-    results = []
+    if explain:
+        from exactmines.ui.explain import explain_dict, explain_text
+
+    results, dicts = [], []
     console = _console()
     for name, position in positions:
         budget = entry if len(positions) == 1 else Budget.seconds(time_limit)
         result = analyze(position, backend=engine, budget=budget)
         results.append(result)
+        if output is not OutputFormat.text:
+            dicts.append(explain_dict(result, name, engine, budget) if explain
+                         else analysis_to_dict(result, name))
         if output is OutputFormat.jsonl:
-            _emit_json(analysis_to_dict(result, name))
+            _emit_json(dicts[-1])
             sys.stdout.flush()
         elif output is OutputFormat.text:
-            console.print(analysis_to_text(result, name))
+            console.print(explain_text(result, name, engine, budget) if explain
+                          else analysis_to_text(result, name))
             if len(positions) > 1:
                 console.print()
     if output is OutputFormat.json:
-        dicts = [analysis_to_dict(r, name) for r, (name, _) in zip(results, positions, strict=True)]
         _emit_json(dicts[0] if len(dicts) == 1 else dicts)
     if image is not None:
         from exactmines.ui.pictures import draw_analysis
