@@ -27,27 +27,34 @@ Errors are always ``{"error": "one line"}``.
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
-from exactmines.analysis.backends import backend_names, registered
+from exactmines.analysis.backends import registered
 from exactmines.errors import ExactminesError, OutOfTime, ParameterError
 from exactmines.io.formats import declared_size, decode_text
 from exactmines.ui.web import bodies
 from exactmines.ui.web.games import MAX_SIDE
+from exactmines.ui.web.middleware import BodyLimit, SameHost
+from exactmines.ui.web.models import (
+    AnalyzeRequest,
+    CellRequest,
+    ExportRequest,
+    ImportRequest,
+    NewGameRequest,
+    ReplayRequest,
+)
 from exactmines.ui.web.store import GameStore, UnknownGame
 from exactmines.ui.web.workers import (
     Busy,
@@ -120,75 +127,6 @@ def _size_of(text: str | None, grid: list[str] | None) -> tuple[int, int] | None
     if grid:
         return max(len(row) for row in grid), len(grid)
     return None
-
-
-# -- request bodies ---------------------------------------------------------------------
-
-
-#: The topologies the page draws (a ``.mine`` header's word).
-PageTopology = Literal["square", "torus", "hex"]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class AnalyzeRequest(_Body):
-    """A position as ``.mine`` text, or as a grid of rows (``.mine`` characters) with an
-    optional total mine count."""
-
-    text: str | None = Field(None, description=".mine text (header and rows)")
-    grid: list[str] | None = Field(None, description="rows of 0-8, H, F, M or ?")
-    mines: int | None = Field(None, description="total mines (flags included), with grid")
-    backend: str = Field("auto", description="engine: " + ", ".join(backend_names()))
-    time_limit: float | None = Field(None, description="seconds (default 5, capped)")
-    flagged: list[tuple[int, int]] = Field(
-        [], description="overlay only: [row, col] of cells a player flagged in a game (covered "
-                        "in grid, not trusted): drawn as flags, never recommended")
-    grouped: bool = Field(False, description="overlay only: the analysis's cells as "
-                                             "cell_groups (flat indices by value) instead of "
-                                             "one object per cell")
-    topology: PageTopology = Field("square", description="with grid: the board's topology "
-                                                        "(.mine text names its own)")
-
-
-class ImportRequest(_Body):
-    """An uploaded file (base64 ``data`` with its ``name``) or pasted ``text``."""
-
-    name: str = ""
-    data: str | None = None
-    text: str | None = None
-
-
-class ReplayRequest(_Body):
-    """A recorded game: the file's ``name`` (its ending says the format: .avf, .rmv, .evf,
-    .mvf) and its bytes in base64 ``data``."""
-
-    name: str
-    data: str
-    trust_flags: bool = False
-    time_limit: float | None = Field(None, description="seconds (default 5, capped)")
-
-
-class ExportRequest(_Body):
-    text: str
-    to: Literal["mine", "mbf", "xo", "link"]
-
-
-class NewGameRequest(_Body):
-    width: int = 9
-    height: int = 9
-    mines: int = 10
-    topology: PageTopology = Field("square", description="the board's topology")
-    rule: str = "safe"
-    seed: int | None = Field(None, ge=0, description="at least 0; random when not given")
-    noguess: bool = False
-    board: str | None = Field(None, description=".mine text of a board (mines marked M)")
-
-
-class CellRequest(_Body):
-    row: int
-    col: int
 
 
 def _one_line(exc: ValidationError | RequestValidationError) -> str:
@@ -534,101 +472,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await on_game(game_id, "step")
 
     return app
-
-
-# -- middleware ---------------------------------------------------------------------------
-
-Receive = Callable[[], Awaitable[dict]]
-Send = Callable[[dict], Awaitable[None]]
-
-
-async def _refuse(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
-
-
-def _host_name(host: str) -> str:
-    """The name in a ``Host`` header (``[::1]:8000`` -> ``::1``, ``localhost:80`` ->
-    ``localhost``), lower case."""
-    return (urlsplit(f"//{host}").hostname or "").lower()
-
-
-class SameHost:
-    """ASGI middleware: only this machine's page and scripts drive the server.
-
-    A ``Host`` whose name is not in ``hosts`` gets 403 (a page of another site that
-    resolves its own name to 127.0.0.1, DNS rebinding, sends its own name); so does a
-    request with an ``Origin`` other than ``http://`` + its ``Host`` (another site's page
-    in the user's browser posting here). Scripts and ``curl`` send no ``Origin`` and pass.
-    ``hosts=None`` accepts any ``Host`` (the Origin check still holds).
-    """
-
-    def __init__(self, app: Callable[..., Awaitable[None]],
-                 hosts: tuple[str, ...] | None) -> None:
-        self.app = app
-        self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
-
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers", ()))
-        host = headers.get(b"host", b"").decode("latin-1")
-        if self.hosts is not None and _host_name(host) not in self.hosts:
-            await _refuse(send, 403, f"host {host!r} refused: this server answers "
-                                     f"{', '.join(sorted(self.hosts))} only")
-            return
-        origin = headers.get(b"origin")
-        if origin is not None and origin.decode("latin-1").lower() != f"http://{host}".lower():
-            await _refuse(send, 403, f"origin {origin.decode('latin-1')!r} refused: only "
-                                     "this server's own page may send requests from a "
-                                     "browser")
-            return
-        await self.app(scope, receive, send)
-
-
-class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes gets 413 without being read
-    whole (by its Content-Length, or as soon as a chunked body passes the limit)."""
-
-    def __init__(self, app: Callable[..., Awaitable[None]], limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        message = f"request body larger than {plural(self.limit, 'byte')}"
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                await _refuse(send, 413, message)
-                return
-        seen = 0
-        started = False
-
-        async def guarded_send(message: dict) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        async def counted_receive() -> dict:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge()
-            return message
-
-        try:
-            await self.app(scope, counted_receive, guarded_send)
-        except _TooLarge:
-            if not started:
-                await _refuse(send, 413, message)
-
-
-class _TooLarge(Exception):
-    pass
