@@ -41,7 +41,7 @@ def test_the_json_is_the_overlays(capsys):
     code, out, _ = run(capsys, GUESS, "--format", "json")
     assert code == 0
     explained = json.loads(out)["explain"]
-    request = (GUESS.read_text(), None, None, "auto", 30.0, (), False, "square")
+    request = bodies.Request(GUESS.read_text(), None, None, "auto", 30.0)
     overlay = json.loads(bodies.overlay_body(request))
     del overlay["analysis"]
     assert explained == overlay

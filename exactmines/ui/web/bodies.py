@@ -15,7 +15,7 @@ import pickle
 import time
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from exactmines.analysis.analyze import Analysis, analyze, not_computed
 from exactmines.analysis.backends import get_backend, installed_backend_names
@@ -37,17 +37,25 @@ __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "e
            "replay_body", "unjudged_replay_body", "new_game", "play", "installed_backends",
            "json_bytes", "Request"]
 
-#: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
-#: limit in seconds, cells a player flagged, cells grouped, the grid's topology)`` (the
-#: flags and grouping: the overlay's).
-Request = tuple[str | None, list[str] | None, int | None, str, float,
-                tuple[tuple[int, int], ...], bool, str]
+class Request(NamedTuple):
+    """An analysis request as the server hands it over (``/api/analyze`` and
+    ``/api/overlay``): the position as ``.mine`` text or as a grid of rows (with its total
+    ``mines`` and its ``topology``), the engine's name, the time limit in seconds, and for
+    the overlay the cells a player flagged and whether the cells are grouped by value."""
+
+    text: str | None
+    grid: list[str] | None
+    mines: int | None
+    backend: str
+    time_limit: float
+    flagged: tuple[tuple[int, int], ...] = ()
+    grouped: bool = False
+    topology: str = "square"
 
 
 def _position(request: Request) -> Position:
     """The request's position (its text, or its grid on its topology)."""
-    text, grid, mines, *_, topology = request
-    return read_position(text, grid, mines, topology=topology)
+    return read_position(request.text, request.grid, request.mines, topology=request.topology)
 
 
 def json_bytes(value: Any) -> bytes:
@@ -66,10 +74,9 @@ def installed_backends() -> list[str]:
 
 def analysis_body(request: Request) -> bytes:
     """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
-    _, _, _, backend, limit, *_ = request
-    budget = Budget.seconds(limit)
+    budget = Budget.seconds(request.time_limit)
     position = _position(request)
-    return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(backend),
+    return json_bytes(analysis_to_dict(analyze(position, backend=get_backend(request.backend),
                                                budget=budget)))
 
 
@@ -85,18 +92,17 @@ def overlay_body(request: Request) -> bytes:
     probabilities there is no advice to give, so nothing is lost when the analysis used it
     all.
     """
-    _, _, _, backend, limit, flagged, grouped, _ = request
-    budget = Budget.seconds(limit)
+    budget = Budget.seconds(request.time_limit)
     position = _position(request)
-    engine = get_backend(backend)
+    engine = get_backend(request.backend)
     result = analyze(position, backend=engine, budget=budget)
-    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
+    out: dict[str, Any] = {"analysis": _analysis(result, request.grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
+    out.update(advise(position, result, flagged=request.flagged, budget=budget).to_dict())
     return json_bytes(out)
 
 
@@ -113,14 +119,13 @@ def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
     stopped after ``seconds``: :func:`~exactmines.analysis.analyze.not_computed` (no
     frontier built: reading the position is all it costs), in the endpoint's shape."""
-    _, _, _, backend, _, _, grouped, _ = request
     note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
             "its time limit); consistency, layouts and every verdict are unknown")
-    result = not_computed(_position(request), backend, note)
+    result = not_computed(_position(request), request.backend, note)
     if not overlay:
         return json_bytes(analysis_to_dict(result))
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
-    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
+    return json_bytes({"analysis": _analysis(result, request.grouped), "fault": None,
                        **advice.to_dict()})
 
 
