@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, installed_backend_names
 from exactmines.analysis.frontier import BUILDING
-from exactmines.budget import Budget
+from exactmines.budget import LIMIT_RULE, Budget
 from exactmines.errors import (
     BackendUnavailable,
     OutOfTime,
@@ -138,8 +138,9 @@ def test_bad_text_gets_the_cli_message_with_line_and_column(client, capsys, tmp_
      "input: \"mines\" goes with \"grid\"; .mine text has its count in the header"),
     ({"text": REFERENCE, "backend": "nope"},
      f"unknown backend 'nope': choose one of {', '.join(backend_names())}"),
-    ({"text": REFERENCE, "time_limit": 0}, "time_limit 0.0: must be more than 0 s"),
-    ({"text": REFERENCE, "time_limit": -1}, "time_limit -1.0: must be more than 0 s"),
+    # The library's rule (Budget.seconds), as on the command line.
+    ({"text": REFERENCE, "time_limit": 0}, f"time_limit 0.0: {LIMIT_RULE}"),
+    ({"text": REFERENCE, "time_limit": -1}, f"time_limit -1.0: {LIMIT_RULE}"),
     ({"text": REFERENCE, "time_limit": 31}, "time_limit 31.0: at most 30 s on this server"),
     ({"text": REFERENCE, "colour": "red"}, "colour: Extra inputs are not permitted"),
     ({"text": 5}, "text: Input should be a valid string"),
@@ -300,7 +301,7 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
 
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
-    data = (hard_text, None, None, "auto", 1.0, (), False, "square")
+    data = bodies.Request(hard_text, None, None, "auto", 1.0)
     body = json.loads(bodies.unanswered_body(data, False, 1.65))
     position = position_from_text(hard_text)
     assert body["consistent"] is None and body["layouts"] is None and body["unique"] is None
@@ -319,7 +320,7 @@ def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
     assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
     # The page asks for the cells grouped: every covered cell, unknown, in one group.
-    grouped = json.loads(bodies.unanswered_body(data[:6] + (True, "square"), True, 1.65))
+    grouped = json.loads(bodies.unanswered_body(data._replace(grouped=True), True, 1.65))
     assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
                                                   "cells": [r * position.width + c for r, c in
                                                             [(c["row"], c["col"])
@@ -827,7 +828,7 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     assert [name for name in opened if not name.startswith("/proc/")] == []
     opened.clear()
     # ... and the jobs its workers run, here in this process where open is watched.
-    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
+    request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)
     bodies.analysis_body(request)
     bodies.overlay_body(request)
     bodies.unanswered_body(request, True, 1.0)
@@ -1026,7 +1027,7 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
         return analyze(position, backend=backend, budget=budget)
 
     monkeypatch.setattr(bodies, "analyze", recorded)
-    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
+    request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)
     bodies.analysis_body(request)
     bodies.overlay_body(request)
     assert [b.deadline for b in seen] == [deadline, deadline]
@@ -1042,8 +1043,8 @@ def test_the_overlay_of_300x300_out_of_time_says_so_in_a_few_lines(monkeypatch):
 
     monkeypatch.setattr(Budget, "check", out_of_time)
     text = LARGE.read_text()
-    body = json.loads(bodies.overlay_body((text, None, None, "auto", 5.0, (), True,
-                                         "square")))
+    body = json.loads(bodies.overlay_body(bodies.Request(text, None, None, "auto", 5.0,
+                                                        grouped=True)))
     notes = body["analysis"]["notes"]
     assert len(notes) <= 3, notes
     assert body["analysis"]["components"] is not None
