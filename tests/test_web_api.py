@@ -906,6 +906,13 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
                    "address of this machine)\n")
 
 
+def test_serve_refuses_a_time_limit_by_the_librarys_rule(capsys):
+    # One rule for every time limit (Budget.seconds), with its one message.
+    assert main(["serve", "--time-limit", "0"]) == 2
+    assert capsys.readouterr().err == ("exactmines: error: command line: --time-limit 0.0: "
+                                       f"{LIMIT_RULE}\n")
+
+
 def test_an_app_served_again_after_a_shutdown_answers():
     app = create_app()
     for _ in range(2):
