@@ -97,7 +97,7 @@ UNLIMITED = Budget()
 # ``budget.share(fraction)`` of the time that remains when it starts (the rest is left to
 # the stages after it), or ``budget.at_most(seconds)`` where the work has no limit of its
 # own but a stage must not run for ever. The page's overlay gives the analysis the whole
-# request's budget and its advice what the analysis left (``ui/web/jobs.py``).
+# request's budget and its advice what the analysis left (``ui/web/bodies.py``).
 
 #: ``analyze``: the share counting may use; the verdicts have the rest (all of it, when
 #: every component was counted in time, since they then need none).

@@ -30,7 +30,7 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.generate.families import dense_games
 from exactmines.io.files import read_replay
 from exactmines.replay import judge
-from exactmines.ui.web import jobs
+from exactmines.ui.web import bodies as web_bodies
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ("tests/data/replays/public/arbiter-expert-wang-jianing.avf",
@@ -81,7 +81,7 @@ def page() -> None:
     requests = [(None, list(s.position.rows), s.position.mines, "auto", 5.0, (), True,
                  "square") for s in steps]
     for request in requests:  # warm
-        jobs.overlay_body(request)
+        web_bodies.overlay_body(request)
 
     def cached() -> None:
         cache, game = CountCache(), None
@@ -90,7 +90,7 @@ def page() -> None:
                 cache, game = CountCache(), step.game
             analyze(step.position, cache=cache).cells.probabilities()
 
-    bodies = least_ms(lambda: [jobs.overlay_body(r) for r in requests])
+    bodies = least_ms(lambda: [web_bodies.overlay_body(r) for r in requests])
     plain = least_ms(lambda: [analyze(s.position).cells.probabilities() for s in steps])
     print(f"page: {len(steps)} positions of 5 expert games (CPU ms, least of 5): the overlays' "
           f"bodies {bodies:.1f}, their analyses {plain:.1f}, the analyses with one CountCache "

@@ -43,9 +43,9 @@ from typing import Any
 from exactmines.analysis.analyze import analyze
 from exactmines.game import Game, deal
 from exactmines.io.formats import position_to_mine
+from exactmines.play.advice import advise
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Position
-from exactmines.ui.web.advice import advise
 
 #: kind -> (width, height, mines, first seed, condition on the overlay's extra keys).
 KINDS: dict[str, tuple[int, int, int, int, Callable[[dict[str, Any]], bool]]] = {

@@ -27,7 +27,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.generate.hardness import CNF, compile_cnf
 from exactmines.generate.positions import random_sat_instances
 from exactmines.position import Cell, Position
-from exactmines.ui.web.jobs import overlay_body
+from exactmines.ui.web.bodies import Request, overlay_body
 
 ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "instances" / "sat-3sat-v20-c85-seed1-000.mine"
@@ -150,7 +150,7 @@ def test_the_limit_holds_on_a_formula_with_many_models(engine):
 
 def overlay(text: str, limit: float) -> dict:
     """What ``POST /api/overlay`` answers for the position ``text`` under ``limit``."""
-    return json.loads(overlay_body((text, None, None, "auto", limit, (), False, "square")))
+    return json.loads(overlay_body(Request(text, None, None, "auto", limit)))
 
 
 def test_the_page_overlay_keeps_to_one_budget():

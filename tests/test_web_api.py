@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import backend_names, installed_backend_names
 from exactmines.analysis.frontier import BUILDING
-from exactmines.budget import Budget
+from exactmines.budget import LIMIT_RULE, Budget
 from exactmines.errors import (
     BackendUnavailable,
     OutOfTime,
@@ -34,7 +34,7 @@ from exactmines.io.formats import position_from_text
 from exactmines.io.replays import ms_toollib_version
 from exactmines.play.strategy import GUESS_KINDS
 from exactmines.ui.cli import main
-from exactmines.ui.web import jobs
+from exactmines.ui.web import bodies
 from exactmines.ui.web.app import Settings, create_app
 from exactmines.ui.web.workers import PoolLimits
 
@@ -138,8 +138,9 @@ def test_bad_text_gets_the_cli_message_with_line_and_column(client, capsys, tmp_
      "input: \"mines\" goes with \"grid\"; .mine text has its count in the header"),
     ({"text": REFERENCE, "backend": "nope"},
      f"unknown backend 'nope': choose one of {', '.join(backend_names())}"),
-    ({"text": REFERENCE, "time_limit": 0}, "time_limit 0.0: must be more than 0 s"),
-    ({"text": REFERENCE, "time_limit": -1}, "time_limit -1.0: must be more than 0 s"),
+    # The library's rule (Budget.seconds), as on the command line.
+    ({"text": REFERENCE, "time_limit": 0}, f"time_limit 0.0: {LIMIT_RULE}"),
+    ({"text": REFERENCE, "time_limit": -1}, f"time_limit -1.0: {LIMIT_RULE}"),
     ({"text": REFERENCE, "time_limit": 31}, "time_limit 31.0: at most 30 s on this server"),
     ({"text": REFERENCE, "colour": "red"}, "colour: Extra inputs are not permitted"),
     ({"text": 5}, "text: Input should be a valid string"),
@@ -300,8 +301,8 @@ def test_the_overlay_past_its_limit_is_200_soon_after_it():
 
 def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
     # What a request gets when its worker had to be ended: sound, and it says why.
-    data = (hard_text, None, None, "auto", 1.0, (), False, "square")
-    body = json.loads(jobs.unanswered_body(data, False, 1.65))
+    data = bodies.Request(hard_text, None, None, "auto", 1.0)
+    body = json.loads(bodies.unanswered_body(data, False, 1.65))
     position = position_from_text(hard_text)
     assert body["consistent"] is None and body["layouts"] is None and body["unique"] is None
     assert body["probabilities_computed"] is False and body["verdicts_complete"] is False
@@ -314,12 +315,12 @@ def test_a_stopped_analysis_answers_that_nothing_was_computed(hard_text):
                              "are unknown"]
     # No frontier was built for it (reading the position is all it costs): no shape.
     assert body["components"] is None and body["frontier_cells"] is None
-    overlay = json.loads(jobs.unanswered_body(data, True, 1.65))
+    overlay = json.loads(bodies.unanswered_body(data, True, 1.65))
     assert overlay["analysis"] == body and overlay["recommendation"] is None
     assert overlay["fault"] is None and "nothing was computed" in overlay["note"]
     assert overlay["candidates"] == overlay["dead"] == overlay["fifty_fifties"] == []
     # The page asks for the cells grouped: every covered cell, unknown, in one group.
-    grouped = json.loads(jobs.unanswered_body(data[:6] + (True, "square"), True, 1.65))
+    grouped = json.loads(bodies.unanswered_body(data._replace(grouped=True), True, 1.65))
     assert grouped["analysis"]["cell_groups"] == [{"probability": None, "verdict": "unknown",
                                                   "cells": [r * position.width + c for r, c in
                                                             [(c["row"], c["col"])
@@ -335,9 +336,9 @@ def test_every_worker_busy_and_no_queue_is_503_at_once(hard_text):
             try:
                 hard = asyncio.ensure_future(
                     c.post("/api/analyze", json={"text": hard_text, "time_limit": 2}))
-                for _ in range(3000):  # the hard request takes the only worker ...
-                    if (await c.get("/api/health")).json()["workers"]["busy"]:
-                        break
+                deadline = time.monotonic() + 60  # the hard request takes the only worker
+                while not (await c.get("/api/health")).json()["workers"]["busy"]:
+                    assert time.monotonic() < deadline, "the hard request never started"
                     await asyncio.sleep(0.02)
                 busy = await c.post("/api/analyze", json={"text": REFERENCE})  # ... none left
                 waited = not hard.done()  # refused at once: while the hard one still runs
@@ -369,8 +370,12 @@ def test_concurrent_clients_within_the_pool_get_no_error():
         async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as c:
             try:
                 codes = await asyncio.gather(*(client_loop(c) for _ in range(4)))
-                await asyncio.sleep(0.05)
-                return codes, (await c.get("/api/health")).json()["busy"]
+                # Every slot given back: polled, with a deadline a loaded machine never meets.
+                deadline = time.monotonic() + 60
+                while (busy := (await c.get("/api/health")).json()["busy"]) \
+                        and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
+                return codes, busy
             finally:
                 await app.state.pool.close()
 
@@ -435,7 +440,7 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
 
     import exactmines.play.strategy as strategy_module
     from exactmines.game import Game, random_board
-    from exactmines.ui.web.advice import advise
+    from exactmines.play.advice import advise
 
     board = random_board(30, 16, 99, random.Random(0))
     game = Game(board)
@@ -626,7 +631,7 @@ def test_a_total_the_numbers_allow_is_no_fault(text):
     # The total at the least (or the most) the numbers allow, with or without cells off the
     # numbers: consistent, so no fault to name.
     from exactmines.analysis.backends import get_backend
-    from exactmines.ui.web.advice import find_fault
+    from exactmines.analysis.fault import find_fault
 
     assert find_fault(position_from_text(text), get_backend("auto")) is None
 
@@ -844,17 +849,17 @@ def test_no_endpoint_opens_a_file(client, monkeypatch):
     assert [name for name in opened if not name.startswith("/proc/")] == []
     opened.clear()
     # ... and the jobs its workers run, here in this process where open is watched.
-    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
-    jobs.analysis_body(request)
-    jobs.overlay_body(request)
-    jobs.unanswered_body(request, True, 1.0)
-    jobs.import_body("", None, "xo\nox\n")
-    jobs.export_body("2x1x1\nM1\n", "mbf")
-    state, _ = jobs.new_game("g", 9, 9, 10, "safe", 2, True, None, 5.0)
+    request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)
+    bodies.analysis_body(request)
+    bodies.overlay_body(request)
+    bodies.unanswered_body(request, True, 1.0)
+    bodies.import_body("", None, "xo\nox\n")
+    bodies.export_body("2x1x1\nM1\n", "mbf")
+    state, _ = bodies.new_game("g", 9, 9, 10, "safe", 2, True, None, 5.0)
     for method, args in [("reveal", ((0, 0),)), ("flag", ((8, 8),)), ("step", ()),
                          ("hint", ()), ("to_dict", ())]:  # (a step may open 8,8)
-        state = jobs.play(state, "g", method, args)[0] or state
-    jobs.replay_body(replay["name"], replay["data"], False, 5.0)
+        state = bodies.play(state, "g", method, args)[0] or state
+    bodies.replay_body(replay["name"], replay["data"], False, 5.0)
     assert opened == []
 
 
@@ -916,6 +921,13 @@ def test_serve_refuses_a_bad_port_and_a_taken_one(capsys):
     err = capsys.readouterr().err
     assert err == (f"exactmines: error: cannot listen on 127.0.0.1:{port} (taken, or not an "
                    "address of this machine)\n")
+
+
+def test_serve_refuses_a_time_limit_by_the_librarys_rule(capsys):
+    # One rule for every time limit (Budget.seconds), with its one message.
+    assert main(["serve", "--time-limit", "0"]) == 2
+    assert capsys.readouterr().err == ("exactmines: error: command line: --time-limit 0.0: "
+                                       f"{LIMIT_RULE}\n")
 
 
 def test_an_app_served_again_after_a_shutdown_answers():
@@ -1007,7 +1019,7 @@ def test_a_stopped_replay_answers_with_its_clicks_not_judged(capsys):
     # not judged but those the rules prove safe, and a note saying why.
     path = REPLAYS / "public" / "clone-expert-zhang-shen-jia.mvf"
     data = base64.b64encode(path.read_bytes()).decode()
-    body = json.loads(jobs.unjudged_replay_body(path.name, data, False, 2.5))
+    body = json.loads(bodies.unjudged_replay_body(path.name, data, False, 2.5))
     assert main(["replay", str(path), "--format", "json"]) == 0
     full = json.loads(capsys.readouterr().out)
     assert len(body["events"]) == len(full["events"]) and len(body["shown"]) == len(
@@ -1034,7 +1046,7 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
     # while /api/analyze counted it. Both analyses now get the request's same budget
     # (a fixed deadline here, so that the comparison is exact whatever the machine's load).
     deadline = time.monotonic() + 10_000.0
-    monkeypatch.setattr(jobs.Budget, "seconds",
+    monkeypatch.setattr(bodies.Budget, "seconds",
                         classmethod(lambda cls, limit, parameter="": cls(deadline)))
     seen = []
 
@@ -1042,10 +1054,10 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
         seen.append(budget)
         return analyze(position, backend=backend, budget=budget)
 
-    monkeypatch.setattr(jobs, "analyze", recorded)
-    request = (REFERENCE, None, None, "auto", 5.0, (), True, "square")
-    jobs.analysis_body(request)
-    jobs.overlay_body(request)
+    monkeypatch.setattr(bodies, "analyze", recorded)
+    request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)
+    bodies.analysis_body(request)
+    bodies.overlay_body(request)
     assert [b.deadline for b in seen] == [deadline, deadline]
 
 
@@ -1059,8 +1071,8 @@ def test_the_overlay_of_300x300_out_of_time_says_so_in_a_few_lines(monkeypatch):
 
     monkeypatch.setattr(Budget, "check", out_of_time)
     text = LARGE.read_text()
-    body = json.loads(jobs.overlay_body((text, None, None, "auto", 5.0, (), True,
-                                         "square")))
+    body = json.loads(bodies.overlay_body(bodies.Request(text, None, None, "auto", 5.0,
+                                                        grouped=True)))
     notes = body["analysis"]["notes"]
     assert len(notes) <= 3, notes
     assert body["analysis"]["components"] is not None

@@ -186,7 +186,7 @@ def test_a_worker_ended_before_it_read_the_position_answers_200_not_computed(pat
     # The worker went past its time and was ended before even its position was read (a
     # loaded machine); no other worker is asked to read it again (the audit got 500 when
     # that one did not finish in time either): the server answers itself.
-    from exactmines.ui.web import jobs
+    from exactmines.ui.web import bodies
     from exactmines.ui.web.workers import Overtime
 
     app = create_app()
@@ -195,7 +195,7 @@ def test_a_worker_ended_before_it_read_the_position_answers_200_not_computed(pat
     asked = []
 
     async def ended(job, args, *, seconds, fallback=None):
-        if job is jobs.installed_backends:
+        if job is bodies.installed_backends:
             return await real(job, args, seconds=seconds)
         asked.append(job)
         raise Overtime(f"not finished within {seconds:g} s")

@@ -201,7 +201,7 @@ def test_closing_ends_every_worker_and_answers_every_caller():
         await pool.start()
         running = asyncio.ensure_future(pool.run(time.sleep, (60,), seconds=60))
         waiting = asyncio.ensure_future(pool.run(time.sleep, (60,), seconds=60))
-        await asyncio.sleep(0.3)
+        await until(lambda: pool.status()["busy"] == 1 and pool.status()["waiting"] == 1)
         pids = pool.pids()
         started = time.monotonic()
         await pool.close()
@@ -222,8 +222,11 @@ from exactmines.ui.web.workers import WorkerPool, PoolLimits
 async def main():
     pool = WorkerPool(PoolLimits(workers=1, warm=1))
     await pool.start()
+    job = asyncio.ensure_future(pool.run(time.sleep, (60,), seconds=60))
+    while not pool.status()["busy"]:  # said once the worker has its job
+        await asyncio.sleep(0.01)
     print(pool.pids()[0], flush=True)
-    await pool.run(time.sleep, (60,), seconds=60)
+    await job
 
 if __name__ == "__main__":
     asyncio.run(main())
@@ -237,11 +240,10 @@ def test_a_worker_ends_when_its_server_is_killed(tmp_path):
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert server.stdout is not None
-    worker = int(server.stdout.readline())
-    time.sleep(0.3)  # busy with its job
+    worker = int(server.stdout.readline())  # printed once the worker is busy with its job
     server.kill()  # no chance to end its workers
     server.wait()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while not _gone(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _gone(worker)

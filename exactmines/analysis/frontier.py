@@ -98,6 +98,9 @@ class Frontier:
     contradiction:
         Why the position is inconsistent on its face (a number with too many flags around it,
         say), or ``None``.
+    contradiction_at:
+        The number at fault when the contradiction is a number that cannot hold on its face
+        (the first one, row-major); ``None`` otherwise (no contradiction, or the total's).
     """
 
     components: tuple[Component, ...]
@@ -106,6 +109,7 @@ class Frontier:
     outside: tuple[Cell, ...]
     mines_left: int | None
     contradiction: str | None
+    contradiction_at: Cell | None = None
 
     @property
     def frontier_cells(self) -> int:
@@ -114,7 +118,7 @@ class Frontier:
     def __reduce__(self) -> tuple[object, ...]:
         # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
         return (Frontier, (self.components, self.box_cells, self.clue_cells, self.outside,
-                           self.mines_left, self.contradiction))
+                           self.mines_left, self.contradiction, self.contradiction_at))
 
 
 #: Items a loop of :func:`build_frontier` handles between two looks at its budget.
@@ -324,7 +328,7 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
     # a number D needs F <= D <= F + C. Compared for all numbers at once (bit planes); the
     # first failing one, row-major, is reported.
     contradiction: str | None = None
-    budget.check(BUILDING)
+    contradiction_at: Cell | None = None
     value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
     budget.check(BUILDING)
     bad = _greater(value, _count_around(covered_mask | flag_mask, stride))
@@ -335,6 +339,7 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
     if bad:
         q = (bad & -bad).bit_length() - 1
         near = [grid[q + d] for d in offsets]
+        contradiction_at = (q // stride - 1, q % stride - 1)
         contradiction = (f"the {grid[q]} at row {q // stride - 1}, col {q % stride - 1} has "
                          f"{near.count(FLAG)} flags and {near.count(COVERED)} covered cells "
                          f"around it")
@@ -396,6 +401,7 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
         outside=outside,
         mines_left=mines_left,
         contradiction=contradiction,
+        contradiction_at=contradiction_at,
     )
 
 

@@ -53,6 +53,7 @@ def table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
 
     # Each number's covered and flagged neighbours; the first impossible one, in cell order.
     contradiction: str | None = None
+    contradiction_at: Cell | None = None
     clue_list: list[int] = []
     clue_needs: list[int] = []
     for q, value in enumerate(number):
@@ -64,6 +65,7 @@ def table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
         free = sum(covered[n] for n in around)
         flags = sum(flagged[n] for n in around)
         if contradiction is None and not flags <= value <= flags + free:
+            contradiction_at = divmod(q, width)
             contradiction = (f"the {value} at {topology.cell_text(divmod(q, width))} has "
                              f"{flags} flags and {free} covered cells around it")
         if free:
@@ -117,4 +119,5 @@ def table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
         outside=cells(outside),
         mines_left=mines_left,
         contradiction=contradiction,
+        contradiction_at=contradiction_at,
     )

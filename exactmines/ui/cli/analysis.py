@@ -1,5 +1,6 @@
 """``analyze``: exact probabilities, safe cells and mines of positions."""
 
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -46,6 +47,11 @@ def analyze_command(
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the position with its mine probabilities: .png, .svg or "
                         ".pdf (one position file; needs the plot extra).")] = None,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Also what the web page shows: the clues at fault in an "
+                          "inconsistent position; the recommended click, the best guesses "
+                          "with their reasons, dead cells and 50/50s in a consistent one "
+                          "(within the same --time-limit).")] = False,
 ) -> None:
     """Exact probabilities, safe cells and mines of positions.
 
@@ -62,6 +68,8 @@ def analyze_command(
     # A limit of 0, or below, is refused before any work; one position's budget starts
     # here and covers reading it too (several: each from the start of its analysis).
     entry = Budget.seconds(time_limit)
+    if explain and unique:
+        raise InputError("--explain needs the analysis: give no --unique", source="command line")
     if image is not None:
         from exactmines.ui.pictures import check_image_path
 
@@ -88,21 +96,28 @@ def analyze_command(
     from exactmines.analysis.serialize import analysis_json
     from exactmines.ui.report import analysis_to_text
 
-    results = []
+    if explain:
+        from exactmines.ui.explain import explain_dict, explain_text
+
+    results, texts = [], []
     console = _console()
     for name, position in positions:
         budget = entry if len(positions) == 1 else Budget.seconds(time_limit)
         result = analyze(position, backend=engine, budget=budget)
         results.append(result)
+        if output is not OutputFormat.text:  # the JSON text (fast: many cells)
+            texts.append(json.dumps(explain_dict(result, name, engine, budget),
+                                    separators=(", ", ": ")) if explain
+                         else analysis_json(result, name))
         if output is OutputFormat.jsonl:
-            sys.stdout.write(analysis_json(result, name) + "\n")  # (fast: many cells)
+            sys.stdout.write(texts[-1] + "\n")
             sys.stdout.flush()
         elif output is OutputFormat.text:
-            console.print(analysis_to_text(result, name))
+            console.print(explain_text(result, name, engine, budget) if explain
+                          else analysis_to_text(result, name))
             if len(positions) > 1:
                 console.print()
     if output is OutputFormat.json:
-        texts = [analysis_json(r, name) for r, (name, _) in zip(results, positions, strict=True)]
         sys.stdout.write((texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]") + "\n")
     if image is not None:
         from exactmines.ui.pictures import draw_analysis

@@ -26,10 +26,10 @@ from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import START_RULES, Game, deal, free_indices, protected_cells, three_bv
+from exactmines.play.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 from exactmines.play.strategy import STRATEGIES, Player
 from exactmines.position import Board, Cell
 from exactmines.topology import SHAPES, Topology, named_topology
-from exactmines.ui.web.advice import CANDIDATES, Recommendation, avoid_flags, first_click
 from exactmines.words import plural
 
 __all__ = ["MAX_SIDE", "NOGUESS_METHODS", "PAGE_KINDS", "PageTopology", "page_topologies",

@@ -27,6 +27,7 @@ import webbrowser
 from types import FrameType
 from typing import Any
 
+from exactmines.budget import Budget
 from exactmines.errors import ExactminesError, InputError
 
 __all__ = ["LOCAL_HOSTS", "serve", "guarded_protocol", "allowed_hosts"]
@@ -226,9 +227,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
 
     if not 0 <= port <= 65535:
         raise InputError(f"--port {port}: must be 0 to 65535", source="command line")
-    if not time_limit > 0:
-        raise InputError(f"--time-limit {time_limit}: must be more than 0",
-                         source="command line")
+    Budget.seconds(time_limit)  # the library's rule: more than 0 s
     if workers < 1:
         raise InputError(f"--workers {workers}: must be at least 1", source="command line")
     settings = Settings(time_limit=time_limit, max_time_limit=max(30.0, time_limit),

@@ -1,7 +1,7 @@
 """The web server's work, off the event loop, in worker processes that can be ended.
 
 A job is a plain function of picklable arguments returning a picklable value (the server's
-jobs, :mod:`exactmines.ui.web.jobs`, return the response body as JSON bytes). It runs in a
+jobs, :mod:`exactmines.ui.web.bodies`, return the response body as JSON bytes). It runs in a
 worker process started from a clean interpreter -- the ``forkserver`` context where the
 platform has it (a fork of a server process that imported the jobs once, so a new worker
 costs milliseconds), else ``spawn`` -- never by ``fork`` of the threaded server itself.

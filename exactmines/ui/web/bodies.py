@@ -1,4 +1,4 @@
-"""What the web server's worker processes run (:mod:`exactmines.ui.web.workers`).
+"""The response bodies the web server's worker processes compute (:mod:`exactmines.ui.web.workers`).
 
 Each job is a plain function of the request's data -- strings, numbers, a game's pickled
 state -- that returns the response body as JSON bytes (and a game's new state): the work,
@@ -14,19 +14,21 @@ import json
 import pickle
 import time
 from dataclasses import replace
-from typing import Any
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 from exactmines.analysis.analyze import Analysis, analyze, not_computed
 from exactmines.analysis.backends import get_backend, installed_backend_names
-from exactmines.analysis.serialize import analysis_json, analysis_to_dict
+from exactmines.analysis.fault import find_fault
+from exactmines.analysis.serialize import analysis_json, analysis_to_dict, fraction_text
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.io.replays import Replay, parse_replay, replay_kind
+from exactmines.play.advice import Advice, advise, recommendation_to_dict
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
-from exactmines.ui.web.advice import Advice, advise, cell_groups, find_fault, recommendation_to_dict
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
@@ -35,17 +37,25 @@ __all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "e
            "replay_body", "unjudged_replay_body", "new_game", "play", "installed_backends",
            "json_bytes", "Request"]
 
-#: An analysis request as the server hands it over: ``(text, grid, mines, backend, time
-#: limit in seconds, cells a player flagged, cells grouped, the grid's topology)`` (the
-#: flags and grouping: the overlay's).
-Request = tuple[str | None, list[str] | None, int | None, str, float,
-                tuple[tuple[int, int], ...], bool, str]
+class Request(NamedTuple):
+    """An analysis request as the server hands it over (``/api/analyze`` and
+    ``/api/overlay``): the position as ``.mine`` text or as a grid of rows (with its total
+    ``mines`` and its ``topology``), the engine's name, the time limit in seconds, and for
+    the overlay the cells a player flagged and whether the cells are grouped by value."""
+
+    text: str | None
+    grid: list[str] | None
+    mines: int | None
+    backend: str
+    time_limit: float
+    flagged: tuple[tuple[int, int], ...] = ()
+    grouped: bool = False
+    topology: str = "square"
 
 
 def _position(request: Request) -> Position:
     """The request's position (its text, or its grid on its topology)."""
-    text, grid, mines, *_, topology = request
-    return read_position(text, grid, mines, topology=topology)
+    return read_position(request.text, request.grid, request.mines, topology=request.topology)
 
 
 def json_bytes(value: Any) -> bytes:
@@ -64,10 +74,9 @@ def installed_backends() -> list[str]:
 
 def analysis_body(request: Request) -> bytes:
     """``POST /api/analyze``: the JSON of ``analyze --format json`` (no ``"file"``)."""
-    _, _, _, backend, limit, *_ = request
-    budget = Budget.seconds(limit)
+    budget = Budget.seconds(request.time_limit)
     position = _position(request)
-    return _analysis_bytes(analyze(position, backend=get_backend(backend), budget=budget))
+    return _analysis_bytes(analyze(position, backend=get_backend(request.backend), budget=budget))
 
 
 def _analysis_bytes(result: Analysis) -> bytes:
@@ -78,7 +87,7 @@ def _analysis_bytes(result: Analysis) -> bytes:
 def overlay_body(request: Request) -> bytes:
     """``POST /api/overlay``: the analysis, the player's advice (the recommended click with
     its reason, at a guess the best guesses, dead cells, 50/50s and the endgame's odds:
-    :func:`~exactmines.ui.web.advice.advise`, never on a cell the player flagged), and the
+    :func:`~exactmines.play.advice.advise`, never on a cell the player flagged), and the
     clues at fault in an inconsistent position.
 
     The analysis has the request's whole budget, as ``/api/analyze`` has: it counts what
@@ -87,18 +96,17 @@ def overlay_body(request: Request) -> bytes:
     probabilities there is no advice to give, so nothing is lost when the analysis used it
     all.
     """
-    _, _, _, backend, limit, flagged, grouped, _ = request
-    budget = Budget.seconds(limit)
+    budget = Budget.seconds(request.time_limit)
     position = _position(request)
-    engine = get_backend(backend)
+    engine = get_backend(request.backend)
     result = analyze(position, backend=engine, budget=budget)
-    out: dict[str, Any] = {"analysis": _analysis(result, grouped), "fault": None}
+    out: dict[str, Any] = {"analysis": _analysis(result, request.grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    out.update(advise(position, result, flagged=flagged, budget=budget).to_dict())
+    out.update(advise(position, result, flagged=request.flagged, budget=budget).to_dict())
     return json_bytes(out)
 
 
@@ -115,15 +123,34 @@ def unanswered_body(request: Request, overlay: bool, seconds: float) -> bytes:
     """What ``/api/analyze`` (or ``/api/overlay``) answers for a request whose worker was
     stopped after ``seconds``: :func:`~exactmines.analysis.analyze.not_computed` (no
     frontier built: reading the position is all it costs), in the endpoint's shape."""
-    _, _, _, backend, _, _, grouped, _ = request
     note = (f"not computed: the work was stopped after {seconds:g} s (it did not end at "
             "its time limit); consistency, layouts and every verdict are unknown")
-    result = not_computed(_position(request), backend, note)
+    result = not_computed(_position(request), request.backend, note)
     if not overlay:
         return _analysis_bytes(result)
     advice = Advice(None, "no recommendation: nothing was computed within the time limit")
-    return json_bytes({"analysis": _analysis(result, grouped), "fault": None,
+    return json_bytes({"analysis": _analysis(result, request.grouped), "fault": None,
                        **advice.to_dict()})
+
+
+def cell_groups(result: Analysis) -> list[dict[str, Any]]:
+    """The analysis's covered cells grouped by value, for a page drawing a large board:
+    ``{"probability", "verdict", "cells"}`` per distinct value, its cells as flat indices
+    ``row * width + col`` (row-major), the groups in the order they first appear. Each
+    fraction is written once (a 300x300 position's cells take 22 MB one by one, a few
+    hundred KB grouped)."""
+    width = result.position.width
+    # Keyed by the value's numerator and denominator: equal values share a group, and
+    # hashing two integers costs a fraction of a Fraction's hash (a modular inverse of a
+    # denominator hundreds of digits long, once per cell).
+    groups: dict[tuple[tuple[int, int] | None, str], list[int]] = {}
+    for cell in result.cells:
+        p = cell.probability
+        key = None if p is None else (p.numerator, p.denominator)
+        groups.setdefault((key, cell.verdict), []).append(cell.row * width + cell.col)
+    return [{"probability": None if p is None else fraction_text(Fraction(*p)),
+             "verdict": verdict, "cells": cells}
+            for (p, verdict), cells in groups.items()]
 
 
 # -- files, in memory ----------------------------------------------------------------------

@@ -1,11 +1,11 @@
-"""What the page shows beside the probabilities: the player's recommended click and why, the
-best guesses with their scores, dead cells, 50/50s, the endgame's win probability, and, for
-an inconsistent position, the clues at fault.
+"""What the page (and ``analyze --explain``) shows beside the probabilities: the player's
+recommended click and why, the best guesses with their scores, dead cells, 50/50s, the
+endgame's win probability (an inconsistent position's clues at fault:
+:mod:`exactmines.analysis.fault`).
 
 All of it comes from the library's own code: the player (:class:`~exactmines.play.strategy.
 Player`, whose :meth:`~exactmines.play.strategy.Player.explain` runs the steps of its next
-move without playing it) for the advice, so that the page and ``exactmines play`` agree;
-the frontier and a backend's counts for the diagnosis.
+move without playing it) for the advice, so that the page and ``exactmines play`` agree.
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ from fractions import Fraction
 from typing import Any
 
 from exactmines.analysis.analyze import Analysis
-from exactmines.analysis.backends import Backend, ComponentCounts
-from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
-from exactmines.position import COVERED, FLAG, Cell, Position, indices_of
+from exactmines.position import COVERED, Cell, Position, indices_of
 from exactmines.words import plural
 
 __all__ = ["REASONS", "CANDIDATES", "Recommendation", "recommendation_to_dict", "first_click",
-           "CandidateRow", "EndgameOdds", "Advice", "advise", "avoid_flags", "cell_groups",
-           "Fault", "find_fault"]
+           "CandidateRow", "EndgameOdds", "Advice", "advise", "avoid_flags"]
 
 #: Why a cell is recommended, in words for the page (keys: ``certain`` and the player's
 #: guess kinds).
@@ -170,8 +167,9 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
         return Advice(None, "nothing to click: no covered cell")
     width = position.width
     flags = frozenset(flagged)
-    shown = [(r * width + c, int(ch)) for r, row in enumerate(position.rows)
-             for c, ch in enumerate(row) if ch.isdigit()]
+    shown = [(r * width + c, n) for r, row in enumerate(position.rows)
+             for c, ch in enumerate(row)
+             if ch != COVERED and (n := position.number((r, c))) is not None]
     if not shown:
         move, note = avoid_flags(first_click(width, position.height, "safe"), flags, ())
         return Advice(move, note)
@@ -210,24 +208,6 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
     picked = None if move is None else move.cells[0]
     rows = [_chosen(r, r.cell == picked) for r in rows if r.cell not in flags][:CANDIDATES]
     return Advice(move, note, tuple(rows), dead, fifties, _odds(explained, player))
-
-
-def cell_groups(result: Analysis) -> list[dict[str, Any]]:
-    """The analysis's covered cells grouped by value, for a page drawing a large board:
-    ``{"probability", "verdict", "cells"}`` per distinct value, its cells as flat indices
-    ``row * width + col`` (row-major), the groups in the order they first appear. Each
-    fraction is written once (a 300x300 position's cells take 22 MB one by one, a few
-    hundred KB grouped)."""
-    width = result.position.width
-    texts: dict[int, str | None] = {}  # by the Fraction object: cells of a box share one
-    groups: dict[tuple[str | None, str], list[int]] = {}
-    for cell in result.cells:
-        key = id(cell.probability)
-        if key not in texts:
-            texts[key] = fraction_text(cell.probability)
-        groups.setdefault((texts[key], cell.verdict), []).append(cell.row * width + cell.col)
-    return [{"probability": p, "verdict": verdict, "cells": cells}
-            for (p, verdict), cells in groups.items()]
 
 
 def avoid_flags(move: Recommendation, flagged: Collection[Cell],
@@ -294,108 +274,3 @@ def _row(candidate: Candidate, width: int, wins: dict[int, Fraction]) -> Candida
 def _chosen(row: CandidateRow, chosen: bool) -> CandidateRow:
     return CandidateRow(row.cell, row.probability, row.progress, row.score, row.living,
                         row.opening, row.win, chosen, row.considered)
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """Why a position is inconsistent: ``clues`` (revealed cells) whose numbers cannot all
-    hold together (a minimal such set when it was found in time), and whether the total
-    mine count is at fault (``count``)."""
-
-    message: str
-    clues: tuple[tuple[int, int], ...] = ()
-    count: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"message": self.message, "clues": [list(c) for c in self.clues],
-                "count": self.count}
-
-
-def _clue_words(position: Position, cells: tuple[tuple[int, int], ...]) -> str:
-    return ", ".join(f"the {position.char(c)} at row {c[0]}, col {c[1]}" for c in cells)
-
-
-def find_fault(position: Position, engine: Backend, *,
-               budget: Budget = UNLIMITED) -> Fault | None:
-    """The clues (or the mine count) that make ``position`` inconsistent; ``None`` if it is
-    consistent.
-
-    A number that cannot hold on its face (more flags than it says, or too few covered
-    cells) is named alone. Otherwise the component whose numbers have no layout is shrunk to
-    a minimal set of clues that still have none (drop a clue, count again, keep it dropped
-    if no layout appears): every clue named is needed for the contradiction. When
-    ``budget`` runs out the shrinking stops and the clues kept so far are named. When every
-    component has layouts but none fits the total, the count is at fault, with the range
-    of totals the numbers allow. Cost: one count per clue of the failing component.
-    """
-    frontier = build_frontier(position)
-    if frontier.contradiction:
-        bad = _clues_over_their_room(position)
-        if bad:
-            return Fault(f"inconsistent: {frontier.contradiction}", (bad,))
-        return Fault(f"inconsistent: {frontier.contradiction}", count=True)
-    counts: list[ComponentCounts] = []
-    for i, component in enumerate(frontier.components):
-        try:
-            found = engine.count(component, budget=budget)
-        except BudgetExceeded:
-            return None  # undecided in time: not known to be inconsistent
-        if found.total == 0:
-            clues = _minimal_conflict(component, engine, budget)
-            cells = tuple(frontier.clue_cells[i][j] for j in clues)
-            return Fault(f"inconsistent: no layout satisfies {_clue_words(position, cells)} "
-                         "together", cells)
-        counts.append(found)
-    if frontier.mines_left is None:
-        return None
-    numbers = [c.mine_numbers() for c in counts]
-    low = sum(min(n) for n in numbers)
-    high = sum(max(n) for n in numbers) + len(frontier.outside)
-    flags = len(position.flags)
-    if low <= frontier.mines_left <= high and _total_fits(numbers, len(frontier.outside),
-                                                          frontier.mines_left):
-        return None
-    return Fault(f"inconsistent: the total of {position.mines} mines does not fit; the numbers "
-                 f"allow between {low + flags} and {high + flags} (flags included)", count=True)
-
-
-def _total_fits(numbers: list[frozenset[int]], outside: int, left: int) -> bool:
-    """Some choice of a mine number per component, plus 0..outside off the frontier,
-    adds up to ``left``."""
-    sums = {0}
-    for allowed in numbers:
-        sums = {s + k for s in sums for k in allowed if s + k <= left}
-    return any(left - outside <= s <= left for s in sums)
-
-
-def _clues_over_their_room(position: Position) -> tuple[int, int] | None:
-    """The first number (row-major) with more flags around it than it says, or fewer
-    flags and covered cells than it says."""
-    for r, row in enumerate(position.rows):
-        for c, ch in enumerate(row):
-            if ch.isdigit():
-                around = [position.char(n) for n in position.neighbours((r, c))]
-                flags, covered = around.count(FLAG), around.count(COVERED)
-                if flags > int(ch) or flags + covered < int(ch):
-                    return (r, c)
-    return None
-
-
-def _minimal_conflict(component: Component, engine: Backend,
-                      budget: Budget) -> list[int]:
-    """Indices of a minimal set of the component's constraints with no layout together
-    (deletion: each constraint in turn is left out for good if the rest still fail)."""
-    keep = list(range(len(component.constraints)))
-    for j in list(keep):
-        trial = [k for k in keep if k != j]
-        if not trial:
-            continue
-        try:
-            counts = engine.count(Component(component.sizes,
-                                            tuple(component.constraints[k] for k in trial)),
-                                  budget=budget)
-        except BudgetExceeded:
-            break
-        if counts.total == 0:
-            keep = trial
-    return keep
