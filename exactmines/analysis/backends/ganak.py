@@ -69,6 +69,7 @@ from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.child import run_in_child
 from exactmines.errors import SolverError
+from exactmines.words import plural
 
 __all__ = ["GanakBackend", "encode_cells"]
 
@@ -330,8 +331,8 @@ def _by_number(formula: list[list[int]], classes: list[int], inputs: list[int],
 
     totals = digits([])
     if sum(totals) != plain:
-        raise SolverError(f"Ganak counted {plain} layouts, and {sum(totals)} summed by "
-                          "number of mines")
+        raise SolverError(f"Ganak counted {plural(plain, 'layout')}, and {sum(totals)} "
+                          "summed by number of mines")
     of_class: dict[int, list[int]] = {}
     for r in free:
         budget.check()
