@@ -5,17 +5,21 @@ The classic ZiNi greedy: while some chord saves clicks, make the one that saves 
 *premium*: the 3BV units it reveals, less the clicks it costs: a left click on its number
 if still covered, a flag per unflagged mine beside it, the chord itself); when none does,
 left-click one unit (an opening first) and look again. The openings-first variant clicks
-every opening before the first chord. Cost per step: each numbered cell and its
-neighbours once.
+every opening before the first chord. The randomized variant (like ms_toollib's RZiNi) breaks
+ties at random, sometimes takes a chord saving one click less than the best, and clicks the
+openings and isolated numbers in a random order; :func:`best_heuristic` keeps the shortest
+of many such runs. Cost per step: each numbered cell and its neighbours once.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from typing import Any
 
 from exactmines.efficiency.layout import Click, Clicks, Layout, tidy
 
-__all__ = ["greedy", "best_greedy"]
+__all__ = ["greedy", "best_greedy", "best_heuristic"]
 
 
 def _premium(layout: Layout, state: Clicks, active: bytearray, d: int) -> tuple[int, int]:
@@ -45,11 +49,15 @@ def _premium(layout: Layout, state: Clicks, active: bytearray, d: int) -> tuple[
 
 def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = False,
            threshold: int = 1, prefix: tuple[Click, ...] = (),
-           part: Any = None) -> list[Click]:
+           part: Any = None, rng: random.Random | None = None,
+           jitter: float = 0.0) -> list[Click]:
     """A sequence that clears the board, from a first left click at ``start`` (flat index;
     ``None``: no first click imposed), then ``prefix`` (clicks the rules allow), then
     greedy. With ``part`` (a :class:`~exactmines.efficiency.model.Part`), only its cells
-    are cleared and clicked. Chords are made while one has a premium of at least ``threshold``."""
+    are cleared and clicked. Chords are made while one has a premium of at least ``threshold``.
+    With ``rng``, each chord's premium gets a random part below ``jitter`` (below 1: ties
+    broken at random; above: sometimes a chord saving a click less) and the next opening or
+    number to left-click is drawn at random."""
     state = Clicks(layout)
     active = bytearray(len(layout.openings))
     numbered = layout.numbered if part is None else part.numbered
@@ -74,10 +82,19 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
                 click(("left", layout.openings[k][0][0]))
     while not all(state.revealed[i] for i in targets):
         best, best_units, chosen = threshold - 1, -1, -1
-        for d in numbered:
-            premium, units = _premium(layout, state, active, d)
-            if premium > best or (premium == best and chosen >= 0 and units > best_units):
-                best, best_units, chosen = premium, units, d
+        if rng is None:
+            for d in numbered:
+                premium, units = _premium(layout, state, active, d)
+                if premium > best or (premium == best and chosen >= 0 and units > best_units):
+                    best, best_units, chosen = premium, units, d
+        else:
+            score = -1.0
+            for d in numbered:
+                premium, units = _premium(layout, state, active, d)
+                if premium >= threshold:
+                    noisy = premium + rng.random() * jitter
+                    if noisy > score:
+                        score, chosen = noisy, d
         if chosen >= 0:
             if not state.revealed[chosen]:
                 click(("left", chosen))
@@ -86,9 +103,19 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
                     click(("flag", i))
             click(("chord", chosen))
             continue
-        target = next((layout.openings[k][0][0] for k in openings if not active[k]), None)
-        if target is None:
-            target = next(i for i in numbered if not state.revealed[i])
+        if rng is None:
+            target = next((layout.openings[k][0][0] for k in openings if not active[k]),
+                          None)
+            if target is None:
+                target = next(i for i in numbered if not state.revealed[i])
+        else:
+            waiting = [layout.openings[k][0][0] for k in openings if not active[k]]
+            if not waiting or rng.random() < 0.1:
+                waiting += [i for i in numbered if not state.revealed[i]
+                            and not layout.borders_of[i]]
+            if not waiting:
+                waiting = [i for i in numbered if not state.revealed[i]]
+            target = rng.choice(waiting)
         click(("left", target))
     return tidy(layout, clicks) if part is None else clicks
 
@@ -99,3 +126,23 @@ def best_greedy(layout: Layout, start: int | None = None) -> list[Click]:
     runs = [greedy(layout, start, openings_first=first, threshold=threshold)
             for first in (False, True) for threshold in (1, 0)]
     return min(runs, key=len)
+
+
+def best_heuristic(layout: Layout, start: int | None = None, *, runs: int = 40,
+                   seconds: float = 0.5, seed: int = 0, at_least: int = 6,
+                   ) -> tuple[list[Click], str]:
+    """The shortest sequence of the greedy variants (:func:`best_greedy`) and of up to
+    ``runs`` randomized runs (seeded: the same board gives the same answer), stopping
+    after ``seconds`` once ``at_least`` runs are made; with the name of the heuristic that
+    found it (``"greedy"``, ``"randomized"``)."""
+    best, name = best_greedy(layout, start), "greedy"
+    rng = random.Random(seed)
+    stop = time.monotonic() + seconds
+    for n in range(runs):
+        if n >= at_least and time.monotonic() > stop:
+            break
+        run = greedy(layout, start, openings_first=n % 3 == 0, threshold=1 - n % 2,
+                     rng=rng, jitter=(0.99, 1.5, 2.5)[n % 3])
+        if len(run) < len(best):
+            best, name = run, "randomized"
+    return best, name

@@ -463,7 +463,8 @@ def zini_to_text(answer: Zini, source: str) -> str:
         head = (f"{source}: {plural(answer.clicks, 'click')} found, at least {answer.lower_bound} "
                 f"needed (time limit reached)")
     start = "" if answer.start is None else f"; first click {answer.start[0]},{answer.start[1]}"
-    lines = [head, f"3BV {answer.bbbv}; best greedy {answer.greedy}{start}"]
+    lines = [head, f"3BV {answer.bbbv}; best heuristic {answer.greedy} ({answer.heuristic})"
+                   f"{start}; solver {answer.solver}"]
     for n, (kind, (r, c)) in enumerate(answer.sequence, 1):
         lines.append(f"{n:4d}. {kind:5s} {r},{c}")
     return "\n".join(lines)
