@@ -24,6 +24,12 @@ border); for each group ``S`` a cut says that something outside ``S`` must revea
 so), so each programme solved on the way is a relaxation of the real problem, and its bound
 is a proved lower bound. The loop ends when a solution plays through.
 
+Given at once, since the loop would add most of them one solve at a time: a chord's number
+is revealed before it, by a left click on it or its opening, or a chord beside it or on
+that opening's border (``c[d] <= sum``); and the cuts of the smallest groups, two numbers
+side by side and each opening's border. On beginner boards they halve the solves and prove
+most parts that the loop alone left open after three seconds.
+
 Why these choices lose nothing: a left click on a number of an opening's border can be
 moved to the opening (it reveals more at the same moment); a zero is first revealed by a
 left click or a chord beside it (that chord's number is on its border); an isolated number
@@ -277,6 +283,18 @@ def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget,
         for i in layout.neighbours[d]:
             if layout.mine[i]:
                 prog.row([(col, 1), (flag[i], -1)], -_INF, 0)
+    for d, col in chord.items():
+        prog.row([(col, -1)] + _revealers(layout, d, L, left, chord), 0, _INF)
+    # The order cuts below (see the module) for the smallest groups, given at once: two
+    # numbers side by side, and an opening's border.
+    small: set[frozenset[int]] = set()
+    for v in part.numbered:
+        near = [w for w in layout.neighbours[v] if w in in_part]
+        small.update(frozenset((v, w)) for w in near)
+    for group in sorted(sorted(g) for g in small):
+        prog.row(_entries(layout, group, L, left, chord), 1, _INF)
+    for k in part.openings:
+        prog.row(_entries(layout, list(layout.openings[k][1]), L, left, chord), 1, _INF)
     if start_here is not None:
         prog.fix(left[start_here] if start_here in left else L[layout.opening_of[start_here]])
 
@@ -317,6 +335,19 @@ def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget,
     if best is None:
         best = greedy(layout, start_here, part=part)
     return PartAnswer(best, lower, len(best) <= lower, cuts, solves)
+
+
+def _revealers(layout: Layout, d: int, L: dict[int, int], left: dict[int, int],
+               chord: dict[int, int]) -> list[tuple[int, int]]:
+    """The columns of what can reveal the number ``d`` (a chord on it needs it revealed
+    first): a left click on it or on an opening whose border holds it, a chord beside it
+    or on that opening's border, never a chord on ``d`` itself."""
+    columns = {left[d]} if d in left else set()
+    for k in layout.borders_of[d]:
+        columns.add(L[k])
+        columns.update(chord[e] for e in layout.openings[k][1] if e in chord and e != d)
+    columns.update(chord[e] for e in layout.neighbours[d] if e in chord)
+    return [(c, 1) for c in sorted(columns)]
 
 
 def _columns(layout: Layout, clicks: list[Click], size: int, L: dict[int, int],
