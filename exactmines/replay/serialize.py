@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from exactmines.analysis.serialize import fraction_text
+from exactmines.replay.efficiency import Efficiency
 from exactmines.replay.judge import CLASSES, Click, Judgement
 
 __all__ = ["judgement_to_dict", "click_to_dict", "judgement_for_page"]
@@ -31,8 +32,10 @@ def _at(click: Click | None, value: str) -> dict[str, Any] | None:
             value: fraction_text(getattr(click, value))}
 
 
-def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, Any]:
-    """The game's JSON object (docs/contract.md §3, ``replay``)."""
+def judgement_to_dict(judged: Judgement, file: str | None = None,
+                      efficiency: Efficiency | None = None) -> dict[str, Any]:
+    """The game's JSON object (docs/contract.md §3, ``replay``); ``efficiency`` ``null``
+    unless given (a won game's, :func:`~exactmines.replay.efficiency.game_efficiency`)."""
     replay = judged.replay
     board = replay.board
     figures = replay.figures
@@ -54,6 +57,7 @@ def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, A
                     "bbbv_s": None if figures.bbbv_s is None else round(figures.bbbv_s, 6),
                     "left": figures.left, "right": figures.right, "double": figures.double,
                     "completed": replay.completed},
+        efficiency=None if efficiency is None else efficiency.to_dict(),
         backend=judged.backend, seconds=round(judged.seconds, 6), notes=list(judged.notes),
         events=[click_to_dict(c) for c in judged.clicks],
     )

@@ -376,6 +376,27 @@ def chance(text: str | None) -> str:
     return f"{short_fraction(p)} = {percent(p)}"
 
 
+def _efficiency_line(e: dict[str, Any]) -> str:
+    """A won game's clicks against the exact ZiNi, and its wasted clicks."""
+    if e["zini_optimal"]:
+        zini = f"exact ZiNi {e['zini']}"
+        ratio = f"efficiency {_percent(e['efficiency'])}"
+    else:
+        zini = f"ZiNi between {e['zini_lower_bound']} and {e['zini']} (time limit reached)"
+        low, high = e["efficiency_bounds"]
+        ratio = f"efficiency {_percent(low)} to {_percent(high)}"
+    wasted = (f"; wasted: {plural(e['changed_nothing'], 'click')} that changed nothing, "
+              f"{plural(e['flags_unused'], 'flag click')} no chord used")
+    return f"{plural(e['clicks'], 'click')} against {zini}: {ratio}{wasted}"
+
+
+def _percent(fraction: str | None) -> str:
+    if fraction is None:
+        return "-"
+    value = Fraction(fraction)
+    return f"{float(value) * 100:.1f} % ({fraction})"
+
+
 def replay_to_text(game: dict[str, Any]) -> str:
     """What ``exactmines replay`` prints for one game, from its JSON object
     (:func:`~exactmines.replay.serialize.judgement_to_dict`): who and what, the figures
@@ -400,6 +421,8 @@ def replay_to_text(game: dict[str, Any]) -> str:
     trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
     lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
                  f"{counted or 'none judged'}{trusted}")
+    if g.get("efficiency") is not None:
+        lines.append(_efficiency_line(g["efficiency"]))
     survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
                    and e["probability"] is not None)
     if survived:
