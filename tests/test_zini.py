@@ -198,7 +198,7 @@ def test_never_more_clicks_than_the_randomized_heuristic_when_time_runs_out():
     from exactmines.efficiency.greedy import best_greedy, best_heuristic
     from exactmines.efficiency.layout import Layout
 
-    for seed in (0, 2):
+    for seed in (0, 35):
         board = random_board(9, 9, 10, random.Random(seed))
         layout = Layout.of(board)
         found, name = best_heuristic(layout, seconds=0)

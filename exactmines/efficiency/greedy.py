@@ -19,11 +19,12 @@ from typing import Any
 
 from exactmines.efficiency.layout import Click, Clicks, Layout, tidy
 
-__all__ = ["greedy", "best_greedy", "best_heuristic"]
+__all__ = ["greedy", "best_greedy", "best_heuristic", "heuristic_runs"]
 
 
 def _premium(layout: Layout, state: Clicks, active: bytearray, d: int) -> tuple[int, int]:
-    """(premium, units revealed) of clicking (if needed), flagging and chording ``d``."""
+    """(premium, units revealed) of clicking (if needed), flagging and chording ``d``;
+    units -1 when no safe cell beside it is covered."""
     revealed, flagged = state.revealed, state.flagged
     cost = 1 + (not revealed[d])
     units, opened = 0, set()
@@ -43,7 +44,7 @@ def _premium(layout: Layout, state: Clicks, active: bytearray, d: int) -> tuple[
             elif not any(not active[j] for j in layout.borders_of[i]):
                 units += 1
     if not covered:
-        return -1, 0
+        return -1, -1  # for good: nothing beside it will be covered again
     return units - cost, units
 
 
@@ -80,21 +81,30 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
         for k in openings:
             if not state.revealed[layout.openings[k][0][0]]:
                 click(("left", layout.openings[k][0][0]))
+    live = list(numbered)  # the numbers with a covered safe cell beside them
     while not all(state.revealed[i] for i in targets):
         best, best_units, chosen = threshold - 1, -1, -1
+        dead: list[int] = []
         if rng is None:
-            for d in numbered:
+            for d in live:
                 premium, units = _premium(layout, state, active, d)
+                if units < 0:
+                    dead.append(d)
                 if premium > best or (premium == best and chosen >= 0 and units > best_units):
                     best, best_units, chosen = premium, units, d
         else:
             score = -1.0
-            for d in numbered:
+            for d in live:
                 premium, units = _premium(layout, state, active, d)
+                if units < 0:
+                    dead.append(d)
                 if premium >= threshold:
                     noisy = premium + rng.random() * jitter
                     if noisy > score:
                         score, chosen = noisy, d
+        if dead:
+            gone = set(dead)
+            live = [d for d in live if d not in gone]
         if chosen >= 0:
             if not state.revealed[chosen]:
                 click(("left", chosen))
@@ -128,21 +138,35 @@ def best_greedy(layout: Layout, start: int | None = None) -> list[Click]:
     return min(runs, key=len)
 
 
-def best_heuristic(layout: Layout, start: int | None = None, *, runs: int = 40,
+def heuristic_runs(layout: Layout, start: int | None = None, *, runs: int = 200,
                    seconds: float = 0.5, seed: int = 0, at_least: int = 6,
-                   ) -> tuple[list[Click], str]:
-    """The shortest sequence of the greedy variants (:func:`best_greedy`) and of up to
-    ``runs`` randomized runs (seeded: the same board gives the same answer), stopping
-    after ``seconds`` once ``at_least`` runs are made; with the name of the heuristic that
-    found it (``"greedy"``, ``"randomized"``)."""
-    best, name = best_greedy(layout, start), "greedy"
+                   ) -> list[tuple[list[Click], str]]:
+    """The greedy variants' best sequence (:func:`best_greedy`, named ``"greedy"``) and up
+    to ``runs`` randomized runs (``"randomized"``; seeded: the same board gives the same
+    runs), stopping after ``seconds`` once ``at_least`` runs are made; every second run
+    keeps the best sequence so far up to a random click and plays the rest again (a local
+    search around it). Every run is kept:
+    a board's independent parts can each take their clicks from a different run."""
+    found = [(best_greedy(layout, start), "greedy")]
+    best = found[0][0]
     rng = random.Random(seed)
     stop = time.monotonic() + seconds
     for n in range(runs):
         if n >= at_least and time.monotonic() > stop:
             break
-        run = greedy(layout, start, openings_first=n % 3 == 0, threshold=1 - n % 2,
-                     rng=rng, jitter=(0.99, 1.5, 2.5)[n % 3])
+        prefix: tuple[Click, ...] = ()
+        if n % 2:  # the best so far kept up to a random click, the rest played again
+            prefix = tuple(best[start is not None:rng.randrange(len(best) + 1)])
+        run = greedy(layout, start, openings_first=n % 3 == 0 and not prefix,
+                     threshold=1 - n // 2 % 2, prefix=prefix, rng=rng,
+                     jitter=(0.99, 1.5, 2.5)[n % 3])
+        found.append((run, "randomized"))
         if len(run) < len(best):
-            best, name = run, "randomized"
-    return best, name
+            best = run
+    return found
+
+
+def best_heuristic(layout: Layout, start: int | None = None, **options: Any,
+                   ) -> tuple[list[Click], str]:
+    """The shortest of :func:`heuristic_runs` (the first of the shortest), with its name."""
+    return min(heuristic_runs(layout, start, **options), key=lambda run: len(run[0]))

@@ -2,7 +2,8 @@
 click sequence that does it and a proof, or under a time limit the best sequence found and
 a proved lower bound.
 
-The greedy heuristics give the first sequence; each independent part of the board
+The heuristics (greedy, openings first, randomized runs) give the first sequence, each
+part's clicks taken from the run that clears it in fewest; each independent part of the board
 (:func:`~exactmines.efficiency.model.parts`) is then solved exactly by the 0/1 programme of
 :mod:`exactmines.efficiency.model`, and the parts' clicks put together. The sequence
 answered has been played by the game's rules and clears the board.
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.efficiency.greedy import best_heuristic
+from exactmines.efficiency.greedy import heuristic_runs
 from exactmines.efficiency.layout import Click, Layout, tidy
 from exactmines.efficiency.model import Part, parts, solve_part, solver_name
 from exactmines.position import Board, Cell
@@ -88,14 +89,17 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     """
     layout = Layout.of(board)
     first = None if start is None else layout.safe_start(start, "--start")
-    greedy, heuristic = best_heuristic(
-        layout, first, seconds=min(0.5, budget.remaining() / 10) if budget.limited else 0.5)
+    runs = heuristic_runs(
+        layout, first, seconds=min(1.0, budget.remaining() / 5) if budget.limited else 1.0)
+    greedy, heuristic = min(runs, key=lambda run: len(run[0]))
     pieces = parts(layout)
     owner = _owners(layout, pieces)
     clicks: list[Click] = [] if first is None else [("left", first)]
     lower = 0
     for n, part in enumerate(pieces):
-        mine = [c for c in greedy if owner[c[1]] == n]
+        # Each part's clicks from the run that clears it in fewest: the parts are
+        # independent, so together they clear the board in no more than any one run.
+        mine = min(([c for c in run if owner[c[1]] == n] for run, _ in runs), key=len)
         answer = solve_part(layout, part, first,
                             budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
                             incumbent=mine)
