@@ -8,7 +8,7 @@ from typing import Any
 
 from exactmines.analysis.serialize import fraction_text
 from exactmines.replay.efficiency import Efficiency
-from exactmines.replay.judge import CLASSES, Click, Judgement
+from exactmines.replay.judge import CLASSES, EARLY, UNDER_FLAG, Click, Judgement
 
 __all__ = ["judgement_to_dict", "click_to_dict", "judgement_for_page"]
 
@@ -22,6 +22,7 @@ def click_to_dict(click: Click) -> dict[str, Any]:
         "class": click.judged, "probability": fraction_text(click.probability),
         "safest": fraction_text(click.safest), "excess": fraction_text(click.excess),
         "safe_cells": click.safe_cells, "mine": click.mine, "note": click.note,
+        "reason": click.reason,
     }
 
 
@@ -49,6 +50,8 @@ def judgement_to_dict(judged: Judgement, file: str | None = None,
         clicks=len(judged.opening), flags=sum(c.kind == "right" for c in judged.clicks),
         classes={name: judged.count(name) for name in CLASSES},
         guesses=len(judged.guesses),
+        forced_early=sum(c.reason == EARLY for c in judged.clicks),
+        needless_under_flag=sum(c.reason == UNDER_FLAG for c in judged.clicks),
         luck=fraction_text(judged.luck), luck_log10=round(judged.luck_log10, 6),
         largest_excess=_at(judged.largest_excess, "excess"),
         riskiest=_at(judged.riskiest, "probability"),

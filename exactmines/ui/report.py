@@ -421,6 +421,12 @@ def replay_to_text(game: dict[str, Any]) -> str:
     trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
     lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
                  f"{counted or 'none judged'}{trusted}")
+    apart = [f"{plural(n, 'forced guess', 'forced guesses')} in a 50/50 no click could "
+             "resolve, taken early" for n in [g.get("forced_early", 0)] if n]
+    apart += [f"{plural(n, 'needless guess', 'needless guesses')} whose safe cells were all "
+              "under the player's flags" for n in [g.get("needless_under_flag", 0)] if n]
+    if apart:
+        lines.append("of which " + "; ".join(apart))
     if g.get("efficiency") is not None:
         lines.append(_efficiency_line(g["efficiency"]))
     survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
