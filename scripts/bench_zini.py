@@ -93,8 +93,6 @@ def main() -> None:
                         help="only summarise the rows already in --out (a run cut short)")
     args = parser.parse_args()
     names = args.sizes.split(",")
-    if args.out is not None and len(names) > 1:
-        parser.error("--out takes one size at a time")
     if args.summary:
         if args.out is None:
             parser.error("--summary needs --out")
@@ -103,6 +101,8 @@ def main() -> None:
             parser.error(f"{args.out}: no rows")
         print(summary(meta["size"], sorted(rows, key=lambda r: r["id"]), meta["time_limit"]))
         return
+    if args.out is not None and len(names) > 1:
+        parser.error("--out takes one size at a time")
     for name in names:
         meta = {"run": "bench_zini", "size": name, "seed": args.seed,
                 "time_limit": args.time_limit}
