@@ -16,10 +16,10 @@ from exactmines.io.files import read_replay
 from exactmines.io.replays import Figures, Replay, ReplayEvent
 from exactmines.position import Board, Position
 from exactmines.replay.judge import (
+    EARLY,
     FIRST,
     FORCED,
     NEEDLESS,
-    EARLY,
     SAFE,
     UNDER_FLAG,
     UNJUDGED,
