@@ -8,7 +8,7 @@ from pathlib import Path
 
 import ms_toollib
 import pytest
-from oracle import chance_any, truth
+from oracle import _placements, chance_any, neighbours_of, truth
 
 from exactmines.budget import Budget
 from exactmines.errors import InputError
@@ -16,10 +16,12 @@ from exactmines.io.files import read_replay
 from exactmines.io.replays import Figures, Replay, ReplayEvent
 from exactmines.position import Board, Position
 from exactmines.replay.judge import (
+    EARLY,
     FIRST,
     FORCED,
     NEEDLESS,
     SAFE,
+    UNDER_FLAG,
     UNJUDGED,
     Click,
     Judgement,
@@ -85,7 +87,10 @@ def test_every_click_of_a_small_replay_agrees_with_brute_force(path, trust_flags
         assert click.safe_cells is not None or (click.judged == SAFE and not trust_flags)
         assert click.safest == min(p for p in expected.probability.values()
                                    if p is not None)
-        assert click.judged == (SAFE if probability == 0 else NEEDLESS if safe else FORCED)
+        unresolvable = bool(safe) and probability and _unresolvable(position, click.opens)
+        assert click.judged == (SAFE if probability == 0 else FORCED if unresolvable
+                                else NEEDLESS if safe else FORCED)
+        assert (click.reason == "50/50 taken early") == bool(unresolvable)
         if click.guess:
             assert click.excess == probability - click.safest
             if not click.mine:
@@ -95,6 +100,39 @@ def test_every_click_of_a_small_replay_agrees_with_brute_force(path, trust_flags
     assert judged.luck == luck
 
 
+def _unresolvable(position: Position, opens) -> bool:
+    """Brute force: the one opened cell ``x`` has a partner ``o`` such that every layout
+    puts one mine in the two, the layout with it swapped fits too, and every other safe
+    cell sees the same number in both (no click can ever tell them apart)."""
+    if len(opens) != 1:
+        return False
+    (x,) = opens
+    around = neighbours_of(position)
+    covered, _, fitting = _placements(position)
+    layouts = {frozenset(m) for m in fitting}
+
+    def number(mines, y):
+        return sum(n in mines or position.rows[n[0]][n[1]] == "F" for n in around[y])
+
+    for o in covered:
+        if o == x:
+            continue
+        ok = True
+        for mines in layouts:
+            if (x in mines) == (o in mines):
+                ok = False
+                break
+            swapped = mines ^ {x, o}
+            if swapped not in layouts or any(
+                    number(mines, y) != number(swapped, y)
+                    for y in covered if y not in mines and y not in (x, o)):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
 def test_the_small_replays_hold_every_kind_of_click():
     # What the brute-force test above covers: needless and forced guesses, chords whose
     # chance is a joint one (a wrong flag next to the number), and chords that lost.
@@ -102,6 +140,7 @@ def test_the_small_replays_hold_every_kind_of_click():
     clicks = [c for j in judged for c in j.clicks]
     assert any(c.judged == NEEDLESS for c in clicks)
     assert any(c.judged == FORCED for c in clicks)
+    assert any(c.reason == EARLY for c in clicks)  # a 50/50 taken early, safe cells on offer
     assert any(c.kind == "chord" and c.probability not in (None, 0, 1) for c in clicks)
     assert any(c.kind == "chord" and c.mine for c in clicks)
     assert any(c.kind == "left" and c.mine for c in clicks)
@@ -143,6 +182,7 @@ def test_a_game_judged_by_hand():
     assert (first.judged, first.opens, first.probability) == (FIRST, ((2, 3),), None)
     assert (guess.judged, guess.probability, guess.safest, guess.safe_cells) == \
         (NEEDLESS, Fraction(1, 2), 0, 3)
+    assert (guess.note, guess.reason) == ("0,0 was certainly safe", "")
     assert guess.excess == Fraction(1, 2) and not guess.mine
     assert (safe.judged, safe.probability, safe.excess) == (SAFE, 0, None)
     assert judged.won and judged.lost_at is None
@@ -150,6 +190,23 @@ def test_a_game_judged_by_hand():
     assert judged.luck_log10 == pytest.approx(math.log10(2))
     assert judged.largest_excess is guess and judged.riskiest is guess
     assert (judged.count(FIRST), judged.count(SAFE), judged.count(NEEDLESS)) == (1, 1, 1)
+
+
+def test_a_needless_guess_names_its_safe_cell_and_counts_apart_one_under_a_flag():
+    # The same guess at (1, 0) after wrong flags on the safe cells: with one safe cell left
+    # unflagged the note names it; with all three flagged the note says so and the guess is
+    # counted apart (the flags are not trusted: the cells stay certainly safe).
+    flags = [("right", cell) for cell in [(0, 0), (0, 1), (0, 2)]]
+    some = judge_replay(_replay(("left", (2, 3)), *flags[:2], ("left", (1, 0)))).clicks[-1]
+    assert (some.judged, some.note, some.reason) == (NEEDLESS, "0,2 was certainly safe", "")
+    every = judge_replay(_replay(("left", (2, 3)), *flags, ("left", (1, 0))))
+    guess = every.clicks[-1]
+    assert (guess.judged, guess.reason) == (NEEDLESS, UNDER_FLAG)
+    assert guess.note == "0,0 was certainly safe, under the player's flag"
+    from exactmines.replay.serialize import judgement_to_dict
+
+    data = judgement_to_dict(every)
+    assert (data["needless_under_flag"], data["forced_early"]) == (1, 0)
 
 
 def test_a_loss():

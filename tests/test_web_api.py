@@ -666,6 +666,15 @@ def test_a_chord_opens_the_neighbours_of_a_satisfied_number(client):
         game = client.post(f"/api/games/{gid}/reveal", json={"row": r, "col": c}).json()
     assert game["won"] and game["bbbv"] == 6 and game["click_count"] == 6
     assert game["efficiency"] == "1" and game["seconds"] >= 0
+    # The fewest clicks that clear the board (brute force over every click sequence), proved:
+    # the page shows it beside the player's clicks.
+    from test_zini import brute_minimum
+
+    from exactmines.position import Board
+
+    fewest = brute_minimum(Board(4, 2, frozenset({(0, 1), (1, 3)})))
+    assert game["zini"] == {"clicks": fewest, "lower_bound": fewest, "optimal": True}
+    assert game["zini"]["clicks"] < game["click_count"]
 
 
 def test_a_chord_on_a_wrong_flag_loses(client):
@@ -676,7 +685,7 @@ def test_a_chord_on_a_wrong_flag_loses(client):
     game = client.post(f"/api/games/{gid}/chord", json={"row": 0, "col": 0}).json()
     assert game["lost"] and game["rows"][0][1] == "X"
     assert game["clicks"][-1]["mine"] and game["clicks"][-1]["by"] == "chord"
-    assert game["bbbv"] == 6 and game["efficiency"] is None
+    assert game["bbbv"] == 6 and game["efficiency"] is None and game["zini"] is None
 
 
 def test_flags_are_never_recommended_nor_taken_away(client):

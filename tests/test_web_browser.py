@@ -771,6 +771,38 @@ def test_auto_play_at_a_chosen_speed_with_the_clock_3bv_and_efficiency(page, bas
     assert page.inner_text("#timer").endswith(" s")
 
 
+def test_a_won_game_shows_its_exact_zini(page, base_url, tmp_path):
+    # The efficiency line of Play mode ends with the exact ZiNi of the board, once won.
+    from exactmines.efficiency.zini import fewest_clicks
+    from exactmines.position import Board
+
+    page.goto(base_url + "#play:9x9x10:opening:3:noguess")
+    wait_ready(page)
+    assert page.locator("#zini").count() == 0
+    page.click("#auto")
+    page.wait_for_selector("#outcome", timeout=60_000)
+    game = page.evaluate("window.exactmines.state.game")
+    assert game["won"]
+    page.wait_for_selector("#zini")
+    zini = game["zini"]
+    mines = frozenset((r, c) for r in range(9) for c in range(9)
+                      if game["rows"][r][c] in "FMHX")
+    board = Board(9, 9, mines)
+    assert len(mines) == 10
+    expected = fewest_clicks(board)  # unlimited: proved (the server's may not be, loaded)
+    assert zini["lower_bound"] <= expected.clicks <= zini["clicks"]
+    assert zini["optimal"] == (zini["lower_bound"] == zini["clicks"])
+    if zini["optimal"]:
+        share = round(100 * expected.clicks / game["click_count"])
+        text = f"{expected.clicks}: {game['click_count']} clicks, {share}% of the fewest"
+    else:
+        text = (f"between {zini['lower_bound']} and {zini['clicks']} (time limit reached): "
+                f"{game['click_count']} clicks")
+    assert page.inner_text("#zini") == text
+    page.screenshot(path=str(tmp_path / "zini.png"), full_page=True)
+    print("screenshot", tmp_path / "zini.png")
+
+
 def test_undo_takes_back_the_last_edit(page, base_url):
     page.goto(base_url + fragment_of(REFERENCE))
     wait_ready(page)

@@ -190,3 +190,36 @@ def test_zini_runs_after_the_milp_engine_in_the_same_process():
         get_backend("milp-highs").count(component)
     answer = fewest_clicks(Board(4, 3, frozenset({(1, 1), (0, 3)})), budget=Budget.seconds(600))
     assert answer.optimal and answer.lower_bound == answer.clicks
+
+
+def test_never_more_clicks_than_the_randomized_heuristic_when_time_runs_out():
+    # Boards where the randomized runs beat the plain and openings-first greedy: with no
+    # time for the solver the answer was the greedy's, a click more than a heuristic found.
+    from exactmines.efficiency.greedy import best_greedy, best_heuristic
+    from exactmines.efficiency.layout import Layout
+
+    for seed in (0, 35):
+        board = random_board(9, 9, 10, random.Random(seed))
+        layout = Layout.of(board)
+        found, name = best_heuristic(layout, seconds=0)
+        assert name == "randomized" and len(found) < len(best_greedy(layout))
+        answer = fewest_clicks(board, budget=Budget.seconds(0.001))
+        assert replay(board, _seq(answer)) == answer.clicks <= len(found)
+        assert answer.greedy == len(found) and answer.heuristic == "randomized"
+
+
+def test_cbc_when_highspy_is_missing(monkeypatch):
+    import exactmines.efficiency.model as model
+    import exactmines.efficiency.zini as zini
+
+    board = random_board(9, 9, 10, random.Random(4))
+    highs = fewest_clicks(board)
+    monkeypatch.setattr(model, "solver_name", lambda: "CBC")
+    monkeypatch.setattr(zini, "solver_name", lambda: "CBC")
+    cbc = fewest_clicks(board, budget=Budget.seconds(120))
+    assert (highs.solver, cbc.solver) == ("HiGHS", "CBC")
+    assert cbc.optimal and cbc.clicks == highs.clicks == highs.lower_bound
+    assert replay(board, _seq(cbc)) == cbc.clicks
+    for small in (Board(4, 3, frozenset({(1, 1), (0, 3)})), Board(3, 3, frozenset({(1, 1)}))):
+        answer = fewest_clicks(small)
+        assert answer.solver == "CBC" and answer.clicks == brute_minimum(small)

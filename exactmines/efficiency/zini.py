@@ -2,7 +2,8 @@
 click sequence that does it and a proof, or under a time limit the best sequence found and
 a proved lower bound.
 
-The greedy heuristics give the first sequence; each independent part of the board
+The heuristics (greedy, openings first, randomized runs) give the first sequence, each
+part's clicks taken from the run that clears it in fewest; each independent part of the board
 (:func:`~exactmines.efficiency.model.parts`) is then solved exactly by the 0/1 programme of
 :mod:`exactmines.efficiency.model`, and the parts' clicks put together. The sequence
 answered has been played by the game's rules and clears the board.
@@ -14,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.efficiency.greedy import best_greedy
+from exactmines.efficiency.greedy import heuristic_runs
 from exactmines.efficiency.layout import Click, Layout, tidy
-from exactmines.efficiency.model import parts, solve_part
+from exactmines.efficiency.model import Part, parts, solve_part, solver_name
 from exactmines.position import Board, Cell
 
 __all__ = ["Zini", "fewest_clicks"]
@@ -37,13 +38,19 @@ class Zini:
     bbbv:
         The board's 3BV (clicks without flags or chords).
     greedy:
-        The clicks of the best greedy sequence (the starting bound).
+        The clicks of the best heuristic sequence (the starting bound, and the answer
+        when the solver finds nothing shorter in time).
+    heuristic:
+        Which heuristic gave it: ``"greedy"`` (plain or openings first) or
+        ``"randomized"`` (best of seeded random runs).
     sequence:
         ``(kind, (row, col))`` with kind ``"left"``, ``"flag"`` or ``"chord"``, in order.
     start:
         The first click imposed, or ``None``.
     parts:
         How many independent parts the board was cut into.
+    solver:
+        The MILP solver used: ``"HiGHS"`` (highspy installed) or ``"CBC"`` (PuLP's).
     """
 
     clicks: int
@@ -54,13 +61,15 @@ class Zini:
     sequence: tuple[tuple[str, Cell], ...]
     start: Cell | None
     parts: int
+    heuristic: str = "greedy"
+    solver: str = "HiGHS"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``docs/contract.md``)."""
         return {"clicks": self.clicks, "optimal": self.optimal,
                 "lower_bound": self.lower_bound, "bbbv": self.bbbv, "greedy": self.greedy,
                 "start": None if self.start is None else list(self.start),
-                "parts": self.parts,
+                "heuristic": self.heuristic, "parts": self.parts, "solver": self.solver,
                 "sequence": [[kind, r, c] for kind, (r, c) in self.sequence]}
 
 
@@ -80,13 +89,20 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     """
     layout = Layout.of(board)
     first = None if start is None else layout.safe_start(start, "--start")
-    greedy = best_greedy(layout, first)
+    runs = heuristic_runs(
+        layout, first, seconds=min(1.0, budget.remaining() / 5) if budget.limited else 1.0)
+    greedy, heuristic = min(runs, key=lambda run: len(run[0]))
     pieces = parts(layout)
+    owner = _owners(layout, pieces)
     clicks: list[Click] = [] if first is None else [("left", first)]
     lower = 0
     for n, part in enumerate(pieces):
+        # Each part's clicks from the run that clears it in fewest: the parts are
+        # independent, so together they clear the board in no more than any one run.
+        mine = min(([c for c in run if owner[c[1]] == n] for run, _ in runs), key=len)
         answer = solve_part(layout, part, first,
-                            budget.share(1 / (len(pieces) - n)) if budget.limited else budget)
+                            budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
+                            incumbent=mine)
         clicks += [c for c in answer.clicks if c != ("left", first)]
         lower += answer.lower_bound
     if first is not None and not any(first in part.numbered
@@ -97,4 +113,21 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     best = exact if len(exact) <= len(greedy) else greedy
     lower = min(lower, len(best))  # pragma: defensive; equal when the parts are proved
     return Zini(len(best), lower, len(best) == lower, layout.bbbv, len(greedy),
-                tuple((kind, layout.cell(i)) for kind, i in best), start, len(pieces))
+                tuple((kind, layout.cell(i)) for kind, i in best), start, len(pieces),
+                heuristic, solver_name())
+
+
+def _owners(layout: Layout, pieces: list[Part]) -> list[int]:
+    """For each cell, the part whose clicks it takes (-1 for none): an opening's zeros, a
+    number, a mine beside a number (parts join the numbers around one mine)."""
+    owner = [-1] * len(layout.numbers)
+    for n, part in enumerate(pieces):
+        for k in part.openings:
+            for i in layout.openings[k][0]:
+                owner[i] = n
+        for d in part.numbered:
+            owner[d] = n
+            for i in layout.neighbours[d]:
+                if layout.mine[i]:
+                    owner[i] = n
+    return owner

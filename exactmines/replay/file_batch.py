@@ -10,6 +10,7 @@ from exactmines.budget import Budget
 from exactmines.errors import ExactminesError
 from exactmines.io.files import files_named, read_replay
 from exactmines.io.replays import REPLAY_SUFFIXES
+from exactmines.replay.efficiency import game_efficiency
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_to_dict
 from exactmines.runner import Row, Task
@@ -24,11 +25,12 @@ def replay_files(sources: list[str]) -> list[str]:
 
 
 def replay_tasks(files: list[str], *, trust_flags: bool, backend: str,
-                 time_limit: float | None) -> list[Task]:
+                 time_limit: float | None, efficiency: bool = False) -> list[Task]:
     """One task per file; its id is the path as given (resume matches on it).
-    ``time_limit``: seconds per replay, ``None`` for no limit."""
+    ``time_limit``: seconds per replay, ``None`` for no limit; ``efficiency``: also a won
+    game's clicks against its board's exact ZiNi."""
     return [{"id": name, "file": name, "trust_flags": trust_flags, "backend": backend,
-             "time_limit": time_limit} for name in files]
+             "time_limit": time_limit, "efficiency": efficiency} for name in files]
 
 
 def judge_files(chunk: list[Task]) -> list[Row]:
@@ -36,7 +38,8 @@ def judge_files(chunk: list[Task]) -> list[Row]:
 
     A file that cannot be read, or whose clicks do not fit its board, gives ``{"id",
     "file", "error"}`` with the one-line message, and the run goes on. The time limit
-    covers a file's reading and judging (the reading's child process is killed at it).
+    covers a file's reading and judging (the reading's child process is killed at it); with
+    the task's ``efficiency``, a won game's exact ZiNi gets what is left of it.
     """
     rows: list[Row] = []
     for task in chunk:
@@ -49,6 +52,8 @@ def judge_files(chunk: list[Task]) -> list[Row]:
         except ExactminesError as exc:
             row = {"file": task["file"], "error": str(exc)}
         else:
-            row = judgement_to_dict(judged, task["file"])
+            efficiency = (game_efficiency(replay, budget=budget)
+                          if judged.won and task.get("efficiency") else None)
+            row = judgement_to_dict(judged, task["file"], efficiency)
         rows.append({"id": task["id"], **row})
     return rows

@@ -62,6 +62,11 @@ FIRST, SAFE, NEEDLESS, FORCED, UNJUDGED = ("first", "safe", "needless guess",
 CLASSES = (FIRST, SAFE, NEEDLESS, FORCED, UNJUDGED)
 #: The classes that are guesses.
 GUESSES = (NEEDLESS, FORCED)
+#: A forced guess's reason when safe cells were on offer: the cell was in a 50/50 that no
+#: click can ever resolve, so it had to be guessed at 1/2 sooner or later (taken early).
+EARLY = "50/50 taken early"
+#: A needless guess's reason when every certainly safe cell was under the player's flag.
+UNDER_FLAG = "safe cell under a flag"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +99,11 @@ class Click:
     mine:
         It hit a mine: the game ends here.
     note:
-        Why it was not judged, or what the reader should know about it.
+        Why it was not judged, or what the reader should know about it: for a needless
+        guess, a safe cell on offer; for a 50/50 taken early, the proof.
+    reason:
+        :data:`EARLY` (a forced guess though safe cells were on offer), :data:`UNDER_FLAG`
+        (a needless guess whose every safe cell was under the player's flag), or ``""``.
     """
 
     index: int
@@ -109,6 +118,7 @@ class Click:
     safe_cells: int | None = None
     mine: bool = False
     note: str = ""
+    reason: str = ""
 
     @property
     def guess(self) -> bool:
@@ -413,8 +423,67 @@ def _judged(click: Click, trust_flags: bool, engine: Backend, budget: Budget,
         return _with(click, judged=UNJUDGED, safest=safest, safe_cells=safe_cells,
                      note="its probability was not computed within the time limit")
     judged = SAFE if probability == 0 else NEEDLESS if safe_cells else FORCED
+    note, reason = "", ""
+    if judged == NEEDLESS:
+        proof = _unresolvable_pair(position, result, click.opens)
+        if proof is not None:
+            judged, note, reason = FORCED, proof, EARLY
+        else:
+            note, reason = _safe_on_offer(click.before, result.safe)
     return _with(click, judged=judged, probability=probability, safest=safest,
-                 safe_cells=safe_cells)
+                 safe_cells=safe_cells, note=note, reason=reason)
+
+
+def _safe_on_offer(seen: Position, safe: list[Cell]) -> tuple[str, str]:
+    """The note naming a certainly safe cell on offer (one not under the player's flag if
+    there is one), and :data:`UNDER_FLAG` when every one was under a flag."""
+    free = [cell for cell in safe if seen.rows[cell[0]][cell[1]] != FLAG]
+    r, c = (free or safe)[0]
+    if free:
+        return f"{r},{c} was certainly safe", ""
+    return f"{r},{c} was certainly safe, under the player's flag", UNDER_FLAG
+
+
+def _unresolvable_pair(position: Position, result: Analysis,
+                       opens: tuple[Cell, ...]) -> str | None:
+    """The proof that the one cell of ``opens`` is in a 50/50 no click can ever resolve,
+    or ``None``: a number has exactly one mine left among its covered cells not proved
+    mines, which are the cell and one other, and every cell beside one of the two but not
+    the other is a proved mine (or a trusted flag). Swapping the mine between the two then
+    changes no number any click could show: each is a mine at exactly 1/2, now and after
+    any other click, so the guess had to be made sooner or later."""
+    if len(opens) != 1:
+        return None
+    width, height = position.width, position.height
+    cell = opens[0]
+
+    def mine(at: Cell) -> bool:
+        if position.rows[at[0]][at[1]] == FLAG:
+            return True
+        try:
+            return result.cell(*at).verdict == "mine"
+        except KeyError:  # a revealed cell
+            return False
+
+    def covered(at: Cell) -> bool:
+        return position.rows[at[0]][at[1]] in (COVERED, FLAG)
+
+    for number in neighbours(width, height, cell):
+        r, c = number
+        if not position.rows[r][c].isdigit():
+            continue
+        around = neighbours(width, height, number)
+        proved = sum(mine(n) for n in around if covered(n))
+        unsure = [n for n in around if covered(n) and not mine(n)]
+        if int(position.rows[r][c]) - proved != 1 or len(unsure) != 2 or cell not in unsure:
+            continue
+        other = unsure[0] if unsure[1] == cell else unsure[1]
+        a, b = set(neighbours(width, height, cell)), set(neighbours(width, height, other))
+        if all(mine(n) for n in (a ^ b) - {cell, other}):
+            return (f"a 50/50 with {other[0]},{other[1]} no click can ever resolve: the "
+                    f"{position.rows[r][c]} at {r},{c} has one mine in the two, and every "
+                    "cell beside one of them only is a proved mine")
+    return None
 
 
 def _probability(result: Analysis, opens: tuple[Cell, ...], engine: Backend,

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from exactmines.analysis.serialize import fraction_text
-from exactmines.replay.judge import CLASSES, Click, Judgement
+from exactmines.replay.efficiency import Efficiency
+from exactmines.replay.judge import CLASSES, EARLY, UNDER_FLAG, Click, Judgement
 
 __all__ = ["judgement_to_dict", "click_to_dict", "judgement_for_page"]
 
@@ -21,6 +22,7 @@ def click_to_dict(click: Click) -> dict[str, Any]:
         "class": click.judged, "probability": fraction_text(click.probability),
         "safest": fraction_text(click.safest), "excess": fraction_text(click.excess),
         "safe_cells": click.safe_cells, "mine": click.mine, "note": click.note,
+        "reason": click.reason,
     }
 
 
@@ -31,8 +33,10 @@ def _at(click: Click | None, value: str) -> dict[str, Any] | None:
             value: fraction_text(getattr(click, value))}
 
 
-def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, Any]:
-    """The game's JSON object (docs/contract.md §3, ``replay``)."""
+def judgement_to_dict(judged: Judgement, file: str | None = None,
+                      efficiency: Efficiency | None = None) -> dict[str, Any]:
+    """The game's JSON object (docs/contract.md §3, ``replay``); ``efficiency`` ``null``
+    unless given (a won game's, :func:`~exactmines.replay.efficiency.game_efficiency`)."""
     replay = judged.replay
     board = replay.board
     figures = replay.figures
@@ -46,6 +50,8 @@ def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, A
         clicks=len(judged.opening), flags=sum(c.kind == "right" for c in judged.clicks),
         classes={name: judged.count(name) for name in CLASSES},
         guesses=len(judged.guesses),
+        forced_early=sum(c.reason == EARLY for c in judged.clicks),
+        needless_under_flag=sum(c.reason == UNDER_FLAG for c in judged.clicks),
         luck=fraction_text(judged.luck), luck_log10=round(judged.luck_log10, 6),
         largest_excess=_at(judged.largest_excess, "excess"),
         riskiest=_at(judged.riskiest, "probability"),
@@ -54,6 +60,7 @@ def judgement_to_dict(judged: Judgement, file: str | None = None) -> dict[str, A
                     "bbbv_s": None if figures.bbbv_s is None else round(figures.bbbv_s, 6),
                     "left": figures.left, "right": figures.right, "double": figures.double,
                     "completed": replay.completed},
+        efficiency=None if efficiency is None else efficiency.to_dict(),
         backend=judged.backend, seconds=round(judged.seconds, 6), notes=list(judged.notes),
         events=[click_to_dict(c) for c in judged.clicks],
     )

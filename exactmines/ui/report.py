@@ -369,6 +369,27 @@ def chance(text: str | None) -> str:
     return f"{short_fraction(p)} = {percent(p)}"
 
 
+def _efficiency_line(e: dict[str, Any]) -> str:
+    """A won game's clicks against the exact ZiNi, and its wasted clicks."""
+    if e["zini_optimal"]:
+        zini = f"exact ZiNi {e['zini']}"
+        ratio = f"efficiency {_percent(e['efficiency'])}"
+    else:
+        zini = f"ZiNi between {e['zini_lower_bound']} and {e['zini']} (time limit reached)"
+        low, high = e["efficiency_bounds"]
+        ratio = f"efficiency {_percent(low)} to {_percent(high)}"
+    wasted = (f"; wasted: {plural(e['changed_nothing'], 'click')} that changed nothing, "
+              f"{plural(e['flags_unused'], 'flag click')} no chord used")
+    return f"{plural(e['clicks'], 'click')} against {zini}: {ratio}{wasted}"
+
+
+def _percent(fraction: str | None) -> str:
+    if fraction is None:
+        return "-"
+    value = Fraction(fraction)
+    return f"{float(value) * 100:.1f} % ({fraction})"
+
+
 def replay_to_text(game: dict[str, Any]) -> str:
     """What ``exactmines replay`` prints for one game, from its JSON object
     (:func:`~exactmines.replay.serialize.judgement_to_dict`): who and what, the figures
@@ -393,6 +414,14 @@ def replay_to_text(game: dict[str, Any]) -> str:
     trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
     lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
                  f"{counted or 'none judged'}{trusted}")
+    apart = [f"{plural(n, 'forced guess', 'forced guesses')} in a 50/50 no click could "
+             "resolve, taken early" for n in [g.get("forced_early", 0)] if n]
+    apart += [f"{plural(n, 'needless guess', 'needless guesses')} whose safe cells were all "
+              "under the player's flags" for n in [g.get("needless_under_flag", 0)] if n]
+    if apart:
+        lines.append("of which " + "; ".join(apart))
+    if g.get("efficiency") is not None:
+        lines.append(_efficiency_line(g["efficiency"]))
     survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
                    and e["probability"] is not None)
     if survived:
@@ -456,7 +485,8 @@ def zini_to_text(answer: Zini, source: str) -> str:
         head = (f"{source}: {plural(answer.clicks, 'click')} found, at least {answer.lower_bound} "
                 f"needed (time limit reached)")
     start = "" if answer.start is None else f"; first click {answer.start[0]},{answer.start[1]}"
-    lines = [head, f"3BV {answer.bbbv}; best greedy {answer.greedy}{start}"]
+    lines = [head, f"3BV {answer.bbbv}; best heuristic {answer.greedy} ({answer.heuristic})"
+                   f"{start}; solver {answer.solver}"]
     for n, (kind, (r, c)) in enumerate(answer.sequence, 1):
         lines.append(f"{n:4d}. {kind:5s} {r},{c}")
     return "\n".join(lines)

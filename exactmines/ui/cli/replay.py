@@ -33,6 +33,10 @@ def replay_command(
         "--trust-flags", help="Take the player's flags as mines (by default they are shown "
                               "but analysed as covered cells: a wrong flag cannot mislead "
                               "the analysis).")] = False,
+    efficiency: Annotated[bool, typer.Option(
+        "--efficiency", help="Also a won game's clicks against the fewest that clear its "
+                             "board (exact ZiNi, within what is left of --time-limit) and "
+                             "its wasted clicks.")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the game's risk timeline and the board at its riskiest "
                         "guess: .png, .svg or .pdf (one replay; needs the plot extra).")]
@@ -79,9 +83,10 @@ def replay_command(
                          "--scheduler", source="command line")
     processes = workers if workers is not None else (os.cpu_count() or 1)
     chunk_size = max(1, min(16, len(files) // (4 * (processes if scheduler is None else 8))))
-    tasks = replay_tasks(files, trust_flags=trust_flags, backend=backend, time_limit=limit)
+    tasks = replay_tasks(files, trust_flags=trust_flags, backend=backend, time_limit=limit,
+                         efficiency=efficiency)
     meta = {"command": "replay", "trust_flags": trust_flags, "backend": backend,
-            "time_limit": limit}
+            "time_limit": limit, **({"efficiency": True} if efficiency else {})}
     console = _console()
     printed = 0
 
@@ -106,9 +111,12 @@ def replay_command(
         from exactmines.ui.pictures import draw_replay
 
         budget = Budget.seconds(limit)
-        judged = judge_replay(read_replay(files[0], budget=budget), trust_flags=trust_flags,
-                              backend=backend, budget=budget)
-        show([judgement_to_dict(judged, files[0])])
+        replay = read_replay(files[0], budget=budget)
+        judged = judge_replay(replay, trust_flags=trust_flags, backend=backend, budget=budget)
+        from exactmines.replay.efficiency import game_efficiency
+
+        found = game_efficiency(replay, budget=budget) if judged.won and efficiency else None
+        show([judgement_to_dict(judged, files[0], found)])
         draw_replay(judged, image, file=files[0])
         if output is TextOrJson.text:
             console.print(f"picture written to {image}")

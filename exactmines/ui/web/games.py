@@ -375,4 +375,18 @@ class WebGame:
             "bbbv": bbbv,
             "efficiency": (fraction_text(Fraction(bbbv, clicks))
                            if bbbv is not None and game is not None and game.won else None),
+            "zini": self._zini(game.board) if game is not None and game.won else None,
         }
+
+    def _zini(self, board: Board) -> dict[str, Any]:
+        """The fewest clicks that clear the won game's board (``exactmines zini``, within
+        the game's time limit), solved once and kept: ``{"clicks", "lower_bound",
+        "optimal"}``."""
+        found = getattr(self, "zini", None)
+        if found is None:
+            from exactmines.efficiency.zini import fewest_clicks
+
+            answer = fewest_clicks(board, budget=Budget.seconds(self.time_limit))
+            found = self.zini = {"clicks": answer.clicks, "lower_bound": answer.lower_bound,
+                                 "optimal": answer.optimal}
+        return found

@@ -285,6 +285,23 @@ class ReplayEvent(_Reply):
     safe_cells: int | None
     mine: bool
     note: str | None
+    reason: str = Field("", description="\"50/50 taken early\", \"safe cell under a "
+                                         "flag\" or empty (docs/contract.md)")
+
+
+class ReplayEfficiency(_Reply):
+    """A won game's clicks against the fewest that clear its board (``--efficiency``)."""
+
+    clicks: int
+    zini: int
+    zini_lower_bound: int
+    zini_optimal: bool
+    efficiency: ExactFraction | None
+    efficiency_bounds: list[ExactFraction] | None
+    changed_nothing: int
+    flags_unused: int
+    wasted: int
+    solver: str
 
 
 class ReplayReply(_Reply):
@@ -305,6 +322,8 @@ class ReplayReply(_Reply):
     flags: int
     classes: dict[str, int]
     guesses: int
+    forced_early: int
+    needless_under_flag: int
     luck: ExactFraction | None
     luck_log10: float | None
     largest_excess: ReplayMoment | None
@@ -314,9 +333,19 @@ class ReplayReply(_Reply):
     backend: str
     seconds: float
     notes: list[str]
+    efficiency: ReplayEfficiency | None = None
     events: list[ReplayEvent]
     shown: list[list[str]]
     board_mines: list[CellPair]
+
+
+class GameZini(_Reply):
+    """The fewest clicks that clear a won game's board, solved once within the game's time
+    limit."""
+
+    clicks: int
+    lower_bound: int
+    optimal: bool
 
 
 class GameClick(_Reply):
@@ -357,5 +386,6 @@ class GameReply(_Reply):
     seconds: float | None
     bbbv: int | None
     efficiency: ExactFraction | None
+    zini: GameZini | None
     move: RecommendationReply | None = None
     note: str | None = None

@@ -3,6 +3,7 @@
 import { cellCount, render, scrollToCell } from "./board.js";
 import { $, bigNumber, el, entries } from "./dom.js";
 import { fractionFloat, parseFraction, percentText, shortDigits, shortFraction } from "./numbers.js";
+import { ziniEntry } from "./zini.js";
 import { flagsAreMarks, gameOver, overlayFailed, overlayValid, replayEvent, rows, state } from "./state.js";
 
 const CELL_PROMPT = "Point at a covered cell, or move to it with the arrow keys, to see its exact probability.";
@@ -309,6 +310,8 @@ function renderGame() {
     pairs.push(["efficiency", el("span", { id: "efficiency", title: `3BV / clicks = ${e.text}` },
       `${(fractionFloat(e) * 100).toFixed(0)}% (3BV ${g.bbbv} in ${g.click_count} clicks)`)]);
   }
+  const zini = ziniEntry(g);
+  if (zini) pairs.push(zini);
   box.append(el("h2", null, "Game"), entries(pairs));
   const total = parseFraction(g.risk_total);
   const survive = parseFraction(g.survival);
