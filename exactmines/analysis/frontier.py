@@ -190,12 +190,15 @@ def _count_around(mask: int, stride: int) -> tuple[int, int, int, int]:
     return planes[0], planes[1], planes[2], planes[3]
 
 
-def _greater(a: Sequence[int], b: Sequence[int]) -> int:
-    """Bits where the number with bit planes ``a`` exceeds the one with planes ``b``."""
-    above, same = 0, -1
+def _greater(a: Sequence[int], b: Sequence[int], within: int) -> int:
+    """Bits of ``within`` where the number with bit planes ``a`` exceeds the one with
+    planes ``b``. (Every mask stays non-negative: ``m & ~x`` is spelled ``(m | x) ^ x``, as
+    Python's bitwise operations on a negative integer cost a third more.)"""
+    above, same = 0, within
     for x, y in zip(reversed(a), reversed(b), strict=True):
-        above |= same & x & ~y
-        same &= ~(x ^ y)
+        above |= same & ((x | y) ^ y)
+        differ = x ^ y
+        same = (same | differ) ^ differ
     return above
 
 
@@ -331,10 +334,9 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
     contradiction_at: Cell | None = None
     value = tuple(_mask(grid, chars) for chars in _DIGIT_PLANES)
     budget.check(BUILDING)
-    bad = _greater(value, _count_around(covered_mask | flag_mask, stride))
+    bad = _greater(value, _count_around(covered_mask | flag_mask, stride), number_mask)
     if flag_mask:
-        bad |= _greater(_count_around(flag_mask, stride), value)
-    bad &= number_mask
+        bad |= _greater(_count_around(flag_mask, stride), value, number_mask)
     budget.check(BUILDING)
     if bad:
         q = (bad & -bad).bit_length() - 1
@@ -509,7 +511,7 @@ def split_forced(position: Position) -> Split | None:
     if settled is None:
         return None
     mines, safe = settled
-    free = touched_mask & ~(mines | safe)
+    free = touched_mask ^ (mines | safe)  # (both within it)
 
     # The shape: each component grown from its first cell through the numbers around it.
     sizes = []
@@ -522,7 +524,7 @@ def split_forced(position: Position) -> Split | None:
                 break
             reach = grown
         sizes.append(reach.bit_count())
-        rest &= ~reach
+        rest ^= reach  # (a component of what is left)
 
     # The unforced boxes and the numbers over them, joined into parts. (Plain loops and
     # comprehensions over a neighbour table: the fastest form in Python, and the form the
@@ -558,7 +560,7 @@ def split_forced(position: Position) -> Split | None:
         forced_safe=safe,
         width=width,
         height=height,
-        outside=(covered_mask & ~_dilate(number_mask, stride)).bit_count(),
+        outside=(covered_mask ^ touched_mask).bit_count(),
         mines_left=None if mines_left is None else mines_left - mines.bit_count(),
     )
 
@@ -659,20 +661,20 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int], stride: 
     settled = _block_count(mines, stride)  # mines and flags around each number
     possible = _block_count(mines | unknown, stride)  # cells around it that may hold one
     while True:
-        new_safe = unknown & _dilate(clues & _equal(value, settled), stride)
-        new_mines = unknown & _dilate(clues & _equal(value, possible), stride)
+        new_safe = unknown & _dilate(_equal(clues, value, settled), stride)
+        new_mines = unknown & _dilate(_equal(clues, value, possible), stride)
         if new_safe & new_mines:
             return None
         if not new_safe | new_mines:
             break
-        unknown &= ~(new_safe | new_mines)
+        unknown ^= new_safe | new_mines  # (both within it)
         if new_mines:
             mines |= new_mines
             settled = _block_count(mines, stride)
         if new_safe:
             safe |= new_safe
             possible = _block_count(mines | unknown, stride)
-    if numbers & (_greater(settled, value) | _greater(value, possible)):
+    if _greater(settled, value, numbers) or _greater(value, possible, numbers):
         return None
     return mines & touched, safe
 
@@ -680,6 +682,8 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int], stride: 
 def _block_count(mask: int, stride: int) -> tuple[int, int, int, int]:
     """How many bits of ``mask`` lie in each cell's 3x3 block (itself and its neighbours),
     as bit planes (1, 2, 4, 8): three in a row, then three rows, by bit-sliced adders."""
+    if not mask:  # (no flags: the first count of a position without any, for nothing)
+        return 0, 0, 0, 0
     left, right = mask << 1, mask >> 1
     pair = mask ^ left
     r0, r1 = pair ^ right, (mask & left) | (pair & right)  # each row of three: 0..3
@@ -692,10 +696,10 @@ def _block_count(mask: int, stride: int) -> tuple[int, int, int, int]:
     return s0, p ^ q, k1 ^ k2 ^ k3, (k1 & k2) | (k3 & (k1 | k2))
 
 
-def _equal(a: Sequence[int], b: Sequence[int]) -> int:
-    """Bits where the numbers with bit planes ``a`` and ``b`` are equal (an infinite mask:
-    and it with another)."""
-    return ~((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]))
+def _equal(within: int, a: Sequence[int], b: Sequence[int]) -> int:
+    """Bits of ``within`` where the numbers with bit planes ``a`` and ``b`` are equal."""
+    differ = (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])
+    return (within | differ) ^ differ
 
 
 def _dilate(mask: int, stride: int) -> int:
