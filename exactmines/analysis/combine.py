@@ -405,7 +405,7 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
     frame = _frame(counts, outside, mines_left, scale)
     if frame is None:
         return _INCONSISTENT
-    supports, base, single, varying, weights = frame
+    supports, base, varying, weights, factor, divisor = frame
     polys = [supports[c][1] for c in varying]
     if polys:
         total_poly, per_component = _weights_down(polys, weights)
@@ -414,14 +414,14 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
     reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
     if reduced == 0:
         return _INCONSISTENT
-    layouts = _layouts(single, reduced, weights, outside, mines_left - base, scale)
+    layouts = factor * reduced // divisor
 
     weight_of = dict(zip(varying, per_component, strict=True))
     box_probability = []
     for c, (counts_c, box_sizes) in enumerate(zip(counts, sizes, strict=True)):
         lo, poly = supports[c]
-        if c in weight_of:
-            w = weight_of[c]
+        w = weight_of.get(c)
+        if w is not None:
             numerators = []
             full: dict[int, tuple[int, ...]] = {}  # per box size: the column of a sure mine
             # Columns at C speed (zip, any, ==): most boxes of a big component are settled,
@@ -456,19 +456,18 @@ def count_layouts(counts: Sequence[ComponentCounts], outside: int, mines_left: i
     frame = _frame(counts, outside, mines_left, scale)
     if frame is None:
         return 0
-    supports, base, single, varying, weights = frame
+    supports, _, varying, weights, factor, divisor = frame
     total_poly = _product([supports[c][1] for c in varying]) if varying else [1]
-    reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
-    if reduced == 0:
-        return 0
-    return _layouts(single, reduced, weights, outside, mines_left - base, scale)
+    return factor * sum(t * w for t, w in zip(total_poly, weights, strict=True)) // divisor
 
 
 #: What :func:`weigh` and :func:`count_layouts` start from: per component ``(lo, its
-#: layouts by mine number lo..hi)``, the fewest mines the frontier holds, the layouts of
-#: the components with one mine number, the others, and the weight of each number of
-#: mines ``base + t`` on the frontier (proportional to ``C(U, L - base - t)``).
-_Frame = tuple[list[tuple[int, list[int]]], int, int, list[int], list[int]]
+#: layouts by mine number lo..hi)``, the fewest mines the frontier holds, the components
+#: whose mine number varies, the weight of each number of mines ``base + t`` on the
+#: frontier (proportional to ``C(U, L - base - t)``), and ``(factor, divisor)``: the
+#: layouts are ``factor * sum_t T[t] weights[t] // divisor``, ``T`` the product of the
+#: varying components' layouts (``factor`` holds those of the others).
+_Frame = tuple[list[tuple[int, list[int]]], int, list[int], list[int], int, int]
 
 
 def _frame(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
@@ -488,29 +487,19 @@ def _frame(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
     top = sum(len(supports[c][1]) - 1 for c in varying)
     # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
     left = mines_left - base
-    if scale is not None:
-        return supports, base, single, varying, list(tail_binomials(outside, left, top, scale))
+    if scale is not None:  # the scaled binomials themselves: the layouts need no factor
+        return (supports, base, varying, list(tail_binomials(outside, left, top, scale)),
+                single, 1)
     high = min(outside, left)
     low = max(0, left - top)
     if low > high:
         return None
-    relative = relative_binomials(outside, low, high)
+    # weights[t] = e(m) for m = left - t in low..high (relative_binomials), 0 elsewhere;
+    # C(U, m) = C(U, high) * e(m) / e(high), so the layouts scale by C(U, high) / e(high).
     weights = [0] * (top + 1)
-    for t in range(top + 1):
-        m = left - t
-        if low <= m <= high:
-            weights[t] = relative[m - low]
-    return supports, base, single, varying, weights
-
-
-def _layouts(single: int, reduced: int, weights: list[int], outside: int, left: int,
-             scale: Scale | None) -> int:
-    """The layouts of a combination whose reduced sum is ``reduced`` (see :func:`weigh`)."""
-    if scale is not None:  # the weights are the scaled binomials themselves
-        return single * reduced
-    # layouts = single * sum_t T[t] C(U, m_t), and C(U, m) = C(U, high) * e(m) / e(high).
-    high = min(outside, left)
-    return single * binomial(outside, high) * reduced // weights[left - high]
+    weights[left - high:left - low + 1] = relative_binomials(outside, low, high)[::-1]
+    return (supports, base, varying, weights, single * binomial(outside, high),
+            weights[left - high])
 
 
 def _independent(counts: Sequence[ComponentCounts],
