@@ -20,6 +20,7 @@ from unittest.mock import patch
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from strategies import KINDS, positions
 
 import exactmines.analysis.combine as combine_module
 import exactmines.play.endgame as endgame_module
@@ -28,11 +29,11 @@ import exactmines.play.strategy as strategy_module
 from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import get_backend
 from exactmines.budget import UNLIMITED, Budget
-from exactmines.deduction import Grid, local_deductions
+from exactmines.deduction import Grid, local_deductions, new_grid
 from exactmines.errors import BudgetExceeded, InputError, OutOfTime, TooLarge
 from exactmines.game import Game, random_board
 from exactmines.play.endgame import Endgame
-from exactmines.play.lookahead import Cache
+from exactmines.play.lookahead import Cache, counted
 from exactmines.play.strategy import (
     GUESS_KINDS,
     PARTS,
@@ -51,7 +52,7 @@ from exactmines.play.strategy import (
     strategy_named,
     value_chances,
 )
-from exactmines.position import Board, Position, neighbour_masks
+from exactmines.position import Board, Position, indices_of, neighbour_masks
 
 # -- naive helpers (share nothing with the code under test but neighbour masks) ----------
 
@@ -985,3 +986,73 @@ def test_the_budget_of_a_move_is_never_kept_by_the_player(monkeypatch):
     assert b"Budget" not in pickle.dumps(made.cache)
     again = pickle.loads(pickle.dumps(made))
     assert again.next_clicks() == made.next_clicks()
+
+
+# -- the player's probabilities are the analysis' ----------------------------------------
+
+
+def _player_view(position: Position, total: int):
+    """The player's view of ``position`` on its topology, with ``total`` mines."""
+    width = position.width
+    view = new_grid(position.topology, total)
+    view.show([(r * width + c, position.number((r, c)))
+               for r in range(position.height) for c in range(width)
+               if position.number((r, c)) is not None])
+    view.mark_mines(sum(1 << (r * width + c) for r, c in position.flags))
+    return view
+
+
+def _any_topology(count_known: bool):
+    return st.sampled_from(KINDS).flatmap(
+        lambda kind: positions(max_side=7, max_covered=30, count_known=count_known,
+                               kind=kind))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_any_topology(True), st.booleans(), st.booleans())
+def test_the_player_and_the_analysis_give_every_cell_the_same_probability(
+        position, scaled, engine):
+    """Two paths, one answer: the player's (rules as bitmasks, box search or its engine,
+    :meth:`Counted.weighed`) and the analysis' (frontier, components, engine,
+    ``combine_ratios``) on positions from hidden layouts of every topology, with the
+    player's big-number scale forced on some and its engine path on others."""
+    view = _player_view(position, position.mines)
+    with pytest.MonkeyPatch.context() as patch:
+        if scaled:
+            patch.setattr(combine_module, "_EXACT_OUTSIDE", -1)
+        if engine:
+            patch.setattr(lookahead_module, "NODES", 0)
+        found = estimate(view, Cache())
+    assert (found.scale is not None) == scaled
+    reference = analyze(position)
+    assert reference.probabilities_computed
+    assert len(reference.cells) == view.unknown.bit_count()
+    for cell in reference.cells:
+        r, c = cell.cell
+        assert found.probability(r * position.width + c) == cell.probability
+
+
+@settings(max_examples=150, deadline=None)
+@given(_any_topology(False), st.booleans())
+def test_the_player_and_the_analysis_agree_without_a_total(position, engine):
+    """Without a mine count (``mines_left=None``) the components are independent: the
+    player's front-end gives each frontier cell the analysis' probability, and the cells
+    off the frontier none."""
+    covered = position.covered
+    view = _player_view(position, len(covered) + len(position.flags))
+    with pytest.MonkeyPatch.context() as patch:
+        if engine:
+            patch.setattr(lookahead_module, "NODES", 0)
+        frontier = counted(view.rules(), view.unknown, Cache())
+    ratios = frontier.weighed(None)
+    assert ratios.layouts > 0 and ratios.box is not None and ratios.outside is None
+    found: dict[tuple[int, int], Fraction | None] = {
+        divmod(i, position.width): None for i in indices_of(frontier.outside)}
+    for part, box in zip(frontier.parts, ratios.box, strict=True):
+        for mask, ratio in zip(part.box_masks, box, strict=True):
+            for i in indices_of(mask):
+                found[divmod(i, position.width)] = Fraction(*ratio)
+    reference = analyze(position)
+    assert sorted(found) == [cell.cell for cell in reference.cells]
+    for cell in reference.cells:
+        assert found[cell.cell] == cell.probability

@@ -9,6 +9,9 @@ the product of the *other* components. All ``w_c`` come out of one pass down a p
 (each node passes its children the weight vector correlated with the sibling's product),
 so thousands of components cost O(D^2 log C) coefficient work, not O(C * D^2).
 
+:func:`weigh` is the one place probabilities are made from counts: the analysis
+(:func:`combine_ratios`) and the player (its view's estimate) both call it.
+
 Everything is Python ``int`` and ``Fraction``; polynomial products pack coefficients into
 one big integer (Kronecker substitution) so the multiplication runs in C.
 """
@@ -34,6 +37,8 @@ __all__ = [
     "combine_ratios",
     "combine_without_count",
     "combine_ratios_without_count",
+    "weigh",
+    "count_layouts",
     "poly_mul",
     "binomials",
     "binomial",
@@ -354,42 +359,54 @@ def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], o
 
 def combine_ratios(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]],
                    outside: int, mines_left: int) -> Ratios:
-    """Exact probabilities with a known number of mines left, as ratios of integers.
+    """Exact probabilities with a known number of mines left, as ratios of integers: the
+    analysis' front-end of :func:`weigh` (true layout count)."""
+    return weigh(counts, sizes, outside, mines_left)
+
+
+def combine_without_count(counts: Sequence[ComponentCounts],
+                          sizes: Sequence[Sequence[int]]) -> Combined:
+    """Exact frontier probabilities when the total is unknown: components independent."""
+    return combine_ratios_without_count(counts, sizes).combined(sizes)
+
+
+def combine_ratios_without_count(counts: Sequence[ComponentCounts],
+                                 sizes: Sequence[Sequence[int]]) -> Ratios:
+    """:func:`combine_without_count` as ratios of integers (:func:`weigh` with no count)."""
+    return weigh(counts, sizes, 0, None)
+
+
+def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
+          mines_left: int | None, scale: Scale | None = None) -> Ratios:
+    """The combination: every box's probability from the components' counts by mine number
+    (``counts``, boxes of ``sizes`` cells), with ``outside`` cells off the frontier and
+    ``mines_left`` mines, or with no count (``None``: the components are independent).
+
+    The one place probabilities are made: the analysis (:func:`combine_ratios`, exact
+    fractions of the cells) and the player (its view's estimate, :mod:`exactmines.play`)
+    both read them here. ``layouts`` is the true number of layouts, or, with a ``scale``
+    (the player on a board with many cells off the frontier), that number divided by the
+    scale's divisor, as every count of the player's decision is (:class:`Scale`); the
+    ratios are the same either way.
 
     Notes
     -----
     Factors common to every layout cancel in every probability, so the work is done on
     reduced numbers: a component with one possible mine number only shifts the total (its
     boxes' probabilities are its own ratios), and ``C(U, L - s)`` is replaced by the
-    :func:`relative_binomials` of the mine numbers the frontier can leave. Only the layout
-    count needs the true scale, one :func:`binomial` at the end. The product tree then runs
-    over the components whose mine number varies, with weights whose size is set by the
-    total width ``D`` of their mine numbers, not by ``U``.
+    :func:`relative_binomials` of the mine numbers the frontier can leave (or the scaled
+    row of :func:`tail_binomials`). Only the true layout count needs the true scale, one
+    :func:`binomial` at the end. The product tree then runs over the components whose mine
+    number varies, with weights whose size is set by the total width ``D`` of their mine
+    numbers, not by ``U``. Without a count every component is its own: no product at all.
     """
-    supports = [_support(c.layouts) for c in counts]
-    if any(not poly for _, poly in supports):
+    if mines_left is None:
+        return _independent(counts, sizes)
+    frame = _frame(counts, outside, mines_left, scale)
+    if frame is None:
         return _INCONSISTENT
-    base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
-    scale = 1  # layouts of the single-mine-number components
-    varying = []
-    for c, (_, poly) in enumerate(supports):
-        if len(poly) == 1:
-            scale *= poly[0]
-        else:
-            varying.append(c)
+    supports, base, varying, weights, factor, divisor = frame
     polys = [supports[c][1] for c in varying]
-    top = sum(len(p) - 1 for p in polys)
-    # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
-    high = min(outside, mines_left - base)
-    low = max(0, mines_left - base - top)
-    if low > high:
-        return _INCONSISTENT
-    relative = relative_binomials(outside, low, high)
-    weights = [0] * (top + 1)
-    for t in range(top + 1):
-        m = mines_left - base - t
-        if low <= m <= high:
-            weights[t] = relative[m - low]
     if polys:
         total_poly, per_component = _weights_down(polys, weights)
     else:
@@ -397,15 +414,14 @@ def combine_ratios(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[i
     reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
     if reduced == 0:
         return _INCONSISTENT
-    # layouts = scale * sum_t T[t] C(U, m_t), and C(U, m) = C(U, high) * e(m) / e(high).
-    layouts = scale * binomial(outside, high) * reduced // relative[-1]
+    layouts = factor * reduced // divisor
 
     weight_of = dict(zip(varying, per_component, strict=True))
     box_probability = []
     for c, (counts_c, box_sizes) in enumerate(zip(counts, sizes, strict=True)):
         lo, poly = supports[c]
-        if c in weight_of:
-            w = weight_of[c]
+        w = weight_of.get(c)
+        if w is not None:
             numerators = []
             full: dict[int, tuple[int, ...]] = {}  # per box size: the column of a sure mine
             # Columns at C speed (zip, any, ==): most boxes of a big component are settled,
@@ -434,18 +450,61 @@ def combine_ratios(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[i
     return Ratios(layouts, tuple(box_probability), outside_probability)
 
 
-_INCONSISTENT = Ratios(0, None, None)
+def count_layouts(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
+                  scale: Scale | None = None) -> int:
+    """The ``layouts`` of :func:`weigh` alone (the products, no weights per component)."""
+    frame = _frame(counts, outside, mines_left, scale)
+    if frame is None:
+        return 0
+    supports, _, varying, weights, factor, divisor = frame
+    total_poly = _product([supports[c][1] for c in varying]) if varying else [1]
+    return factor * sum(t * w for t, w in zip(total_poly, weights, strict=True)) // divisor
 
 
-def combine_without_count(counts: Sequence[ComponentCounts],
-                          sizes: Sequence[Sequence[int]]) -> Combined:
-    """Exact frontier probabilities when the total is unknown: components independent."""
-    return combine_ratios_without_count(counts, sizes).combined(sizes)
+#: What :func:`weigh` and :func:`count_layouts` start from: per component ``(lo, its
+#: layouts by mine number lo..hi)``, the fewest mines the frontier holds, the components
+#: whose mine number varies, the weight of each number of mines ``base + t`` on the
+#: frontier (proportional to ``C(U, L - base - t)``), and ``(factor, divisor)``: the
+#: layouts are ``factor * sum_t T[t] weights[t] // divisor``, ``T`` the product of the
+#: varying components' layouts (``factor`` holds those of the others).
+_Frame = tuple[list[tuple[int, list[int]]], int, list[int], list[int], int, int]
 
 
-def combine_ratios_without_count(counts: Sequence[ComponentCounts],
-                                 sizes: Sequence[Sequence[int]]) -> Ratios:
-    """:func:`combine_without_count` as ratios of integers."""
+def _frame(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
+           scale: Scale | None) -> _Frame | None:
+    """:data:`_Frame` of a combination, ``None`` when no layout can fit."""
+    supports = [_support(c.layouts) for c in counts]
+    if any(not poly for _, poly in supports):
+        return None
+    base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
+    single = 1  # layouts of the single-mine-number components
+    varying = []
+    for c, (_, poly) in enumerate(supports):
+        if len(poly) == 1:
+            single *= poly[0]
+        else:
+            varying.append(c)
+    top = sum(len(supports[c][1]) - 1 for c in varying)
+    # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
+    left = mines_left - base
+    if scale is not None:  # the scaled binomials themselves: the layouts need no factor
+        return (supports, base, varying, list(tail_binomials(outside, left, top, scale)),
+                single, 1)
+    high = min(outside, left)
+    low = max(0, left - top)
+    if low > high:
+        return None
+    # weights[t] = e(m) for m = left - t in low..high (relative_binomials), 0 elsewhere;
+    # C(U, m) = C(U, high) * e(m) / e(high), so the layouts scale by C(U, high) / e(high).
+    weights = [0] * (top + 1)
+    weights[left - high:left - low + 1] = relative_binomials(outside, low, high)[::-1]
+    return (supports, base, varying, weights, single * binomial(outside, high),
+            weights[left - high])
+
+
+def _independent(counts: Sequence[ComponentCounts],
+                 sizes: Sequence[Sequence[int]]) -> Ratios:
+    """:func:`weigh` without a count: each component's boxes by its own layouts."""
     layouts = 1
     box_probability: list[tuple[Ratio, ...]] = []
     for c, box_sizes in zip(counts, sizes, strict=True):
@@ -457,6 +516,9 @@ def combine_ratios_without_count(counts: Sequence[ComponentCounts],
         box_probability.append(tuple(zip(sums, map(mul, box_sizes, repeat(total)),
                                          strict=True)))
     return Ratios(layouts, tuple(box_probability), None)
+
+
+_INCONSISTENT = Ratios(0, None, None)
 
 
 def feasible_sums(numbers: Sequence[frozenset[int]]) -> int:

@@ -13,19 +13,22 @@ past its limit of :data:`~exactmines.deduction.search.NODES` search nodes, by th
 default) and, should that give up too, by the search without a node limit. That last
 fallback and the engine stop when the move's budget runs out (a parameter of each question,
 :meth:`Cache.under`; :class:`~exactmines.errors.OutOfTime`: the move is not made, nothing
-is guessed). :func:`counted` combines the components under
-the mine count with the cells next to no number (:class:`Kept`, kept ready for one more part
-at a time, built of :mod:`exactmines.analysis.combine`'s pieces: its weights of the mine
-numbers (:func:`~exactmines.analysis.combine.correlate`), its rows of binomials off the
-frontier (:func:`~exactmines.analysis.combine.tail_binomials`) and its big-number
-:class:`~exactmines.analysis.combine.Scale`).
+is guessed). :func:`counted` gives the components, and
+:meth:`Counted.weighed` their combination under the mine count with the cells next to no
+number: the analysis' own, :func:`~exactmines.analysis.combine.weigh` (with its big-number
+:class:`~exactmines.analysis.combine.Scale` on large boards), so the player's probabilities
+and the analysis' come from the same code.
 
 For the guessing parts, :class:`Values` gives each value a cell can show with its layouts
 and, one value at a time, the position it leaves (:class:`After`: its layouts, least mine
 probability and certainly safe cells). Only the components the cell touches are counted
 again -- from their listed solutions, since a reveal only cuts their boxes in two (a
 hypergeometric split, no new search), or else by one new search -- while the products of the
-others are kept; so a value's layouts cost one dot product and its position a few more.
+others are kept (:class:`Kept`: the same formula as
+:func:`~exactmines.analysis.combine.weigh`, kept ready for one more part at a time, made of
+:mod:`exactmines.analysis.combine`'s pieces: :func:`~exactmines.analysis.combine.correlate`,
+:func:`~exactmines.analysis.combine.tail_binomials`); so a value's layouts cost one dot
+product and its position a few more.
 :class:`Cache` keeps counted components, probes and reveals, keyed by their rules, for a
 whole game: a guess changes one component, and most reveals recur from one guess to the
 next.
@@ -49,7 +52,15 @@ from math import comb
 
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
-from exactmines.analysis.combine import Scale, correlate, poly_mul, tail_binomials
+from exactmines.analysis.combine import (
+    Ratios,
+    Scale,
+    correlate,
+    count_layouts,
+    poly_mul,
+    tail_binomials,
+    weigh,
+)
 from exactmines.analysis.counting import count_components
 from exactmines.analysis.frontier import Component, Constraint, Rule, group_rules
 from exactmines.budget import UNLIMITED, Budget
@@ -63,7 +74,6 @@ __all__ = [
     "Cache",
     "Counter",
     "Counting",
-    "Weighed",
     "Kept",
     "After",
     "Counted",
@@ -560,20 +570,6 @@ def _cache_rebuilt(limit: int, engine: Backend, parts: dict[tuple[Rule, ...], Pa
     return cache
 
 
-@dataclass(frozen=True, slots=True)
-class Weighed:
-    """Exact results of combining parts under the count, as integers.
-
-    ``layouts``: all layouts. ``numerators[c][b]``: mines in box ``b`` of part ``c`` summed
-    over all layouts (the probability of one of its cells is that over ``size * layouts``).
-    ``hits``: layouts with a mine on one given outside cell.
-    """
-
-    layouts: int
-    numerators: list[list[int]]
-    hits: int
-
-
 def _poly(part: Part) -> list[int]:
     """A part's layouts by mine number, without trailing zeros."""
     layouts = list(part.counts.layouts)
@@ -599,13 +595,14 @@ class Kept:
     """A fixed list of parts, ready to be combined under the count with one more part, many
     times (once per value of each candidate cell).
 
-    The formula of :func:`exactmines.analysis.combine.combine` (see its module notes): a part with
-    ``k`` mines weighs ``W[k] = sum_j O[j] C(U, L - k - j)``, ``O`` the product of the other
-    parts' polynomials. Here the products of the kept parts without each one (prefix times
-    suffix) are made once (:meth:`weigh` combines them alone), and what they contribute to a
-    combination with an extra part once per number ``U`` of outside cells (:class:`_Tails`),
-    so each extra part costs a few dot products (:meth:`after`). Only the binomials the
-    frontier can reach are computed, cached per ``(U, L)``.
+    The formula of :func:`exactmines.analysis.combine.weigh` (see its module notes), which
+    combines the parts alone (:meth:`Counted.weighed`): a part with ``k`` mines weighs
+    ``W[k] = sum_j O[j] C(U, L - k - j)``, ``O`` the product of the other parts'
+    polynomials. Here the products of the kept parts without each one (prefix times suffix)
+    are made once, and what they contribute to a combination with an extra part once per
+    number ``U`` of outside cells (:class:`_Tails`), so each extra part costs a few dot
+    products (:meth:`after`). Only the binomials the frontier can reach are computed,
+    cached per ``(U, L)``.
     """
 
     def __init__(self, parts: list[Part]) -> None:
@@ -686,23 +683,6 @@ class Kept:
                     safe |= box
         return After(layouts, Fraction(0), safe)
 
-    def weigh(self, outside: int, mines_left: int, scale: Scale | None = None) -> Weighed:
-        """Combine the kept parts with ``outside`` cells off the frontier and ``mines_left``
-        mines: integers only, divided by ``scale``'s divisor."""
-        total = self.total
-        weights = tail_binomials(outside, mines_left, len(total) - 1, scale)
-        layouts = sum(t * w for t, w in zip(total, weights, strict=True))
-        if layouts == 0:
-            return Weighed(0, [], 0)
-        numerators = [_numerators(part, correlate(others, weights, len(poly)))
-                      for part, poly, others in zip(self.parts, self.polys, self.others,
-                                                    strict=True)]
-        hits = 0
-        if outside:
-            inner = tail_binomials(outside - 1, mines_left - 1, len(total) - 1, scale)
-            hits = sum(t * w for t, w in zip(total, inner, strict=True))
-        return Weighed(layouts, numerators, hits)
-
 
 class _Tails:
     """What the kept parts of a :class:`Kept` contribute to a combination with one extra
@@ -770,14 +750,35 @@ class _Tails:
 
 @dataclass(frozen=True, slots=True)
 class Counted:
-    """A position's frontier, counted: its components ``(cells, rules)``, their parts, the
-    unknown cells no rule touches (``outside``), and the parts ready to be combined under
-    the count (:meth:`Kept.weigh`)."""
+    """A position's frontier, counted: its components ``(cells, rules)``, their parts and
+    the unknown cells no rule touches (``outside``)."""
 
     groups: tuple[tuple[int, tuple[Rule, ...]], ...]
     parts: list[Part]
     outside: int
-    kept: Kept
+
+    def top(self) -> int:
+        """The most mines the frontier can hold."""
+        top = 0
+        for part in self.parts:
+            top += len(_poly(part)) - 1
+        return top
+
+    def weighed(self, mines_left: int | None, scale: Scale | None = None) -> Ratios:
+        """Every box's probability, and the outside cells', with ``mines_left`` mines: the
+        player's front-end of :func:`~exactmines.analysis.combine.weigh`, the analysis'
+        combination (``ratios.box[c][b]`` for box ``b`` of part ``c``; ``layouts`` divided
+        by ``scale``'s divisor when there is one). ``None``: as if the count were unknown
+        (the analysis' answer without a total; the player itself always knows it)."""
+        parts = self.parts
+        return weigh([p.counts for p in parts], [p.sizes for p in parts],
+                     self.outside.bit_count(), mines_left, scale)
+
+    def layouts(self, mines_left: int, scale: Scale | None = None) -> int:
+        """:meth:`weighed`'s ``layouts`` alone
+        (:func:`~exactmines.analysis.combine.count_layouts`)."""
+        return count_layouts([p.counts for p in self.parts], self.outside.bit_count(),
+                             mines_left, scale)
 
 
 def counted(rules: list[Rule], unknown: int, cache: Counting) -> Counted:
@@ -787,7 +788,7 @@ def counted(rules: list[Rule], unknown: int, cache: Counting) -> Counted:
     frontier = 0
     for cells, _ in groups:
         frontier |= cells
-    return Counted(groups, parts, unknown & ~frontier, Kept(parts))
+    return Counted(groups, parts, unknown & ~frontier)
 
 
 @dataclass(frozen=True, slots=True)

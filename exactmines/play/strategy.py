@@ -48,7 +48,7 @@ from itertools import combinations
 from typing import Any
 
 from exactmines.analysis.backends import Backend
-from exactmines.analysis.combine import Scale, allowed_mine_numbers
+from exactmines.analysis.combine import Scale, allowed_mine_numbers, fraction_of
 from exactmines.analysis.frontier import Rule
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, KnownGrid, box_search, local_deductions, new_grid
@@ -334,23 +334,22 @@ def estimate(view: KnownGrid, cache: Counting) -> Estimate:
     """Exact probabilities of every unknown cell of ``view`` (counts from ``cache``).
 
     Cost: grouping the rules (linear in the active clues times the components), counting
-    the components not in the cache, and one combination
-    (:class:`~exactmines.play.lookahead.Kept`).
+    the components not in the cache, and one combination, the analysis' own
+    (:meth:`~exactmines.play.lookahead.Counted.weighed`).
     """
     unknown, left = view.unknown, view.mines_left
     frontier = counted(view.rules(), unknown, cache)
-    groups, parts, outside, kept = (frontier.groups, frontier.parts, frontier.outside,
-                                    frontier.kept)
-    scale = Scale.around(outside.bit_count(), left, len(kept.total) - 1)
-    weighed = kept.weigh(outside.bit_count(), left, scale)
-    layouts = weighed.layouts
+    groups, parts, outside = frontier.groups, frontier.parts, frontier.outside
+    scale = Scale.around(outside.bit_count(), left, frontier.top())
+    ratios = frontier.weighed(left, scale)
+    layouts = ratios.layouts
     boxes: list[tuple[int, Fraction]] = []
-    if layouts:
-        for part, nums in zip(parts, weighed.numerators, strict=True):
-            for mask, num, size in zip(part.box_masks, nums, part.sizes, strict=True):
-                boxes.append((mask, Fraction(num, size * layouts)))
-        if outside:
-            boxes.append((outside, Fraction(weighed.hits, layouts)))
+    if layouts and ratios.box is not None:
+        for part, box in zip(parts, ratios.box, strict=True):
+            for mask, ratio in zip(part.box_masks, box, strict=True):
+                boxes.append((mask, fraction_of(*ratio)))
+        if outside and ratios.outside is not None:
+            boxes.append((outside, fraction_of(*ratios.outside)))
     safe = mines = 0
     for mask, p in boxes:
         if p == 0:
@@ -992,9 +991,8 @@ def _layouts_with(base: Estimate, cache: Counting, mines: int, safe: int) -> int
                 return 0
             if free:
                 rules.append((free, need))
-    frontier = counted(rules, unknown, cache)
-    return frontier.kept.weigh(frontier.outside.bit_count(),
-                               base.mines_left - mines.bit_count(), base.scale).layouts
+    return counted(rules, unknown, cache).layouts(base.mines_left - mines.bit_count(),
+                                                  base.scale)
 
 
 def dominating_cell(base: Estimate, cell: int, chances: list[tuple[int, After]]) -> int:
