@@ -1,4 +1,4 @@
-"""The frontier of any topology (analysis/table_frontier.py) against the square grid's."""
+"""The frontier of any topology (frontier.py's table path) against the square grid's."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import COVERED, FLAG, Cell, Position
+from exactmines.topology import char_number, is_number_char
 from exactmines.words import plural
 
 if TYPE_CHECKING:
@@ -249,7 +250,7 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     graph object for each position (on an expert mid-game position networkx's graph cost
     more than all the rest of this function). The rules are then dealt to their components
     in one row-major pass. Other topologies than the square grid are cut from their
-    neighbour table (:func:`~exactmines.analysis.table_frontier.table_frontier`); the square
+    neighbour table (:func:`_table_frontier`); the square
     grid's fast path and the table path give equal frontiers on the same graph.
     """
     # Millions of tuples and lists, none in a cycle: the cyclic collector, which would walk
@@ -260,9 +261,7 @@ def build_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     stopped: BudgetExceeded | None = None
     try:
         if not position.topology.is_square:
-            from exactmines.analysis.table_frontier import table_frontier
-
-            return table_frontier(position, budget)
+            return _table_frontier(position, budget)
         return _square_frontier(position, budget)
     except BudgetExceeded as exc:
         # Its traceback holds the stopped stage's half-made tables: let go of here, with
@@ -401,6 +400,104 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
         box_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
         clue_cells=clue_cells,
         outside=outside,
+        mines_left=mines_left,
+        contradiction=contradiction,
+        contradiction_at=contradiction_at,
+    )
+
+
+def _table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
+    """``position`` cut into boxes and independent components, on any topology, from its
+    neighbour table: the same :class:`Frontier` as :func:`_square_frontier` gives on the
+    square grid (boxes, components, rules, contradiction, cells off the frontier, in the
+    same orders), found by looking each cell's neighbours up in the topology's table
+    instead of the square grid's shifts and fixed offsets. What the rules force is left to
+    the backends (``forced`` is ``None``); the part-by-part split of :func:`split_forced`
+    is the square grid's alone.
+
+    Notes
+    -----
+    Two passes over the cells and their neighbours (linear in the cells and the table):
+    the first sorts every cell into covered, flagged and numbered and counts each number's
+    covered and flagged neighbours; the second groups the covered cells next to a number
+    by the numbers around them (the boxes, in order of first cell). Components come from
+    the frontier's union-find, rules are dealt to them in cell order.
+    """
+    budget.check(BUILDING)
+    topology = position.topology
+    table = topology.neighbour_table
+    width = position.width
+    text = "".join(position.rows)
+    covered = [ch == COVERED for ch in text]
+    flagged = [ch == FLAG for ch in text]
+    number = [char_number(ch) if is_number_char(ch) else -1 for ch in text]
+
+    # Each number's covered and flagged neighbours; the first impossible one, in cell order.
+    contradiction: str | None = None
+    contradiction_at: Cell | None = None
+    clue_list: list[int] = []
+    clue_needs: list[int] = []
+    for q, value in enumerate(number):
+        if value < 0:
+            continue
+        if not q & (_CHUNK - 1):
+            budget.check(BUILDING)
+        around = table[q]
+        free = sum(covered[n] for n in around)
+        flags = sum(flagged[n] for n in around)
+        if contradiction is None and not flags <= value <= flags + free:
+            contradiction_at = divmod(q, width)
+            contradiction = (f"the {value} at {topology.cell_text(divmod(q, width))} has "
+                             f"{flags} flags and {free} covered cells around it")
+        if free:
+            clue_list.append(q)
+            clue_needs.append(value - flags)
+    flags_total = sum(flagged)
+    mines_left = None if position.mines is None else position.mines - flags_total
+    contradiction = contradiction or _count_contradiction(position.mines, flags_total,
+                                                          sum(covered))
+
+    # The covered cells next to a number, keyed by those numbers (ascending indices).
+    is_clue = [False] * len(text)
+    for q in clue_list:
+        is_clue[q] = True
+    touched: list[int] = []
+    keys: list[tuple[int, ...]] = []
+    outside: list[int] = []
+    for p, free in enumerate(covered):
+        if not free:
+            continue
+        if not p & (_CHUNK - 1):
+            budget.check(BUILDING)
+        key = tuple(n for n in table[p] if is_clue[n])
+        if key:
+            touched.append(p)
+            keys.append(key)
+        else:
+            outside.append(p)
+    boxes = _boxes_by_key(keys, touched, budget)
+    members, component_of, local, boxes_of = _join(boxes, budget)
+    budget.check(BUILDING)
+    rules: list[list[Constraint]] = [[] for _ in members]
+    clues: list[list[int]] = [[] for _ in members]
+    to_local = local.__getitem__
+    for q, need in zip(clue_list, clue_needs, strict=True):
+        under = boxes_of[q]
+        i = component_of[under[0]]
+        rules[i].append(tuple.__new__(Constraint, (tuple(map(to_local, under)), need)))
+        clues[i].append(q)
+
+    def cells(indices: list[int]) -> tuple[Cell, ...]:
+        return tuple(map(divmod, indices, repeat(width)))
+
+    budget.check(BUILDING)
+    box_cells = [cells(box) for box in boxes.values()]
+    return Frontier(
+        components=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r))
+                         for nodes, r in zip(members, rules, strict=True)),
+        box_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
+        clue_cells=tuple(cells(qs) for qs in clues),
+        outside=cells(outside),
         mines_left=mines_left,
         contradiction=contradiction,
         contradiction_at=contradiction_at,
