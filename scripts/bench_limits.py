@@ -151,17 +151,25 @@ def stages(result: Analysis) -> str:
         "" if result.verdicts_complete else "V")
 
 
-def main_whole(args: argparse.Namespace) -> int:
-    """The ``--whole`` table: setup included, limit + 1 s asked of every cell."""
+def _whole_head(args: argparse.Namespace, measured: str) -> tuple[list[float], list[str]]:
+    """The limits and families of a ``--whole`` table, after printing its head: the load,
+    what each cell measures, and the table's first two rows."""
     limits = args.limits if args.limits != LIMITS else WHOLE_LIMITS
     families = args.families if args.families != FAMILIES else WHOLE_FAMILIES
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"{os.cpu_count()} cores; wall seconds of reading + analyze + report (max over the "
-          "positions), then the stages not finished (F frontier, C counting, V verdicts)")
+          f"{os.cpu_count()} cores; wall seconds of {measured}")
     print()
     print("| family | cells | engine | " + " | ".join(f"limit {limit:g} s" for limit in limits)
           + " |")
     print("|---|---|---|" + "---|" * len(limits))
+    return limits, families
+
+
+def main_whole(args: argparse.Namespace) -> int:
+    """The ``--whole`` table: setup included, limit + 1 s asked of every cell."""
+    limits, families = _whole_head(args, "reading + analyze + report (max over the "
+                                   "positions), then the stages not finished (F frontier, "
+                                   "C counting, V verdicts)")
     wrong = late = 0
     with tempfile.TemporaryDirectory() as folder:
         for name in families:
@@ -218,15 +226,8 @@ def main_served(args: argparse.Namespace) -> int:
 
     from exactmines.ui.web.app import create_app
 
-    limits = args.limits if args.limits != LIMITS else WHOLE_LIMITS
-    families = args.families if args.families != FAMILIES else WHOLE_FAMILIES
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"{os.cpu_count()} cores; wall seconds of POST /api/analyze (max over the "
-          "positions), then the stages not finished (F, C, V) or the status")
-    print()
-    print("| family | cells | engine | " + " | ".join(f"limit {limit:g} s" for limit in limits)
-          + " |")
-    print("|---|---|---|" + "---|" * len(limits))
+    limits, families = _whole_head(args, "POST /api/analyze (max over the positions), "
+                                   "then the stages not finished (F, C, V) or the status")
     wrong = late = 0
     with tempfile.TemporaryDirectory() as folder, \
             TestClient(create_app(), base_url="http://localhost") as client:

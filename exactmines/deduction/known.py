@@ -76,6 +76,16 @@ class KnownGrid(Protocol):
         """Cells proved to be mines, as a bitmask or flat indices."""
         ...
 
+    def unflag(self, cells: Iterable[int]) -> None:
+        """Flags taken off ``cells`` (flat indices; cells not flagged are skipped): unknown
+        again, and the clues around them looked at again (a generator moved a mine)."""
+        ...
+
+    def renumber(self, shown: Iterable[tuple[int, int]]) -> None:
+        """Revealed cells that now show another number, as ``(flat index, number)``; cells
+        not revealed are skipped."""
+        ...
+
     def clues(self) -> list[tuple[list[int], int]]:
         """Each revealed number that still touches an unknown cell: its unknown neighbours
         (ascending) and the mines among them, in cell order."""

@@ -298,7 +298,7 @@ def solve_part(layout: Layout, part: Part, start: int | None, budget: Budget,
     if start_here is not None:
         prog.fix(left[start_here] if start_here in left else L[layout.opening_of[start_here]])
 
-    best: list[Click] | None = greedy(layout, start_here, part=part)
+    best: list[Click] = greedy(layout, start_here, part=part)
     if incumbent is not None and len(incumbent) < len(best):
         best = incumbent
     # A part is revealed first by a left click of its own (no click elsewhere reaches it).

@@ -119,7 +119,7 @@ def layouts_text(result: Analysis, number: Callable[[int], str]) -> str:
     """``"layouts: 1,031"``; ``"not counted"`` past the time limit. Without a mine count
     the layouts are those of the frontier alone (docs/contract.md §2): the words say so,
     and name the cells off it, which any number of mines may fill."""
-    if result.layouts is None:
+    if result.layouts is None or result.frontier_cells is None:
         return "layouts: not counted"
     if result.position.mines is not None:
         return f"layouts: {number(result.layouts)}"
