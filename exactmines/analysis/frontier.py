@@ -464,8 +464,8 @@ def _table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
     touched: list[int] = []
     keys: list[tuple[int, ...]] = []
     outside: list[int] = []
-    for p, free in enumerate(covered):
-        if not free:
+    for p, is_covered in enumerate(covered):  # (not ``free``: an int above; mypyc types
+        if not is_covered:                    # a name once per function)
             continue
         if not p & (_CHUNK - 1):
             budget.check(BUILDING)
