@@ -56,6 +56,7 @@ _WHERE = {
     "Solvability": "exactmines.solvability.check",
     "is_unique": "exactmines.solvability.check",
     "SurveySettings": "exactmines.solvability.survey",
+    "TopologySpec": "exactmines.io.files",
     "run_survey": "exactmines.solvability.survey",
     # the player and whole games
     "Player": "exactmines.play.strategy",
@@ -103,6 +104,7 @@ __all__ = [
     "Solvability",
     "is_unique",
     "SurveySettings",
+    "TopologySpec",
     "run_survey",
     "Player",
     "Strategy",
@@ -150,6 +152,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, imported eag
         sat_instance,
     )
     from exactmines.io.files import (
+        TopologySpec,
         read_board,
         read_position,
         read_replay,

@@ -53,6 +53,7 @@ from exactmines.analysis.frontier import build_frontier
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.generate.positions import midgame_positions
+from exactmines.io.files import TopologySpec
 from exactmines.io.graphs import position_to_graph
 from exactmines.position import Board, Position
 from exactmines.solvability.survey import SurveySettings, run_survey
@@ -110,7 +111,7 @@ def topology_table(boards: dict[str, int], time_limit: float) -> list[dict[str, 
             square_seconds, _ = cpu(lambda p=square.position: analyze(p, time_limit=time_limit))
             centre = (topology.height // 2, topology.width // 2)
             settings = SurveySettings(width, height, mines, "opening", centre, 1, True,
-                                      word, layers)
+                                      TopologySpec(word, layers))
             started = time.process_time()
             survey = run_survey(settings, boards[size], progress=False)
             survey_cpu = time.process_time() - started

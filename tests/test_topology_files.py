@@ -296,3 +296,65 @@ def test_analyze_answers_every_shipped_instance_of_another_topology(name, capsys
                   json.loads((ROOT / "instances" / name).read_text())["nodes"]}
         assert {cell["id"] for cell in answer["cells"]} == \
             {i for i, state in states.items() if state == "H"}
+
+
+def test_run_settings_carry_one_topology_value():
+    # The topology travelled as three loose fields (a word, layers, a graph's path) that
+    # every worker put together again; it is one picklable value now.
+    import pickle
+    from dataclasses import fields
+
+    from exactmines.io.files import TopologySpec
+    from exactmines.play.games import PlaySettings
+    from exactmines.solvability.survey import SurveySettings
+
+    cube = TopologySpec("cube", 3)
+    survey = SurveySettings(4, 4, 4, "safe", (5, 1), 1, topology=cube)
+    play = PlaySettings(4, 4, 4, "safe", (5, 1), 1, topology=cube)
+    for settings_ in (survey, play):
+        names = {f.name for f in fields(settings_)}
+        assert "topology" in names and not names & {"layers", "graph"}
+        assert settings_.topology == cube
+        assert pickle.loads(pickle.dumps(settings_)) == settings_
+        assert settings_.board_topology() == make_topology("cube", 4, 12, layers=3)
+    assert SurveySettings(4, 4, 4, "safe", (1, 1), 1).topology == TopologySpec()
+    graph = str(ROOT / "instances" / "graph-dodecahedron.json")
+    assert TopologySpec("graph", graph=graph).build(1, 1).cells == 20
+    for spec in (TopologySpec(), cube, TopologySpec("graph", graph=graph),
+                 TopologySpec("offsets:1,2;2,1;-1,-2;-2,-1")):
+        assert TopologySpec.from_meta(json.loads(json.dumps(spec.to_meta()))) == spec
+
+
+def _written_before(path: Path, meta: dict, rows: list[str]) -> None:
+    path.write_text(json.dumps({"meta": meta}) + "\n" + "".join(rows))
+
+
+def test_results_files_written_with_the_three_topology_keys_resume(tmp_path):
+    # A meta line in the shape every run wrote before the topology was one value, written
+    # here by hand: the new runs write it byte for byte and resume such a file.
+    graph = str(ROOT / "instances" / "graph-dodecahedron.json")
+    survey_meta = {"survey": "solvable", "width": 4, "height": 4, "mines": 4,
+                   "start": "safe", "at": [5, 1], "seed": 1, "use_count": True,
+                   "topology": "cube", "layers": 3, "graph": None}
+    survey = ["survey", "--topology", "cube", "--layers", "3", "--width", "4", "--height",
+              "4", "--mines", "4", "--start", "safe", "--at", "1,1,1", "--seed", "1",
+              "--quiet", "--out", str(tmp_path / "s.jsonl")]
+    play_meta = {"run": "play", "width": 20, "height": 1, "mines": 3, "start": "safe",
+                 "at": [0, 0], "seed": 1, "strategy": "best", "without": [],
+                 "topology": "graph", "layers": 1, "graph": graph,
+                 "parameters": {"candidate_ratio": "9/10", "progress": "1/10",
+                                "risk_weight": "9/10", "endgame_layouts": "2000",
+                                "endgame_nodes": "200000"}}
+    play = ["play", "--graph", graph, "--mines", "3", "--start", "safe", "--at", "0",
+            "--seed", "1", "--quiet", "--out", str(tmp_path / "p.jsonl")]
+    for meta, args, count in ((survey_meta, survey, "--boards"),
+                              (play_meta, play, "--games")):
+        out = Path(args[-1])
+        assert main([*args, count, "3"]) == 0
+        lines = out.read_text().splitlines(keepends=True)
+        assert lines[0] == json.dumps({"meta": meta}) + "\n"
+        _written_before(out, meta, lines[1:])
+        assert main([*args, count, "5", "--resume"]) == 0
+        lines = out.read_text().splitlines()
+        assert json.loads(lines[0]) == {"meta": meta}
+        assert sorted(json.loads(line)["id"] for line in lines[1:]) == list(range(5))

@@ -15,8 +15,10 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import DEVICE_ERRNOS, InputError, OutputError, ParameterError
@@ -30,7 +32,8 @@ from exactmines.words import plural
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
-           "write_atomic", "check_folder", "source_name", "STDIN", "board_topology"]
+           "write_atomic", "check_folder", "source_name", "STDIN", "TopologySpec",
+           "settings_meta"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -205,33 +208,75 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     return read_board(source)
 
 
-def board_topology(word: str, width: int, height: int, layers: int = 1,
-                   graph: str | None = None) -> Topology:
-    """The topology a run's settings name: a grid's header word (``square``, ``torus``,
-    ``hex``, ``cube`` with ``layers`` ...) on ``width`` x ``height`` cells per layer, or
-    ``graph``: the graph of the file ``graph`` (read once per process and kept; its node
-    states are not used).
-
-    Raises
-    ------
-    ParameterError
-        For an unknown word or a shape that does not fit it (named ``topology``), or a
-        graph without its file.
-    InputError
-        For a graph file that cannot be read.
+@dataclass(frozen=True, slots=True)
+class TopologySpec:
+    """The topology a run's settings name, as one small picklable value: a grid's header
+    word (``square``, ``torus``, ``hex``, ``cube`` with ``layers``, ``offsets:...``) or
+    ``graph`` with the path of its ``graph`` file. :meth:`build` makes the
+    :class:`~exactmines.topology.Topology` on a size; :meth:`to_meta` and
+    :meth:`from_meta` are its keys in the meta line of a results file.
     """
-    if word == "graph":
-        if graph is None:
-            raise ParameterError("graph", None, "the topology graph needs the graph file")
-        return _graph_of(graph)
-    if graph is not None:
-        raise ParameterError("graph", graph, f"goes with the topology graph, not {word}")
-    if layers != 1 and word != "cube":
-        raise ParameterError("layers", layers, "only a cube has layers")
-    try:
-        return named_topology(word, width, height, layers)
-    except ValueError as exc:
-        raise ParameterError("topology", word, str(exc)) from None
+
+    word: str = "square"
+    layers: int = 1
+    graph: str | None = None
+
+    @property
+    def is_square(self) -> bool:
+        return self.word == "square"
+
+    def build(self, width: int, height: int) -> Topology:
+        """The topology on ``width`` x ``height`` cells per layer; a graph's is its file's
+        (read once per process and kept; its node states are not used).
+
+        Raises
+        ------
+        ParameterError
+            For an unknown word or a shape that does not fit it (named ``topology``), or a
+            graph without its file.
+        InputError
+            For a graph file that cannot be read.
+        """
+        if self.word == "graph":
+            if self.graph is None:
+                raise ParameterError("graph", None, "the topology graph needs the graph file")
+            return _graph_of(self.graph)
+        if self.graph is not None:
+            raise ParameterError("graph", self.graph,
+                                 f"goes with the topology graph, not {self.word}")
+        if self.layers != 1 and self.word != "cube":
+            raise ParameterError("layers", self.layers, "only a cube has layers")
+        try:
+            return named_topology(self.word, width, height, self.layers)
+        except ValueError as exc:
+            raise ParameterError("topology", self.word, str(exc)) from None
+
+    def to_meta(self) -> dict[str, Any]:
+        """Its keys in a results file's meta: none for the square grid (as before there
+        were other topologies, so older files resume), else ``topology``, ``layers`` and
+        ``graph``."""
+        if self.is_square:
+            return {}
+        return {"topology": self.word, "layers": self.layers, "graph": self.graph}
+
+    @classmethod
+    def from_meta(cls, meta: dict[str, Any]) -> TopologySpec:
+        """The spec of a results file's meta (:meth:`to_meta`; missing keys: square)."""
+        return cls(meta.get("topology", "square"), meta.get("layers", 1), meta.get("graph"))
+
+
+def settings_meta(settings: Any) -> dict[str, Any]:
+    """A run's settings (a dataclass) as the JSON of its results file's meta line: its
+    fields in their order, a :class:`TopologySpec` as its :meth:`~TopologySpec.to_meta`
+    keys in its place (none for the square grid)."""
+    meta: dict[str, Any] = {}
+    for field in fields(settings):
+        value = getattr(settings, field.name)
+        if isinstance(value, TopologySpec):
+            meta.update(value.to_meta())
+        else:
+            meta[field.name] = value
+    return meta
 
 
 @lru_cache(maxsize=4)

@@ -28,7 +28,7 @@ from exactmines.game import (
     free_indices,
     protected_cells,
 )
-from exactmines.io.files import board_topology
+from exactmines.io.files import TopologySpec, settings_meta
 from exactmines.play.strategy import (
     GUESS_KINDS,
     PARTS,
@@ -81,9 +81,7 @@ class PlaySettings:
     strategy: str = "best"
     without: tuple[str, ...] = ()
     tuning: tuple[str, ...] = ()
-    topology: str = "square"
-    layers: int = 1
-    graph: str | None = None
+    topology: TopologySpec = TopologySpec()
     boards: str = "random"
 
     def __post_init__(self) -> None:
@@ -107,9 +105,9 @@ class PlaySettings:
         self.player_strategy()  # unknown names fail here, before any work
 
     def board_topology(self) -> Topology:
-        """The boards' topology (:func:`~exactmines.io.files.board_topology`): the square
-        grid of ``width`` x ``height`` unless ``topology`` names another."""
-        return board_topology(self.topology, self.width, self.height, self.layers, self.graph)
+        """The boards' topology (:meth:`~exactmines.io.files.TopologySpec.build`): the
+        square grid of ``width`` x ``height`` unless ``topology`` names another."""
+        return self.topology.build(self.width, self.height)
 
     def player_strategy(self) -> Strategy:
         return strategy_named(self.strategy, self.without, self.tuning)
@@ -120,13 +118,10 @@ class PlaySettings:
         It records the strategy's parameters too, so that a run is never resumed by a
         player tuned differently.
         """
-        meta = asdict(self)
+        meta = settings_meta(self)  # a square grid's has no topology keys: older files resume
         meta["at"] = list(self.at)
         meta["without"] = list(self.without)
         del meta["tuning"]
-        if self.topology == "square":  # as before there were other topologies
-            for key in ("topology", "layers", "graph"):
-                del meta[key]
         if self.boards == "random":  # as before no-guess boards: older files resume
             del meta["boards"]
         if self.tuning:  # untuned runs write the meta they always did: older files resume
@@ -160,7 +155,7 @@ class GameRecord:
 
 def published_rate(settings: PlaySettings) -> tuple[float, str] | None:
     """The published win rate for these rules (for reading only: a float), if any."""
-    if settings.topology != "square":
+    if not settings.topology.is_square:
         return None
     return PUBLISHED.get((settings.width, settings.height, settings.mines, settings.start,
                           settings.at))
@@ -287,8 +282,7 @@ def _settings_from_meta(meta: dict[str, Any]) -> PlaySettings:
     return PlaySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                         (meta["at"][0], meta["at"][1]), meta["seed"], meta["strategy"],
                         tuple(meta["without"]), tuple(meta.get("tuning", ())),
-                        meta.get("topology", "square"), meta.get("layers", 1),
-                        meta.get("graph"), meta.get("boards", "random"))
+                        TopologySpec.from_meta(meta), meta.get("boards", "random"))
 
 
 def play_games(meta: dict[str, Any], tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -358,9 +352,9 @@ class PlayResult:
             "cpu_ms_per_game": round(self.cpu_ms / self.games, 3) if self.games else 0.0,
             "risk_per_game": self.risk_per_game(),
             "seconds": round(self.seconds, 3),
-            **({} if s.topology == "square" else {
+            **({} if s.topology.is_square else {
                 "topology": s.board_topology().word or "graph",
-                "layers": s.layers, "cells": s.board_topology().cells}),
+                "layers": s.topology.layers, "cells": s.board_topology().cells}),
         }
 
 
@@ -384,9 +378,9 @@ def run_play(settings: PlaySettings, games: int, *, out: str | None = None,
         from exactmines.io.replays import MAX_SIDE, ms_toollib_version
 
         ms_toollib_version()  # a missing ms_toollib fails before any game is played
-        if settings.topology != "square":
+        if not settings.topology.is_square:
             raise ParameterError("record", record, "a replay records a game on the square "
-                                                   f"grid, not on {settings.topology}")
+                                                   f"grid, not on {settings.topology.word}")
         if max(settings.width, settings.height) > MAX_SIDE:
             raise ParameterError("record", record, f"a replay holds at most {MAX_SIDE}x"
                                                    f"{MAX_SIDE} cells")

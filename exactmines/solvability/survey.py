@@ -16,22 +16,22 @@ Start rules (docs/contract.md §3):
     uniform over boards with no mine in the 3x3 block around ``at``; the first click is
     ``at`` (it shows 0).
 
-Boards of any topology are surveyed (``topology``: a ``.mine`` header's word, ``layers``
-for a cube, or ``graph`` with the ``graph`` file): ``opening`` then keeps the first click's
-neighbours on that topology free.
+Boards of any topology are surveyed (``topology``: a
+:class:`~exactmines.io.files.TopologySpec`, a ``.mine`` header's word with a cube's layers
+or a graph's file): ``opening`` then keeps the first click's neighbours on that topology free.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from exactmines.errors import ParameterError
 from exactmines.game import free_indices, protected_cells
-from exactmines.io.files import board_topology
+from exactmines.io.files import TopologySpec, settings_meta
 from exactmines.position import Cell, Topology, indices_of
 from exactmines.runner import row_problem, run_batch
 from exactmines.solvability.build import deal_noguess
@@ -62,9 +62,7 @@ class SurveySettings:
     at: Cell | None
     seed: int
     use_count: bool = True
-    topology: str = "square"
-    layers: int = 1
-    graph: str | None = None
+    topology: TopologySpec = TopologySpec()
     deal: str = "random"
 
     def __post_init__(self) -> None:
@@ -94,17 +92,14 @@ class SurveySettings:
                                          board))
 
     def board_topology(self) -> Topology:
-        """The boards' topology (:func:`~exactmines.io.files.board_topology`)."""
-        return board_topology(self.topology, self.width, self.height, self.layers, self.graph)
+        """The boards' topology (:meth:`~exactmines.io.files.TopologySpec.build`)."""
+        return self.topology.build(self.width, self.height)
 
     def as_meta(self) -> dict[str, Any]:
         """The JSON that heads a results file (``resume`` refuses a file with other meta);
         a square grid's has no topology keys, as before there were other topologies."""
-        meta = asdict(self)
+        meta = settings_meta(self)
         meta["at"] = None if self.at is None else list(self.at)
-        if self.topology == "square":
-            for key in ("topology", "layers", "graph"):
-                del meta[key]
         if self.deal == "random":  # as before no-guess deals: older files resume
             del meta["deal"]
         return {"survey": "solvable", **meta}
@@ -127,7 +122,7 @@ class SurveyResult:
         s = self.settings
         summary = rate_summary(self.solvable, self.boards)
         shape: dict[str, Any] = {}
-        if s.topology != "square":
+        if not s.topology.is_square:
             topology = s.board_topology()
             shape = {"topology": topology.word or topology.kind, "layers": topology.layers,
                      "cells": topology.cells}
@@ -219,8 +214,9 @@ def _settings_from_meta(meta: dict[str, Any]) -> SurveySettings:
     at = meta["at"]
     return SurveySettings(meta["width"], meta["height"], meta["mines"], meta["start"],
                           None if at is None else (at[0], at[1]), meta["seed"],
-                          meta["use_count"], meta.get("topology", "square"),
-                          meta.get("layers", 1), meta.get("graph"), meta.get("deal", "random"))
+                          meta["use_count"], TopologySpec.from_meta(meta),
+                          meta.get("deal", "random"))
+
 
 
 #: The fields of a results row that :func:`run_survey` reads back, and their JSON types.

@@ -20,6 +20,7 @@ from exactmines.version import __version__
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from exactmines.io.files import TopologySpec
     from exactmines.position import Position
     from exactmines.topology import Topology
 
@@ -179,18 +180,19 @@ def _cell_on(text: str, topology: "Topology", option: str = "--at") -> tuple[int
 
 
 def _topology_of(topology: str, width: Optional[int], height: Optional[int], layers: int,
-                 graph: Optional[Path]) -> "tuple[str, int, int, Topology]":
+                 graph: Optional[Path]) -> "tuple[TopologySpec, int, int, Topology]":
     """The ``--topology`` / ``--layers`` / ``--graph`` options of survey, play and
-    generate: the topology's name, the width and height the settings take (a graph's node
-    count and 1), and the topology."""
-    from exactmines.io.files import board_topology
+    generate, the one place that reads them: the settings' topology, the width and height
+    the settings take (a graph's node count and 1), and the topology on them."""
+    from exactmines.io.files import TopologySpec
 
     if graph is not None:
         if topology not in ("square", "graph"):
             raise InputError(f"--graph goes with --topology graph, not {topology}",
                              source="command line")
-        found = board_topology("graph", 1, 1, graph=str(graph))
-        return "graph", found.width, found.height, found
+        spec = TopologySpec("graph", layers, str(graph))
+        found = spec.build(1, 1)
+        return spec, found.width, found.height, found
     if topology == "graph":
         raise InputError("--topology graph needs --graph FILE (node-link JSON, GraphML or an "
                          "edge list)", source="command line")
@@ -199,5 +201,5 @@ def _topology_of(topology: str, width: Optional[int], height: Optional[int], lay
     if missing:
         raise InputError(f"missing option {' and '.join(missing)}", source="command line")
     assert width is not None and height is not None
-    found = board_topology(topology, width, height, layers)
-    return topology, width, height, found
+    spec = TopologySpec(topology, layers)
+    return spec, width, height, spec.build(width, height)

@@ -72,10 +72,10 @@ def survey_command(
     from exactmines.ui.report import shape_text, survey_to_text
 
     _check_long_job(out, resume, workers, plot)
-    name, width, height, shape = _topology_of(topology, width, height, layers, graph)
+    spec, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = SurveySettings(width, height, mines, start,
                               None if at is None else _cell_on(at, shape), seed, not no_count,
-                              name, layers, None if graph is None else str(graph), deal)
+                              spec, deal)
     with _interrupted("boards", out):
         result = run_survey(settings, boards, out=None if out is None else str(out),
                             resume=resume, workers=workers, scheduler=scheduler,
@@ -176,10 +176,9 @@ def play_command(
         raise InputError(f"--deal {deal} and --boards {boards}: give one (--boards is the "
                          "older name of --deal)", source="command line")
     boards = boards if deal is None else deal
-    name, width, height, shape = _topology_of(topology, width, height, layers, graph)
+    spec, width, height, shape = _topology_of(topology, width, height, layers, graph)
     settings = PlaySettings(width, height, mines, start, _cell_on(at, shape), seed, strategy,
-                            tuple(without or ()), tuple(tune or ()), name, layers,
-                            None if graph is None else str(graph), boards)
+                            tuple(without or ()), tuple(tune or ()), spec, boards)
     with _interrupted("games", out):
         result = run_play(settings, games, out=None if out is None else str(out),
                           resume=resume, workers=workers, scheduler=scheduler,
