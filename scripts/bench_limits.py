@@ -151,6 +151,14 @@ def stages(result: Analysis) -> str:
         "" if result.verdicts_complete else "V")
 
 
+def _cell(worst: float, limit: float, marks: set[str]) -> tuple[str, bool]:
+    """A ``--whole`` table's cell: the worst wall seconds (``!`` past the limit + 1 s) and
+    the stages not finished, or a status (``done``: all finished); and whether it is late."""
+    over = worst > limit + 1
+    stages_left = "".join(sorted(marks, key=lambda m: "FCV".find(m))) or "done"
+    return f"{worst:.2f}{'!' if over else ''} {stages_left}", over
+
+
 def _whole_head(args: argparse.Namespace, measured: str) -> tuple[list[float], list[str]]:
     """The limits and families of a ``--whole`` table, after printing its head: the load,
     what each cell measures, and the table's first two rows."""
@@ -194,10 +202,9 @@ def main_whole(args: argparse.Namespace) -> int:
                             wrong += 1
                             print(f"{name} {engine} {limit:g}: claims more than is so",
                                   file=sys.stderr)
-                    over = worst > limit + 1
+                    text, over = _cell(worst, limit, marks)
                     late += over
-                    row.append(f"{worst:.2f}{'!' if over else ''} "
-                               f"{''.join(sorted(marks, key='FCV'.index)) or 'done'}")
+                    row.append(text)
                 print(f"| {name} | {cells:,} | {engine} | " + " | ".join(row) + " |",
                       flush=True)
             print(f"| {name} | {cells:,} | (JSON) | writing the answer as JSON, most: "
@@ -262,10 +269,9 @@ def main_served(args: argparse.Namespace) -> int:
                             wrong += 1
                             print(f"{name} {engine} {limit:g}: claims more than is so",
                                   file=sys.stderr)
-                    over = worst > limit + 1
+                    text, over = _cell(worst, limit, marks)
                     late += over
-                    row.append(f"{worst:.2f}{'!' if over else ''} "
-                               f"{''.join(sorted(marks, key=lambda m: 'FCV'.find(m))) or 'done'}")
+                    row.append(text)
                 print(f"| {name} | {cells:,} | {engine} | " + " | ".join(row) + " |",
                       flush=True)
     print()
