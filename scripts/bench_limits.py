@@ -159,6 +159,18 @@ def _cell(worst: float, limit: float, marks: set[str]) -> tuple[str, bool]:
     return f"{worst:.2f}{'!' if over else ''} {stages_left}", over
 
 
+def _written(name: str, count: int, folder: Path) -> tuple[list[Case], list[Path], int]:
+    """The family's positions, each written as a ``.mine`` file in ``folder`` (what the
+    ``--whole`` tables read), and the most cells of one."""
+    cases = family(name, count)
+    paths = []
+    for index, case in enumerate(cases):
+        path = folder / f"{name.replace(' ', '-').replace('/', '-')}-{index}.mine"
+        path.write_text(position_to_mine(case.position))
+        paths.append(path)
+    return cases, paths, max(c.position.width * c.position.height for c in cases)
+
+
 def _whole_head(args: argparse.Namespace, measured: str) -> tuple[list[float], list[str]]:
     """The limits and families of a ``--whole`` table, after printing its head: the load,
     what each cell measures, and the table's first two rows."""
@@ -181,13 +193,7 @@ def main_whole(args: argparse.Namespace) -> int:
     wrong = late = 0
     with tempfile.TemporaryDirectory() as folder:
         for name in families:
-            cases = family(name, args.positions)
-            paths = []
-            for index, case in enumerate(cases):
-                path = Path(folder) / f"{name.replace(' ', '-').replace('/', '-')}-{index}.mine"
-                path.write_text(position_to_mine(case.position))
-                paths.append(path)
-            cells = max(c.position.width * c.position.height for c in cases)
+            cases, paths, cells = _written(name, args.positions, Path(folder))
             json_seconds = 0.0
             for engine in args.engines:
                 row = []
@@ -239,13 +245,7 @@ def main_served(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as folder, \
             TestClient(create_app(), base_url="http://localhost") as client:
         for name in families:
-            cases = family(name, args.positions)
-            paths = []
-            for index, case in enumerate(cases):
-                path = Path(folder) / f"{name.replace(' ', '-').replace('/', '-')}-{index}.mine"
-                path.write_text(position_to_mine(case.position))
-                paths.append(path)
-            cells = max(c.position.width * c.position.height for c in cases)
+            cases, paths, cells = _written(name, args.positions, Path(folder))
             for engine in args.engines:
                 row = []
                 for limit in limits:
