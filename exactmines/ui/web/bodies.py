@@ -139,15 +139,22 @@ def cell_groups(result: Analysis) -> list[dict[str, Any]]:
     ``row * width + col`` (row-major), the groups in the order they first appear. Each
     fraction is written once (a 300x300 position's cells take 22 MB one by one, a few
     hundred KB grouped)."""
-    width = result.position.width
-    # Keyed by the value's numerator and denominator: equal values share a group, and
-    # hashing two integers costs a fraction of a Fraction's hash (a modular inverse of a
-    # denominator hundreds of digits long, once per cell).
+    # Read from the analysis' flat tables (no cell objects made), keyed by the value's
+    # numerator and denominator: equal values share a group, and hashing two integers costs
+    # a fraction of a Fraction's hash (a modular inverse of a denominator hundreds of
+    # digits long). The cells of a box share one pair object, so its key is found once
+    # (``known``: a cache of the keys, by the pairs the tables hold; groups are by value).
+    pairs, covered = result.cells.flat_pairs()
     groups: dict[tuple[tuple[int, int] | None, str], list[int]] = {}
-    for cell in result.cells:
-        p = cell.probability
-        key = None if p is None else (p.numerator, p.denominator)
-        groups.setdefault((key, cell.verdict), []).append(cell.row * width + cell.col)
+    known: dict[int, tuple[tuple[int, int] | None, str]] = {}
+    for q in covered:
+        pair = pairs[q]
+        key = known.get(id(pair))
+        if key is None:
+            p, verdict = pair
+            key = known[id(pair)] = (None if p is None else (p.numerator, p.denominator),
+                                     verdict)
+        groups.setdefault(key, []).append(q)
     return [{"probability": None if p is None else fraction_text(Fraction(*p)),
              "verdict": verdict, "cells": cells}
             for (p, verdict), cells in groups.items()]
