@@ -1,6 +1,5 @@
 """``analyze``: exact probabilities, safe cells and mines of positions."""
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -8,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from exactmines.errors import INCONSISTENT_EXIT_CODE, InputError
-from exactmines.ui.cli.common import _console, _emit_json, app, read_position
+from exactmines.ui.cli.common import _console, _emit_json, _json_text, app, read_position
 from exactmines.ui.cli.options import EngineOption, OutputFormat
 from exactmines.words import plural
 
@@ -106,8 +105,7 @@ def analyze_command(
         result = analyze(position, backend=engine, budget=budget)
         results.append(result)
         if output is not OutputFormat.text:  # the JSON text (fast: many cells)
-            texts.append(json.dumps(explain_dict(result, name, engine, budget),
-                                    separators=(", ", ": ")) if explain
+            texts.append(_json_text(explain_dict(result, name, engine, budget)) if explain
                          else analysis_json(result, name))
         if output is OutputFormat.jsonl:
             sys.stdout.write(texts[-1] + "\n")

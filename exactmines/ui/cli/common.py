@@ -93,8 +93,13 @@ def _root(
     """Exact Minesweeper analysis."""
 
 
+def _json_text(value: Any) -> str:
+    """``value`` as the commands write JSON (one line, a space after each separator)."""
+    return json.dumps(value, separators=(", ", ": "))
+
+
 def _emit_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, separators=(", ", ": ")) + "\n")
+    sys.stdout.write(_json_text(value) + "\n")
 
 
 def _console() -> "Console":
