@@ -230,9 +230,25 @@ class _HighsDriver:
         for column, coef in objective.items():
             cost[column] = coef
         self._h.changeColsCost(self._columns, np.arange(self._columns, dtype=np.int32), cost)
+        started = time.monotonic()
         self._h.setOptionValue("time_limit", _INF if time_limit is None
                                else max(time_limit, 0.0))
         run_status = self._h.run()
+        if (run_status == self._highspy.HighsStatus.kError
+                and self._h.getModelStatus() == self._highspy.HighsModelStatus.kSolveError):
+            # HiGHS's presolve can reduce a model to nothing and hand back a point that
+            # breaks one of its rows ("untransformed violations": highspy 1.16 on one
+            # clue of 2 over 6 cells), and then reports a solve error. The same model is
+            # solved again without presolve, in what is left of the time limit.
+            if time_limit is not None:
+                left = max(time_limit - (time.monotonic() - started), 0.0)
+                self._h.setOptionValue("time_limit", left)
+            self._h.clearSolver()
+            self._h.setOptionValue("presolve", "off")
+            try:
+                run_status = self._h.run()
+            finally:
+                self._h.setOptionValue("presolve", "choose")
         outcome = highs_outcome(run_status, self._h.getModelStatus(), time_limit=time_limit)
         if outcome == "infeasible":
             return None
