@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from exactmines.analysis.backends.milp import run_highs
 from exactmines.budget import Budget
 from exactmines.efficiency.layout import Click, Layout
 from exactmines.errors import SolverError
@@ -160,13 +161,12 @@ class _Programme:
               ) -> tuple[str, list[float] | None, int]:
         """("optimal" | "stopped", solution or None, proved lower bound). ``start``: a
         feasible solution to begin from (its cost bounds the search)."""
-        self.h.setOptionValue("time_limit", max(seconds, 0.001))
         if start is not None:
             solution = self.highspy.HighsSolution()
             solution.col_value = start
             solution.value_valid = True
             self.h.setSolution(solution)
-        if self.h.run() == self.highspy.HighsStatus.kError:
+        if run_highs(self.h, max(seconds, 0.001)) == self.highspy.HighsStatus.kError:
             raise SolverError("HiGHS could not run the click programme")
         status = self.h.getModelStatus()
         kinds = self.highspy.HighsModelStatus

@@ -195,6 +195,31 @@ def _quiet_highs(highspy: Any) -> Any:
     return _quiet_highs_class(highspy)()
 
 
+def run_highs(h: Any, time_limit: float | None) -> Any:
+    """``h.run()`` within ``time_limit`` seconds (``None``: none), its run status returned.
+
+    HiGHS's presolve can reduce a model to nothing and hand back a point that breaks one of
+    its rows ("untransformed violations": highspy 1.16 on one clue of 2 over 6 cells), and
+    then reports a solve error: such a model is solved again without presolve, in what is
+    left of the time limit."""
+    highspy = _highspy()
+    started = time.monotonic()
+    h.setOptionValue("time_limit", _INF if time_limit is None else max(time_limit, 0.0))
+    run_status = h.run()
+    if (run_status == highspy.HighsStatus.kError
+            and h.getModelStatus() == highspy.HighsModelStatus.kSolveError):
+        if time_limit is not None:
+            h.setOptionValue("time_limit",
+                             max(time_limit - (time.monotonic() - started), 0.0))
+        h.clearSolver()
+        h.setOptionValue("presolve", "off")
+        try:
+            run_status = h.run()
+        finally:
+            h.setOptionValue("presolve", "choose")
+    return run_status
+
+
 class _HighsDriver:
     """HiGHS in-process; rows and costs changed in place between solves."""
 
@@ -230,25 +255,7 @@ class _HighsDriver:
         for column, coef in objective.items():
             cost[column] = coef
         self._h.changeColsCost(self._columns, np.arange(self._columns, dtype=np.int32), cost)
-        started = time.monotonic()
-        self._h.setOptionValue("time_limit", _INF if time_limit is None
-                               else max(time_limit, 0.0))
-        run_status = self._h.run()
-        if (run_status == self._highspy.HighsStatus.kError
-                and self._h.getModelStatus() == self._highspy.HighsModelStatus.kSolveError):
-            # HiGHS's presolve can reduce a model to nothing and hand back a point that
-            # breaks one of its rows ("untransformed violations": highspy 1.16 on one
-            # clue of 2 over 6 cells), and then reports a solve error. The same model is
-            # solved again without presolve, in what is left of the time limit.
-            if time_limit is not None:
-                left = max(time_limit - (time.monotonic() - started), 0.0)
-                self._h.setOptionValue("time_limit", left)
-            self._h.clearSolver()
-            self._h.setOptionValue("presolve", "off")
-            try:
-                run_status = self._h.run()
-            finally:
-                self._h.setOptionValue("presolve", "choose")
+        run_status = run_highs(self._h, time_limit)
         outcome = highs_outcome(run_status, self._h.getModelStatus(), time_limit=time_limit)
         if outcome == "infeasible":
             return None
