@@ -43,7 +43,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exactmines.analysis.backends.milp import run_highs
 from exactmines.budget import Budget
 from exactmines.efficiency.layout import Click, Layout
 from exactmines.errors import SolverError
@@ -166,6 +165,8 @@ class _Programme:
             solution.col_value = start
             solution.value_valid = True
             self.h.setSolution(solution)
+        from exactmines.analysis.backends.milp import run_highs  # (with PuLP: when asked)
+
         if run_highs(self.h, max(seconds, 0.001)) == self.highspy.HighsStatus.kError:
             raise SolverError("HiGHS could not run the click programme")
         status = self.h.getModelStatus()
