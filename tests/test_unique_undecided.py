@@ -96,3 +96,34 @@ def test_without_a_mine_count_the_layouts_are_said_to_be_the_frontiers(tmp_path)
     text = analysis_to_text(result)
     assert "layouts of the frontier: 1 (8 cells off it, free: no mine count), not unique" in text
     assert "layouts: 1," not in text
+
+
+#: 90,000 cells: no machine builds its frontier within a millisecond, so an analysis given
+#: that long is always cut short before consistency, the layouts or uniqueness is decided.
+LARGE = DATA.parent.parent / "instances" / "large-300x300x18000-seed1.mine"
+
+
+def test_the_web_apis_reply_cut_short_says_unique_is_null():
+    from fastapi.testclient import TestClient
+
+    from exactmines.ui.web.app import create_app
+
+    with TestClient(create_app(), base_url="http://localhost") as client:
+        reply = client.post("/api/analyze", json={"text": LARGE.read_text(),
+                                                  "time_limit": 0.001})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["consistent"] is None and body["layouts"] is None
+    assert body["unique"] is None
+
+
+def test_a_batch_row_cut_short_says_unique_is_null(tmp_path, capsys):
+    out = tmp_path / "rows.jsonl"
+    code = main(["batch", str(LARGE), "--out", str(out), "--time-limit", "0.001",
+                 "--workers", "1", "--quiet"])
+    capsys.readouterr()
+    assert code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    row = next(r for r in rows if r.get("id") == str(LARGE))
+    assert row["consistent"] is None and row["layouts"] is None
+    assert row["unique"] is None
