@@ -15,6 +15,7 @@ from exactmines.ui.cli import main
 
 LINK = "https://davidnhill.github.io/JSMinesweeper/index.html?b=1&m=0080o0020c200404g"
 BOARD = board_from_jsm_url(LINK)
+ROOT = Path(__file__).parent.parent
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -82,3 +83,60 @@ def test_a_file_whose_name_looks_like_a_link_is_the_file(tmp_path, monkeypatch):
     name = "x?b=1&m=0"
     Path(name).write_text("3x1x1\n1MH\n")
     assert read_board(name).mines == 1 and read_board(name).width == 3
+
+
+#: Every command that reads a board or a position, given the link: its JSON names the link
+#: as given (a Path made it "https:/..."), and what the board says (9x9, 10 mines) came
+#: through. ``{out}`` is a file in the test's folder.
+EVERY_COMMAND = {
+    "analyze": (["analyze", LINK], "file"),
+    "analyze --unique": (["analyze", LINK, "--unique"], "file"),
+    "analyze --explain": (["analyze", LINK, "--explain"], "file"),
+    "solvable": (["solvable", LINK, "--at", "4,4"], "file"),
+    "export": (["export", LINK, "--to", "cnf", "--out", "{out}"], "in"),
+    "convert": (["convert", LINK, "{out}.mbf"], "in"),
+    "zini": (["zini", LINK, "--time-limit", "60"], "file"),
+}
+
+
+def _filled(args: list[str], out: Path) -> list[str]:
+    return [a.replace("{out}", str(out)) for a in args]
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND)
+def test_every_command_that_reads_a_board_takes_a_link(capsys, tmp_path, command):
+    args, key = EVERY_COMMAND[command]
+    code, out, err = run(capsys, *_filled(args, tmp_path / "out"), "--format", "json")
+    assert code == 0 and err == ""
+    answer = json.loads(out)
+    assert answer[key] == LINK
+    if "mines" in answer:
+        assert (answer["width"], answer["height"], answer["mines"]) == (9, 9, 10)
+
+
+def test_batch_takes_a_link_among_its_files(capsys, tmp_path):
+    rows_file = tmp_path / "rows.jsonl"
+    code = main(["batch", LINK, str(ROOT / "instances" / "reference-9x9.mine"), "--out",
+                 str(rows_file), "--workers", "1", "--quiet"])
+    capsys.readouterr()
+    assert code == 0
+    rows = {r["id"]: r for r in map(json.loads, rows_file.read_text().splitlines())
+            if "id" in r}
+    assert rows[LINK]["layouts"] == "1878392407320" and rows[LINK]["mines"] == 10
+    assert len(rows) == 2
+
+
+@pytest.mark.parametrize("command", [*EVERY_COMMAND, "batch"])
+def test_a_bad_link_is_one_line_naming_the_link_in_every_command(capsys, tmp_path,
+                                                                  monkeypatch, command):
+    # The same line whatever the command (convert named its argument, IN, instead; batch
+    # took the link for a glob pattern), exit 2, and nothing written.
+    monkeypatch.chdir(tmp_path)
+    bad = "https://davidnhill.github.io/JSMinesweeper/index.html?b=1&m=zz"
+    args = (["batch", LINK, "--out", "{out}.jsonl"] if command == "batch"
+            else EVERY_COMMAND[command][0])
+    args = [bad if a == LINK else a for a in _filled(args, tmp_path / "out")]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("exactmines: error: link ?b=1&m=zz: m= has 2 digits"), err
+    assert list(tmp_path.iterdir()) == []

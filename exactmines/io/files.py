@@ -196,7 +196,7 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
     Text that names no file and could not be a file's name (control characters, longer than
     a name may be: say, a board pasted in) is refused by ``parameter``, shown shortened."""
     if _is_link(source):
-        return registry.FORMATS["link"].decode(source, parameter)
+        return read_board(source)  # read, and named in errors, as every command reads one
     try:
         exists = os.path.lexists(source)
     except (OSError, ValueError):  # a name too long, a NUL
@@ -286,8 +286,9 @@ def _graph_of(path: str) -> Topology:
 
 def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
     """The files named by ``sources``: files (FIFOs, devices) as given, every file directly
-    in a directory whose name ends in one of ``suffixes`` (any case; sorted), and the
-    matches of glob patterns (``**`` reaches into subfolders).
+    in a directory whose name ends in one of ``suffixes`` (any case; sorted), the matches
+    of glob patterns (``**`` reaches into subfolders), and JSMinesweeper links as given
+    (each read here, so that a bad one stops the run before it starts).
 
     Each file is listed once, in the order first named. A source that names nothing is an
     :class:`InputError`: a typo must not silently shrink a run.
@@ -303,6 +304,9 @@ def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
                          f"{', '.join(suffixes[:-1])} or {suffixes[-1]}")
                 raise InputError(f"directory has no {named} files", source=source)
         elif path.exists():  # a file, or a FIFO or device that the reader reads as one
+            matches = [source]
+        elif _is_link(source):  # (its "?" is no glob pattern)
+            read_board(source)
             matches = [source]
         elif glob.has_magic(source):
             matches = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))

@@ -1,6 +1,5 @@
 """``zini``: the fewest clicks that clear a known board."""
 
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -11,9 +10,11 @@ from exactmines.ui.cli.options import FormatOption, TextOrJson
 
 @app.command("zini")
 def zini_command(
-    board: Annotated[Path, typer.Argument(
-        help="Board with every mine known: .mbf, x/o text, .mine with mines marked M, or a "
-             "recorded game (.avf, .rmv, .evf, .mvf).", show_default=False)],
+    # str, not Path: a link's "//" stays as given (Path would make it "/").
+    board: Annotated[str, typer.Argument(
+        help="Board with every mine known: .mbf, x/o text, .mine with mines marked M, a "
+             "JSMinesweeper link (...?b=...&m=..., quoted) or a recorded game (.avf, .rmv, "
+             ".evf, .mvf).", show_default=False)],
     start: Annotated[Optional[str], typer.Option(
         "--start", help="First click ROW,COL (0-based), or 'free' for none [default: the "
                         "first click the file's header names, else none].",
