@@ -32,7 +32,7 @@ from exactmines.words import plural
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
-           "write_atomic", "check_folder", "source_name", "STDIN", "TopologySpec",
+           "write_atomic", "check_folder", "source_name", "is_link", "STDIN", "TopologySpec",
            "settings_meta"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
@@ -57,13 +57,13 @@ def source_name(path: str | os.PathLike[str]) -> str:
     its parameters, else the path."""
     if str(path) == STDIN:
         return "<stdin>"
-    if _is_link(path):
+    if is_link(path):
         query = str(path).partition("?")[2]
         return f"link ?{query if len(query) <= 40 else query[:40] + '...'}"
     return str(path)
 
 
-def _is_link(path: str | os.PathLike[str]) -> bool:
+def is_link(path: str | os.PathLike[str]) -> bool:
     """``path`` is a JSMinesweeper link given where a file is named, not a file's name.
 
     A link given on the command line may reach here as a ``Path``, whose ``//`` became
@@ -121,7 +121,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     source = source_name(path)
     if str(path) == STDIN:
         return _read_capped(sys.stdin.buffer.read, source)
-    if _is_link(path):  # the link's text is what there is to read (registry.detect)
+    if is_link(path):  # the link's text is what there is to read (registry.detect)
         return str(path).strip().encode()
     try:
         # Non-blocking, so that opening a FIFO without a writer returns at once.
@@ -165,7 +165,7 @@ def read_position(path: str | os.PathLike[str]) -> Position:
     """Read a position: ``.mine`` text (``M``/``?`` marks are read as covered cells), or an
     ``.mbf`` board or a JSMinesweeper link (given instead of a file) as the position before
     its first click (:func:`registry.read_position`). ``-`` reads standard input."""
-    if _is_link(path):
+    if is_link(path):
         return registry.unopened(read_board(path))
     return registry.read_position(_read_bytes(path), source_name(path), str(path))
 
@@ -195,7 +195,7 @@ def read_board_or_link(source: str, parameter: str = "source") -> Board:
 
     Text that names no file and could not be a file's name (control characters, longer than
     a name may be: say, a board pasted in) is refused by ``parameter``, shown shortened."""
-    if _is_link(source):
+    if is_link(source):
         return read_board(source)  # read, and named in errors, as every command reads one
     try:
         exists = os.path.lexists(source)
@@ -305,7 +305,7 @@ def files_named(sources: list[str], suffixes: tuple[str, ...]) -> list[str]:
                 raise InputError(f"directory has no {named} files", source=source)
         elif path.exists():  # a file, or a FIFO or device that the reader reads as one
             matches = [source]
-        elif _is_link(source):  # (its "?" is no glob pattern)
+        elif is_link(source):  # (its "?" is no glob pattern)
             read_board(source)
             matches = [source]
         elif glob.has_magic(source):
