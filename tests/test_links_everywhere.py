@@ -140,3 +140,10 @@ def test_a_bad_link_is_one_line_naming_the_link_in_every_command(capsys, tmp_pat
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("exactmines: error: link ?b=1&m=zz: m= has 2 digits"), err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solvable_without_a_first_click_says_a_link_names_none(capsys):
+    code, out, err = run(capsys, "solvable", LINK)
+    assert code == 2 and out == ""
+    assert err == f"exactmines: error: {LINK}: --at: give the first click ROW,COL (a link " \
+                  "names none)\n"

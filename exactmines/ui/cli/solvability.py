@@ -36,7 +36,7 @@ def solvable_command(
     Example: exactmines solvable board.mine --at 3,3 --format json
     """
     from exactmines.analysis.backends import get_backend
-    from exactmines.io.files import check_folder, read_board_and_click, write_position
+    from exactmines.io.files import check_folder, is_link, read_board_and_click, write_position
     from exactmines.solvability.check import solvable
 
     if stuck is not None:
@@ -46,8 +46,8 @@ def solvable_command(
     given = None if at is None else _cell_on(at, hidden.topology)
     cell = given or noted
     if cell is None:
-        raise InputError("--at: give the first click ROW,COL (the file's header names none)",
-                         source=str(board))
+        named = "a link names none" if is_link(board) else "the file's header names none"
+        raise InputError(f"--at: give the first click ROW,COL ({named})", source=str(board))
     result = solvable(hidden, cell, use_count=not no_count, backend=engine)
     if stuck is not None and result.stuck is not None:
         write_position(stuck, result.stuck,
