@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,34 @@ def test_the_texts_short_fractions_are_the_pages(tmp_path):
     done = subprocess.run([node, str(script)], input="\n".join(map(str, cases)),
                           capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.splitlines() == [short_fraction(p) for p in cases]
+
+
+RECORDED = Path(__file__).parent / "data" / "replays" / "recorded"
+
+
+def test_a_lost_games_3bv_s_is_nowhere(capsys):
+    # ms_toollib gives a lost game's 3BV/s (the whole board's 3BV over the time to the
+    # loss: 115 here); the text left it out but the JSON passed it on. A won game keeps it.
+    lost, won = (RECORDED / f"clumsy-small-5x5x4-seed{n}.evf" for n in ("1-v3", "2-v0"))
+    assert main(["replay", str(lost), str(won), "--format", "json", "--workers", "1"]) == 0
+    games = {g["file"]: g for g in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert games[str(lost)]["won"] is False and games[str(lost)]["ms_toollib"]["bbbv_s"] is None
+    figures = games[str(won)]["ms_toollib"]
+    assert games[str(won)]["won"] is True
+    assert figures["bbbv_s"] == pytest.approx(figures["bbbv"] / figures["time"], abs=1e-5)
+
+
+def test_a_chords_row_in_the_text_says_what_it_opened(capsys):
+    # The text's row of a chord said "chord" and its number's cell only; the page's log
+    # names the cells a chord opened, and so does the text.
+    path = RECORDED / "clumsy-small-5x5x4-seed21-v0.evf"
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    chords = [e for e in json.loads(capsys.readouterr().out)["events"]
+              if e["kind"] == "chord" and e["class"] in ("needless guess", "forced guess")]
+    assert chords
+    assert main(["replay", str(path)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "  chord " in line]
+    assert len(rows) == len(chords)
+    for row, chord in zip(rows, chords, strict=True):
+        opens = " ".join(f"{r},{c}" for r, c in chord["opens"])
+        assert f"{chord['class']}, opens {opens}" in row

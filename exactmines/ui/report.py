@@ -442,7 +442,10 @@ def replay_to_text(game: dict[str, Any]) -> str:
         for e in guesses:
             cell = f"{e['cell'][0]},{e['cell'][1]}"
             excess = "" if e["excess"] is None else chance(e["excess"]).split(" = ")[-1]
-            mark = ("  [bold red]mine[/]" if e["mine"] else "") + \
+            # A chord says what it opened, as the page's log does.
+            opens = " ".join(f"{r},{c}" for r, c in e["opens"])
+            mark = (f", opens {opens}" if e["kind"] == "chord" else "") + \
+                ("  [bold red]mine[/]" if e["mine"] else "") + \
                 (f" ({e['note']})" if e["note"] else "")
             lines.append(f"{e['time']:>8.2f}  {e['kind']:<6}{cell:<8}"
                          f"{chance(e['probability']):<20}{chance(e['safest']):<20}"
