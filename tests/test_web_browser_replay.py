@@ -1,0 +1,70 @@
+"""Replay mode says a game as ``exactmines replay`` says it, in headless Chromium (the
+fixtures of :mod:`test_web_browser`): a chord's row of the log names the cells it opened,
+the luck is called luck with the text's words, and a lost game has no 3BV/s anywhere."""
+
+from __future__ import annotations
+
+import json
+
+from test_web_browser import (  # noqa: F401  (fixtures)
+    REPLAYS,
+    base_url,
+    browser,
+    open_replay,
+    page,
+)
+
+from exactmines.ui.cli import main
+
+#: Two chords, then lost at a guess after one guess survived (luck 8/9).
+LOST = REPLAYS / "recorded" / "clumsy-small-5x5x4-seed1-v3.evf"
+
+
+def _cells(cells: list[list[int]]) -> str:
+    return " ".join(f"{r},{c}" for r, c in cells)
+
+
+def test_a_chords_row_and_panel_say_what_it_opened(page, base_url):  # noqa: F811 (fixtures)
+    # Two rows "1,0 safe 0%" looked like a double click, and a chord's row did not say
+    # what it opened.
+    answer = open_replay(page, base_url, LOST)
+    opening = [e for e in answer["events"] if e["class"] is not None]
+    chords = [e for e in opening if e["kind"] == "chord"]
+    assert chords
+    rows = page.eval_on_selector_all("#replay-clicks tbody tr td:nth-child(2)",
+                                     "els => els.map(e => e.textContent)")
+    assert rows == [f"{e['cell'][0]},{e['cell'][1]}" + (
+        f" chord, opens {_cells(e['opens'])}" if e["kind"] == "chord" else "")
+        for e in opening]
+    # The panel of the chord shown says the same.
+    chord = chords[0]
+    page.click(f"#replay-clicks tbody tr[data-step='{chord['index']}']")
+    page.wait_for_function(f"() => window.exactmines.state.replay.step === {chord['index']}")
+    assert page.inner_text("#click-opens") == _cells(chord["opens"])
+
+
+def test_the_luck_is_called_luck_in_the_texts_words(page, base_url, capsys):  # noqa: F811 (fixtures)
+    # The page said "survival 8/9 (88.89%)" where the text says "luck: 8/9 = 88.9% ...,
+    # the chance of surviving the 1 guess it survived".
+    answer = open_replay(page, base_url, LOST)
+    assert main(["replay", str(LOST)]) == 0
+    (line,) = [t for t in capsys.readouterr().out.splitlines() if t.startswith("luck:")]
+    assert line.startswith(f"luck: {answer['luck']} = ")
+    words = line.split("), ", 1)[1]
+    assert words == "the chance of surviving the 1 guess it survived"
+    labels = page.eval_on_selector_all("#replay-info dt", "els => els.map(e => e.textContent)")
+    assert "luck" in labels and "survival" not in labels
+    assert page.inner_text("#luck").startswith(answer["luck"])
+    assert page.inner_text("#luck-words") == f", {words}"
+
+
+def test_a_lost_game_has_no_3bv_s_in_the_json_the_text_or_the_page(page, base_url, capsys):  # noqa: F811 (fixtures)
+    # ms_toollib gives a lost game's 3BV/s (the whole board's 3BV over the time to the
+    # loss: 115 here); the JSON passed it on while the text and the page left it out.
+    answer = open_replay(page, base_url, LOST)
+    assert answer["won"] is False and answer["ms_toollib"]["bbbv_s"] is None
+    assert main(["replay", str(LOST), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ms_toollib"]["bbbv_s"] is None
+    assert main(["replay", str(LOST)]) == 0
+    assert "3BV/s" not in capsys.readouterr().out
+    assert "3BV/s" not in page.inner_text("#replay-info")
