@@ -5,6 +5,7 @@ its JSON, ``exactmines replay``'s text and its picture (the page: test_web_page_
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -147,3 +148,21 @@ def test_a_chords_row_in_the_text_says_what_it_opened(capsys):
     for row, chord in zip(rows, chords, strict=True):
         opens = " ".join(f"{r},{c}" for r, c in chord["opens"])
         assert f"{chord['class']}, opens {opens}" in row
+
+
+@pytest.mark.parametrize("path", ["boom", RECORDED / "clumsy-small-5x5x4-seed1-v3.evf"])
+def test_the_pictures_title_says_the_clicks_and_the_luck_as_the_text(path, boom, tmp_path,
+                                                                     monkeypatch, capsys):
+    # The picture said "0 needless and 1 forced guesses; luck 1 (no guess survived)" where
+    # the text says "1 forced guess" and "luck: 1 (no guess survived)"; and a luck without
+    # the guesses it is the chance of surviving.
+    path = boom if path == "boom" else path
+    drawn = []
+    monkeypatch.setattr(pictures, "_save", lambda figure, target, dpi: drawn.append(figure))
+    pictures.draw_replay(judge_replay(read_replay(path)), tmp_path / "game.png")
+    title = drawn[0].texts[-1].get_text().splitlines()
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    (clicks,) = [line for line in text if " opened cells" in line]
+    (luck,) = [line for line in text if line.startswith("luck: ")]
+    assert title[-2:] == [re.sub(r", \d+ flags? put or taken off", "", clicks), luck]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -390,6 +390,23 @@ def _percent(fraction: str | None) -> str:
     return f"{float(value) * 100:.1f} % ({fraction})"
 
 
+def replay_classes(classes: Mapping[str, int]) -> str:
+    """A replay's clicks that opened cells by class, as its text and picture say them:
+    ``"1 first, 3 safe, 1 needless guess"`` (the classes of none left out)."""
+    counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
+                        else f"{n} {name}" for name, n in classes.items() if n)
+    return counted or "none judged"
+
+
+def replay_luck(luck: str, luck_log10: float, survived: int) -> str:
+    """A replay's luck as its text and picture (and the page) say it: the chance of surviving
+    the ``survived`` guesses it survived, or ``"luck: 1 (no guess survived)"``."""
+    if not survived:
+        return "luck: 1 (no guess survived)"
+    return (f"luck: {chance(luck)} (-log10 {luck_log10:.3f}), the chance of surviving the "
+            f"{plural(survived, 'guess', 'guesses')} it survived")
+
+
 def replay_to_text(game: dict[str, Any]) -> str:
     """What ``exactmines replay`` prints for one game, from its JSON object
     (:func:`~exactmines.replay.serialize.judgement_to_dict`): who and what, the figures
@@ -408,12 +425,10 @@ def replay_to_text(game: dict[str, Any]) -> str:
     lines.append(f"{g['width']}x{g['height']}, {plural(g['mines'], 'mine')}, {g['mode']} mode: "
                  f"{outcome}; {figures['time']:.3f} s, 3BV {figures['bbbv']}{rate} "
                  "(time and 3BV from ms_toollib)")
-    counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
-                        else f"{n} {name}" for name, n in g["classes"].items() if n)
     flags = f", {plural(g['flags'], 'flag')} put or taken off" if g["flags"] else ""
     trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
     lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
-                 f"{counted or 'none judged'}{trusted}")
+                 f"{replay_classes(g['classes'])}{trusted}")
     apart = [f"{plural(n, 'forced guess', 'forced guesses')} in a 50/50 no click could "
              "resolve, taken early" for n in [g.get("forced_early", 0)] if n]
     apart += [f"{plural(n, 'needless guess', 'needless guesses')} whose safe cells were all "
@@ -424,11 +439,7 @@ def replay_to_text(game: dict[str, Any]) -> str:
         lines.append(_efficiency_line(g["efficiency"]))
     survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
                    and e["probability"] is not None)
-    if survived:
-        lines.append(f"luck: {chance(g['luck'])} (-log10 {g['luck_log10']:.3f}), the chance "
-                     f"of surviving the {plural(survived, 'guess', 'guesses')} it survived")
-    else:
-        lines.append("luck: 1 (no guess survived)")
+    lines.append(replay_luck(g["luck"], g["luck_log10"], survived))
     if g["largest_excess"] is not None:
         top = g["largest_excess"]
         lines.append(f"largest excess risk: {chance(top['excess'])} at {top['time']:.2f} s")
