@@ -68,3 +68,18 @@ def test_a_lost_game_has_no_3bv_s_in_the_json_the_text_or_the_page(page, base_ur
     assert main(["replay", str(LOST)]) == 0
     assert "3BV/s" not in capsys.readouterr().out
     assert "3BV/s" not in page.inner_text("#replay-info")
+
+
+def test_the_clicks_by_class_read_as_the_text_reads_them(page, base_url, capsys):  # noqa: F811 (fixtures)
+    # The page said "guesses 1 needless, 1 forced" where the text says "6 clicks opened
+    # cells, 4 flags put or taken off: 1 first, 3 safe, 1 needless guess, 1 forced guess".
+    open_replay(page, base_url, LOST)
+    assert main(["replay", str(LOST)]) == 0
+    (line,) = [t for t in capsys.readouterr().out.splitlines() if " opened cells" in t]
+    assert page.inner_text("#replay-classes") == line
+    page.check("#trust-flags")
+    page.wait_for_function("() => window.exactmines.state.replay.answer.trust_flags")
+    assert main(["replay", str(LOST), "--trust-flags"]) == 0
+    (line,) = [t for t in capsys.readouterr().out.splitlines() if " opened cells" in t]
+    page.wait_for_function(f"() => document.getElementById('replay-classes').textContent"
+                           f" === {json.dumps(line)}")

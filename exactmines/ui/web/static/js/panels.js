@@ -366,6 +366,17 @@ function chance(text, props = {}) {
   return p.den === 1n ? el("span", { class: "exact num", ...props }, p.text) : fraction(p, props);
 }
 
+/** A replay's clicks by class in the words of `exactmines replay` (report.replay_classes):
+ * "6 clicks opened cells, 4 flags put or taken off: 1 first, 3 safe, 1 needless guess". */
+function replayClasses(a) {
+  const counted = Object.entries(a.classes).filter(([, n]) => n).map(([name, n]) =>
+    `${n} ${n !== 1 && name.includes("guess") ? name.replace("guess", "guesses") : name}`);
+  const words = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const flags = a.flags ? `, ${words(a.flags, "flag")} put or taken off` : "";
+  return `${words(a.clicks, "click")} opened cells${flags}: ${counted.join(", ") || "none judged"}` +
+    (a.trust_flags ? " (flags trusted as mines)" : "");
+}
+
 /** Replay mode: the game, the event shown and its judgement, the luck, and the risk log of
  * the clicks that opened cells (a row goes to its click). */
 function renderReplay() {
@@ -383,6 +394,7 @@ function renderReplay() {
     ["player", a.player || "—"],
     ["game", `${a.width}x${a.height}, ${a.mines} mines, ${a.mode}: ${a.won ? "won" : "lost"}`],
     ["ms_toollib", time],
+    ["clicks", el("span", { id: "replay-classes" }, replayClasses(a))],
   ]));
   const event = replayEvent();
   if (event) {
@@ -408,8 +420,6 @@ function renderReplay() {
       el("span", { id: "luck-words" }, `, the chance of surviving the ${guesses} it survived`))
       : el("span", { id: "luck" }, "1 (no guess survived)")],
     ["-log10", a.luck_log10.toFixed(3)],
-    ["guesses", `${a.classes["needless guess"]} needless, ${a.classes["forced guess"]} forced` +
-      (a.classes["not judged"] ? `, ${a.classes["not judged"]} not judged` : "")],
   ]));
   const opening = a.events.filter((e) => e.class !== null);
   box.append(riskTable("replay-clicks", opening.map((e) => ({
