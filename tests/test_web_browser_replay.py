@@ -32,9 +32,9 @@ def test_a_chords_row_and_panel_say_what_it_opened(page, base_url):  # noqa: F81
     chords = [e for e in opening if e["kind"] == "chord"]
     assert chords
     rows = page.eval_on_selector_all("#replay-clicks tbody tr td:nth-child(2)",
-                                     "els => els.map(e => e.textContent)")
+                                     "els => els.map(e => e.innerText)")
     assert rows == [f"{e['cell'][0]},{e['cell'][1]}" + (
-        f" chord, opens {_cells(e['opens'])}" if e["kind"] == "chord" else "")
+        f" chord\nopens {_cells(e['opens'])}" if e["kind"] == "chord" else "")
         for e in opening]
     # The panel of the chord shown says the same.
     chord = chords[0]

@@ -349,7 +349,9 @@ function riskTable(id, clicks, byTitle) {
       .filter(Boolean).join(" ") };
     if (go) props["data-step"] = String(click.step);
     body.append(el("tr", props,
-      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}${click.chord ? ` chord, opens ${cellList(click.chord)}` : ""}`),
+      el("td", { class: "num" }, k + 1),
+      el("td", { class: "where" }, `${click.cell[0]},${click.cell[1]}${click.chord ? " chord" : ""}`,
+        click.chord ? el("span", { class: "opens muted" }, `opens ${cellList(click.chord)}`) : ""),
       el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
   });
   table.append(body);
