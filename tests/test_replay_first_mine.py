@@ -166,3 +166,23 @@ def test_the_pictures_title_says_the_clicks_and_the_luck_as_the_text(path, boom,
     (clicks,) = [line for line in text if " opened cells" in line]
     (luck,) = [line for line in text if line.startswith("luck: ")]
     assert title[-2:] == [re.sub(r", \d+ flags? put or taken off", "", clicks), luck]
+
+
+def test_the_texts_table_keeps_its_columns_apart_and_its_fractions_whole(capsys):
+    # A chance longer than its 20 columns ran into the next ("496129/2389751 = 20.8%2280/
+    # 26261 = 8.7%"), and the excess was a percentage without its fraction.
+    path = Path(__file__).parent / "data" / "replays" / "public" / \
+        "clone-expert-zhang-shen-jia.mvf"
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    guesses = [e for e in json.loads(capsys.readouterr().out)["events"]
+               if e["class"] in ("needless guess", "forced guess")]
+    assert main(["replay", str(path)]) == 0
+    table = capsys.readouterr().out.split("\n\n")[-1].splitlines()
+    header, rows = table[0], table[1:]
+    assert len(rows) == len(guesses)
+    starts = [header.index(name) for name in ("mine chance", "safest", "excess", "class")]
+    for row, e in zip(rows, guesses, strict=True):
+        cells = [row[a:b].rstrip() for a, b in zip(starts, [*starts[1:], None], strict=True)]
+        assert cells[:3] == [chance(e["probability"]), chance(e["safest"]), chance(e["excess"])]
+        assert cells[3].startswith(e["class"])
+        assert all(row[b - 2:b] == "  " for b in starts[1:])  # two spaces between columns

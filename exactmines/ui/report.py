@@ -448,23 +448,32 @@ def replay_to_text(game: dict[str, Any]) -> str:
                or e["mine"] or e["note"]]
     if guesses:
         lines.append("")
-        lines.append(f"{'time':>8}  {'click':<6}{'cell':<8}{'mine chance':<20}"
-                     f"{'safest':<20}{'excess':<10}class")
-        for e in guesses:
-            cell = f"{e['cell'][0]},{e['cell'][1]}"
-            excess = "" if e["excess"] is None else chance(e["excess"]).split(" = ")[-1]
-            # A chord says what it opened, as the page's log does.
-            opens = " ".join(f"{r},{c}" for r, c in e["opens"])
-            mark = (f", opens {opens}" if e["kind"] == "chord" else "") + \
-                ("  [bold red]mine[/]" if e["mine"] else "") + \
-                (f" ({e['note']})" if e["note"] else "")
-            lines.append(f"{e['time']:>8.2f}  {e['kind']:<6}{cell:<8}"
-                         f"{chance(e['probability']):<20}{chance(e['safest']):<20}"
-                         f"{excess:<10}{e['class']}{mark}")
+        lines += _guess_table(guesses)
     return "\n".join(lines)
 
 
 _GUESSES = ("needless guess", "forced guess")
+
+
+def _guess_table(events: list[dict[str, Any]]) -> list[str]:
+    """The lines of the replay text's table of guesses (and clicks not judged, mines hit and
+    notes): each column as wide as its longest entry, the chances whole (shortened as the
+    page shows them), a chord's opened cells beside its class."""
+    rows = [("time", "click", "cell", "mine chance", "safest", "excess", "class")]
+    for e in events:
+        # A chord says what it opened, as the page's log does.
+        opens = " ".join(f"{r},{c}" for r, c in e["opens"])
+        mark = (f", opens {opens}" if e["kind"] == "chord" else "") + \
+            ("  [bold red]mine[/]" if e["mine"] else "") + \
+            (f" ({e['note']})" if e["note"] else "")
+        rows.append((f"{e['time']:.2f}", e["kind"], f"{e['cell'][0]},{e['cell'][1]}",
+                     chance(e["probability"]), chance(e["safest"]),
+                     "" if e["excess"] is None else chance(e["excess"]), e["class"] + mark))
+    widths = [max(len(row[k]) for row in rows) for k in range(6)]
+    widths[0] = max(widths[0], 8)
+    return [f"{row[0]:>{widths[0]}}  " + "".join(f"{text:<{width}}  " for text, width
+                                                 in zip(row[1:6], widths[1:], strict=True))
+            + row[6] for row in rows]
 
 
 def replay_summary(rows: list[dict[str, Any]], out: str | None) -> dict[str, Any]:
