@@ -1,6 +1,8 @@
 """Replay mode says a game as ``exactmines replay`` says it, in headless Chromium (the
 fixtures of :mod:`test_web_browser`): a chord's row of the log names the cells it opened,
-the luck is called luck with the text's words, and a lost game has no 3BV/s anywhere."""
+the luck is called luck with the text's words, the clicks are counted by class as the text
+counts them, a lost game has no 3BV/s anywhere, and a game lost at its first click reads
+as the text and the JSON read it."""
 
 from __future__ import annotations
 
@@ -83,3 +85,33 @@ def test_the_clicks_by_class_read_as_the_text_reads_them(page, base_url, capsys)
     (line,) = [t for t in capsys.readouterr().out.splitlines() if " opened cells" in t]
     page.wait_for_function(f"() => document.getElementById('replay-classes').textContent"
                            f" === {json.dumps(line)}")
+
+
+def test_a_game_lost_at_its_first_click_reads_as_the_text_and_the_json(page, base_url,  # noqa: F811 (fixtures)
+                                                                       tmp_path, capsys):
+    # A first click on a mine (ms_toollib's recorder does not keep it safe) is a forced
+    # guess at the board's density, 2 mines in 12 cells: the page's panel and log say what
+    # the JSON and the text say, the luck that of no guess survived.
+    from exactmines.io.replays import Recorder
+    from exactmines.position import Board
+
+    recorder = Recorder(Board(4, 3, frozenset({(0, 0), (2, 3)})))
+    recorder.left((0, 0))
+    path = tmp_path / "boom.evf"
+    path.write_bytes(recorder.evf(player="me", software="test"))
+    answer = open_replay(page, base_url, path)
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    game = json.loads(capsys.readouterr().out)
+    assert [(e["class"], e["probability"], e["mine"]) for e in game["events"]] == [
+        ("forced guess", "1/6", True)]
+    assert answer["events"] == game["events"]
+    assert game["ms_toollib"]["bbbv_s"] is None
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert page.inner_text("#replay-classes") in text  # "1 click opened cells: 1 forced guess"
+    assert page.inner_text("#luck") == "1 (no guess survived)"
+    assert "luck: 1 (no guess survived)" in text
+    assert page.inner_text("#click-class") == "forced guess"
+    assert page.inner_text("#click-chance").startswith("1/6")
+    row = page.inner_text("#replay-clicks tbody tr")
+    assert "forced guess" in row and "1/6" in row and "mine!" in row and "kept safe" not in row
