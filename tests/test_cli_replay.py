@@ -38,8 +38,8 @@ def test_the_text_report_of_a_game(capsys):
                         "2 needless guesses, 1 forced guess")
     assert lines[3] == ("luck: 2536/6045 = 42.0% (-log10 0.377), the chance of surviving the 3 "
                         "guesses it survived")
-    assert "   33.17  left  0,22    1/3 = 33.3%         0                   33.3%     needless " \
-           "guess (1,25 was certainly safe)" in lines
+    assert "   33.17  left   0,22  1/3 = 33.3%     0            1/3 = 33.3%     needless guess " \
+           "(1,25 was certainly safe)" in lines
 
 
 def test_one_game_as_json_is_the_contract(capsys):

@@ -5,7 +5,9 @@ its JSON, ``exactmines replay``'s text and its picture (the page: test_web_page_
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +117,72 @@ def test_the_texts_short_fractions_are_the_pages(tmp_path):
     done = subprocess.run([node, str(script)], input="\n".join(map(str, cases)),
                           capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.splitlines() == [short_fraction(p) for p in cases]
+
+
+RECORDED = Path(__file__).parent / "data" / "replays" / "recorded"
+
+
+def test_a_lost_games_3bv_s_is_nowhere(capsys):
+    # ms_toollib gives a lost game's 3BV/s (the whole board's 3BV over the time to the
+    # loss: 115 here); the text left it out but the JSON passed it on. A won game keeps it.
+    lost, won = (RECORDED / f"clumsy-small-5x5x4-seed{n}.evf" for n in ("1-v3", "2-v0"))
+    assert main(["replay", str(lost), str(won), "--format", "json", "--workers", "1"]) == 0
+    games = {g["file"]: g for g in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert games[str(lost)]["won"] is False and games[str(lost)]["ms_toollib"]["bbbv_s"] is None
+    figures = games[str(won)]["ms_toollib"]
+    assert games[str(won)]["won"] is True
+    assert figures["bbbv_s"] == pytest.approx(figures["bbbv"] / figures["time"], abs=1e-5)
+
+
+def test_a_chords_row_in_the_text_says_what_it_opened(capsys):
+    # The text's row of a chord said "chord" and its number's cell only; the page's log
+    # names the cells a chord opened, and so does the text.
+    path = RECORDED / "clumsy-small-5x5x4-seed21-v0.evf"
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    chords = [e for e in json.loads(capsys.readouterr().out)["events"]
+              if e["kind"] == "chord" and e["class"] in ("needless guess", "forced guess")]
+    assert chords
+    assert main(["replay", str(path)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "  chord " in line]
+    assert len(rows) == len(chords)
+    for row, chord in zip(rows, chords, strict=True):
+        opens = " ".join(f"{r},{c}" for r, c in chord["opens"])
+        assert f"{chord['class']}, opens {opens}" in row
+
+
+@pytest.mark.parametrize("path", ["boom", RECORDED / "clumsy-small-5x5x4-seed1-v3.evf"])
+def test_the_pictures_title_says_the_clicks_and_the_luck_as_the_text(path, boom, tmp_path,
+                                                                     monkeypatch, capsys):
+    # The picture said "0 needless and 1 forced guesses; luck 1 (no guess survived)" where
+    # the text says "1 forced guess" and "luck: 1 (no guess survived)"; and a luck without
+    # the guesses it is the chance of surviving.
+    path = boom if path == "boom" else path
+    drawn = []
+    monkeypatch.setattr(pictures, "_save", lambda figure, target, dpi: drawn.append(figure))
+    pictures.draw_replay(judge_replay(read_replay(path)), tmp_path / "game.png")
+    title = drawn[0].texts[-1].get_text().splitlines()
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    (clicks,) = [line for line in text if " opened cells" in line]
+    (luck,) = [line for line in text if line.startswith("luck: ")]
+    assert title[-2:] == [re.sub(r", \d+ flags? put or taken off", "", clicks), luck]
+
+
+def test_the_texts_table_keeps_its_columns_apart_and_its_fractions_whole(capsys):
+    # A chance longer than its 20 columns ran into the next ("496129/2389751 = 20.8%2280/
+    # 26261 = 8.7%"), and the excess was a percentage without its fraction.
+    path = Path(__file__).parent / "data" / "replays" / "public" / \
+        "clone-expert-zhang-shen-jia.mvf"
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    guesses = [e for e in json.loads(capsys.readouterr().out)["events"]
+               if e["class"] in ("needless guess", "forced guess")]
+    assert main(["replay", str(path)]) == 0
+    table = capsys.readouterr().out.split("\n\n")[-1].splitlines()
+    header, rows = table[0], table[1:]
+    assert len(rows) == len(guesses)
+    starts = [header.index(name) for name in ("mine chance", "safest", "excess", "class")]
+    for row, e in zip(rows, guesses, strict=True):
+        cells = [row[a:b].rstrip() for a, b in zip(starts, [*starts[1:], None], strict=True)]
+        assert cells[:3] == [chance(e["probability"]), chance(e["safest"]), chance(e["excess"])]
+        assert cells[3].startswith(e["class"])
+        assert all(row[b - 2:b] == "  " for b in starts[1:])  # two spaces between columns

@@ -40,6 +40,8 @@ def judgement_to_dict(judged: Judgement, file: str | None = None,
     replay = judged.replay
     board = replay.board
     figures = replay.figures
+    # A lost game's 3BV/s is the whole board's 3BV over the time to the loss: no speed.
+    speed = None if figures.bbbv_s is None or not judged.won else round(figures.bbbv_s, 6)
     out: dict[str, Any] = {}
     if file is not None:
         out["file"] = file
@@ -57,7 +59,7 @@ def judgement_to_dict(judged: Judgement, file: str | None = None,
         riskiest=_at(judged.riskiest, "probability"),
         lost_at=_at(judged.lost_at, "probability"),
         ms_toollib={"reader": replay.reader, "bbbv": figures.bbbv, "time": figures.time,
-                    "bbbv_s": None if figures.bbbv_s is None else round(figures.bbbv_s, 6),
+                    "bbbv_s": speed,
                     "left": figures.left, "right": figures.right, "double": figures.double,
                     "completed": replay.completed},
         efficiency=None if efficiency is None else efficiency.to_dict(),

@@ -25,7 +25,14 @@ from exactmines.io.files import check_folder, write_atomic
 from exactmines.position import Position, Topology
 from exactmines.stats import wilson_interval
 from exactmines.topology import char_number
-from exactmines.ui.report import layouts_text, plural, shape_text, unique_text
+from exactmines.ui.report import (
+    layouts_text,
+    plural,
+    replay_classes,
+    replay_luck,
+    shape_text,
+    unique_text,
+)
 
 if TYPE_CHECKING:
     from exactmines.replay.judge import Click, Judgement
@@ -462,7 +469,7 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
     width, height = result.position.width, result.position.height
     base = board_layout(width, height, dpi)
     board_top = base.bottom + height * base.cell
-    layout = replace(base, figure_height=board_top + _GAP + _TIMELINE + 0.95,
+    layout = replace(base, figure_height=board_top + _GAP + _TIMELINE + 1.1,
                      figure_width=max(base.figure_width, _REPLAY_WIDTH))
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     flags = frozenset(cell for cell in shown.before.flags) if not judged.trust_flags \
@@ -534,23 +541,23 @@ def _draw_timeline(axes: Any, opening: list[Click], shown: Click) -> None:
 
 
 def _replay_title(judged: Judgement, file: str | None) -> str:
+    from exactmines.replay.judge import CLASSES
+
     replay = judged.replay
     board = replay.board
     who = ", ".join(x for x in (replay.software, replay.player) if x)
     return (f"{file or replay.source}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
             f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
             f"{plural(len(judged.opening), 'click')} opened cells: "
-            f"{judged.count('needless guess')} needless and {judged.count('forced guess')} "
-            f"forced guesses; {_luck(judged)}")
+            f"{replay_classes({name: judged.count(name) for name in CLASSES})}\n"
+            f"{_luck(judged)}")
 
 
 def _luck(judged: Judgement) -> str:
     """The luck as ``exactmines replay`` says it."""
-    from exactmines.ui.report import chance
-
-    if not any(c.guess and not c.mine and c.probability is not None for c in judged.clicks):
-        return "luck 1 (no guess survived)"
-    return f"luck {chance(str(judged.luck))} (-log10 {judged.luck_log10:.3f})"
+    survived = sum(c.guess and not c.mine and c.probability is not None
+                   for c in judged.clicks)
+    return replay_luck(str(judged.luck), judged.luck_log10, survived)
 
 
 #: Inches a character of the 9-point title takes at most (DejaVu Sans's widest common

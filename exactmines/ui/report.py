@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -390,6 +390,23 @@ def _percent(fraction: str | None) -> str:
     return f"{float(value) * 100:.1f} % ({fraction})"
 
 
+def replay_classes(classes: Mapping[str, int]) -> str:
+    """A replay's clicks that opened cells by class, as its text and picture say them:
+    ``"1 first, 3 safe, 1 needless guess"`` (the classes of none left out)."""
+    counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
+                        else f"{n} {name}" for name, n in classes.items() if n)
+    return counted or "none judged"
+
+
+def replay_luck(luck: str, luck_log10: float, survived: int) -> str:
+    """A replay's luck as its text and picture (and the page) say it: the chance of surviving
+    the ``survived`` guesses it survived, or ``"luck: 1 (no guess survived)"``."""
+    if not survived:
+        return "luck: 1 (no guess survived)"
+    return (f"luck: {chance(luck)} (-log10 {luck_log10:.3f}), the chance of surviving the "
+            f"{plural(survived, 'guess', 'guesses')} it survived")
+
+
 def replay_to_text(game: dict[str, Any]) -> str:
     """What ``exactmines replay`` prints for one game, from its JSON object
     (:func:`~exactmines.replay.serialize.judgement_to_dict`): who and what, the figures
@@ -408,12 +425,10 @@ def replay_to_text(game: dict[str, Any]) -> str:
     lines.append(f"{g['width']}x{g['height']}, {plural(g['mines'], 'mine')}, {g['mode']} mode: "
                  f"{outcome}; {figures['time']:.3f} s, 3BV {figures['bbbv']}{rate} "
                  "(time and 3BV from ms_toollib)")
-    counted = ", ".join(plural(n, name, name.replace("guess", "guesses")) if "guess" in name
-                        else f"{n} {name}" for name, n in g["classes"].items() if n)
     flags = f", {plural(g['flags'], 'flag')} put or taken off" if g["flags"] else ""
     trusted = " (flags trusted as mines)" if g["trust_flags"] else ""
     lines.append(f"{plural(g['clicks'], 'click')} opened cells{flags}: "
-                 f"{counted or 'none judged'}{trusted}")
+                 f"{replay_classes(g['classes'])}{trusted}")
     apart = [f"{plural(n, 'forced guess', 'forced guesses')} in a 50/50 no click could "
              "resolve, taken early" for n in [g.get("forced_early", 0)] if n]
     apart += [f"{plural(n, 'needless guess', 'needless guesses')} whose safe cells were all "
@@ -424,11 +439,7 @@ def replay_to_text(game: dict[str, Any]) -> str:
         lines.append(_efficiency_line(g["efficiency"]))
     survived = sum(1 for e in g["events"] if e["class"] in _GUESSES and not e["mine"]
                    and e["probability"] is not None)
-    if survived:
-        lines.append(f"luck: {chance(g['luck'])} (-log10 {g['luck_log10']:.3f}), the chance "
-                     f"of surviving the {plural(survived, 'guess', 'guesses')} it survived")
-    else:
-        lines.append("luck: 1 (no guess survived)")
+    lines.append(replay_luck(g["luck"], g["luck_log10"], survived))
     if g["largest_excess"] is not None:
         top = g["largest_excess"]
         lines.append(f"largest excess risk: {chance(top['excess'])} at {top['time']:.2f} s")
@@ -437,20 +448,32 @@ def replay_to_text(game: dict[str, Any]) -> str:
                or e["mine"] or e["note"]]
     if guesses:
         lines.append("")
-        lines.append(f"{'time':>8}  {'click':<6}{'cell':<8}{'mine chance':<20}"
-                     f"{'safest':<20}{'excess':<10}class")
-        for e in guesses:
-            cell = f"{e['cell'][0]},{e['cell'][1]}"
-            excess = "" if e["excess"] is None else chance(e["excess"]).split(" = ")[-1]
-            mark = ("  [bold red]mine[/]" if e["mine"] else "") + \
-                (f" ({e['note']})" if e["note"] else "")
-            lines.append(f"{e['time']:>8.2f}  {e['kind']:<6}{cell:<8}"
-                         f"{chance(e['probability']):<20}{chance(e['safest']):<20}"
-                         f"{excess:<10}{e['class']}{mark}")
+        lines += _guess_table(guesses)
     return "\n".join(lines)
 
 
 _GUESSES = ("needless guess", "forced guess")
+
+
+def _guess_table(events: list[dict[str, Any]]) -> list[str]:
+    """The lines of the replay text's table of guesses (and clicks not judged, mines hit and
+    notes): each column as wide as its longest entry, the chances whole (shortened as the
+    page shows them), a chord's opened cells beside its class."""
+    rows = [("time", "click", "cell", "mine chance", "safest", "excess", "class")]
+    for e in events:
+        # A chord says what it opened, as the page's log does.
+        opens = " ".join(f"{r},{c}" for r, c in e["opens"])
+        mark = (f", opens {opens}" if e["kind"] == "chord" else "") + \
+            ("  [bold red]mine[/]" if e["mine"] else "") + \
+            (f" ({e['note']})" if e["note"] else "")
+        rows.append((f"{e['time']:.2f}", e["kind"], f"{e['cell'][0]},{e['cell'][1]}",
+                     chance(e["probability"]), chance(e["safest"]),
+                     "" if e["excess"] is None else chance(e["excess"]), e["class"] + mark))
+    widths = [max(len(row[k]) for row in rows) for k in range(6)]
+    widths[0] = max(widths[0], 8)
+    return [f"{row[0]:>{widths[0]}}  " + "".join(f"{text:<{width}}  " for text, width
+                                                 in zip(row[1:6], widths[1:], strict=True))
+            + row[6] for row in rows]
 
 
 def replay_summary(rows: list[dict[str, Any]], out: str | None) -> dict[str, Any]:

@@ -331,7 +331,7 @@ function renderGame() {
 const GUESS_CLASSES = ["needless guess", "forced guess"];
 
 /** The risk log of a game or a replay: one row per click, {cell: [r, c], chord (a chord on
- * the number there), by, probability
+ * the number there: the cells it opens), by, probability
  * (a fraction string, or null with `unknown` saying why), mine, current, step (a replay's
  * event: a click on the row goes there, main.js listens)}. */
 function riskTable(id, clicks, byTitle) {
@@ -349,18 +349,34 @@ function riskTable(id, clicks, byTitle) {
       .filter(Boolean).join(" ") };
     if (go) props["data-step"] = String(click.step);
     body.append(el("tr", props,
-      el("td", { class: "num" }, k + 1), el("td", null, `${click.cell[0]},${click.cell[1]}${click.chord ? " chord" : ""}`),
+      el("td", { class: "num" }, k + 1),
+      el("td", { class: "where" }, `${click.cell[0]},${click.cell[1]}${click.chord ? " chord" : ""}`,
+        click.chord ? el("span", { class: "opens muted" }, `opens ${cellList(click.chord)}`) : ""),
       el("td", null, click.by), el("td", null, risk, click.mine ? " — mine!" : "")));
   });
   table.append(body);
   return el("div", { id, class: "clicks" }, table);
 }
 
+/** Cells as the log and the text name them: "2,0 2,1". */
+const cellList = (cells) => cells.map(([r, c]) => `${r},${c}`).join(" ");
+
 /** An exact chance in the replay's panel: "0", "1", or a fraction with its percentage. */
 function chance(text, props = {}) {
   const p = parseFraction(text);
   if (p === null) return "?";
   return p.den === 1n ? el("span", { class: "exact num", ...props }, p.text) : fraction(p, props);
+}
+
+/** A replay's clicks by class in the words of `exactmines replay` (report.replay_classes):
+ * "6 clicks opened cells, 4 flags put or taken off: 1 first, 3 safe, 1 needless guess". */
+function replayClasses(a) {
+  const counted = Object.entries(a.classes).filter(([, n]) => n).map(([name, n]) =>
+    `${n} ${n !== 1 && name.includes("guess") ? name.replace("guess", "guesses") : name}`);
+  const words = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const flags = a.flags ? `, ${words(a.flags, "flag")} put or taken off` : "";
+  return `${words(a.clicks, "click")} opened cells${flags}: ${counted.join(", ") || "none judged"}` +
+    (a.trust_flags ? " (flags trusted as mines)" : "");
 }
 
 /** Replay mode: the game, the event shown and its judgement, the luck, and the risk log of
@@ -380,11 +396,13 @@ function renderReplay() {
     ["player", a.player || "—"],
     ["game", `${a.width}x${a.height}, ${a.mines} mines, ${a.mode}: ${a.won ? "won" : "lost"}`],
     ["ms_toollib", time],
+    ["clicks", el("span", { id: "replay-classes" }, replayClasses(a))],
   ]));
   const event = replayEvent();
   if (event) {
     const at = `${event.kind} at ${event.cell[0]},${event.cell[1]}, ${event.time.toFixed(3)} s`;
     const pairs = [["event", `${r.step + 1} of ${a.events.length}: ${at}`]];
+    if (event.kind === "chord") pairs.push(["opens", el("span", { id: "click-opens" }, cellList(event.opens))]);
     if (event.class === null) pairs.push(["flag", "put on or taken off: no cell opened"]);
     else {
       pairs.push(["class", el("span", { id: "click-class", class: `class-${event.class.replace(/ /g, "-")}` }, event.class)]);
@@ -397,17 +415,18 @@ function renderReplay() {
     box.append(el("h2", null, "This click"), entries(pairs));
   }
   // As `exactmines replay` says it: the chance of surviving the guesses survived, or none.
-  const survived = a.events.some((e) => GUESS_CLASSES.includes(e.class) && !e.mine && e.probability !== null);
+  const survived = a.events.filter((e) => GUESS_CLASSES.includes(e.class) && !e.mine && e.probability !== null).length;
+  const guesses = `${survived} ${survived === 1 ? "guess" : "guesses"}`;
   box.append(el("h2", null, "Luck"), entries([
-    ["survival", survived ? fraction(parseFraction(a.luck), { id: "luck" })
+    ["luck", survived ? el("span", null, fraction(parseFraction(a.luck), { id: "luck" }),
+      el("span", { id: "luck-words" }, `, the chance of surviving the ${guesses} it survived`))
       : el("span", { id: "luck" }, "1 (no guess survived)")],
     ["-log10", a.luck_log10.toFixed(3)],
-    ["guesses", `${a.classes["needless guess"]} needless, ${a.classes["forced guess"]} forced` +
-      (a.classes["not judged"] ? `, ${a.classes["not judged"]} not judged` : "")],
   ]));
   const opening = a.events.filter((e) => e.class !== null);
   box.append(riskTable("replay-clicks", opening.map((e) => ({
-    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine, chord: e.kind === "chord",
+    cell: e.cell, by: e.class, probability: e.probability, mine: e.mine,
+    chord: e.kind === "chord" ? e.opens : undefined,
     unknown: e.class === "first" ? "kept safe" : undefined,
     current: e.index === r.step, step: e.index,
   })), "class"));
