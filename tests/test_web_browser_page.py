@@ -135,3 +135,24 @@ def test_the_phones_menu_closes_when_another_size_or_shape_is_chosen(browser, ba
     tab.wait_for_function("() => window.exactmines.state.topology !== 'square'")
     assert not tab.locator("#controls").is_visible()
     context.close()
+
+
+def test_the_jsminesweeper_link_copied_is_read_back_by_convert(page, base_url, tmp_path,  # noqa: F811 (fixtures)
+                                                               capsys):
+    # A board drawn in the editor (mines marked M, one flagged F) on a board wider than
+    # tall: the link the button makes is the same board for `exactmines convert`.
+    from exactmines.io.files import read_board
+    from exactmines.position import Board
+    from exactmines.ui.cli import main
+
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(base_url + "#8x5x4:MHHHHHHH/HHHHHHHH/HHHMHHHH/HHHHHHHH/HHHHHHFM")
+    wait_ready(page)
+    page.click("#copy-jsm-link")
+    page.wait_for_selector("#jsm-link:not([hidden])")
+    link = page.get_attribute("#jsm-link", "href")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    out = tmp_path / "back.mine"
+    assert main(["convert", link, str(out)]) == 0
+    capsys.readouterr()
+    assert read_board(out) == Board(8, 5, frozenset({(0, 0), (2, 3), (4, 6), (4, 7)}))
