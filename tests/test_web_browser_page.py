@@ -106,9 +106,9 @@ def test_the_size_fields_stop_at_the_servers_largest_side(page, base_url):  # no
     assert page.get_attribute("#height", "max") == str(health["max_side"])
 
 
-def test_the_phones_menu_closes_when_another_size_or_shape_is_chosen(browser, base_url):  # noqa: F811 (fixtures)
-    # Another board in the menu's Board list dealt a new game behind the open menu, which
-    # stayed over the board and took its taps.
+def test_the_phones_menu_closes_when_another_size_shape_or_mode_is_chosen(browser, base_url):  # noqa: F811 (fixtures)
+    # Another board in the menu's Board list (or Analyse in the header) put a new board
+    # behind the open menu, which stayed over it and took its taps.
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
     tab = context.new_page()
@@ -127,8 +127,13 @@ def test_the_phones_menu_closes_when_another_size_or_shape_is_chosen(browser, ba
     hit = tab.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, "
                        f"{box['y'] + box['height'] / 2}).id")
     assert hit == "c0"
-    # Another shape in the editor: a new board, the menu closed as well.
+    # Analyse from the header, the menu open: the board drawn is in reach at once.
+    tab.tap("#menu")
+    assert tab.locator("#controls").is_visible()
     tab.tap("#mode-edit")
+    wait_ready(tab)
+    assert not tab.locator("#controls").is_visible()
+    # Another shape in the editor: a new board, the menu closed as well.
     tab.tap("#menu")
     shapes = tab.eval_on_selector_all("#topology option", "els => els.map(e => e.value)")
     tab.select_option("#topology", next(s for s in shapes if s != "square"))
