@@ -105,7 +105,7 @@ function renderSummary() {
     let some = false;
     for (const info of state.cellInfo.values()) if (info.verdict === "unknown" && info.p !== null) { some = true; break; }
     box.append(el("p", { class: "notice", id: "not-computed" },
-      (some ? "Some probabilities not computed within the time limit (the components not counted in time): "
+      (some ? "Some probabilities not computed within the time limit (those of the components not counted in time): "
         : "Probabilities not computed within the time limit: ") + "grey cells (?) have no number. " +
       "Certain cells are still exact" + (a.verdicts_complete ? "." : ", but some were not proved in time.")));
   }
