@@ -24,6 +24,7 @@ import { click, flag, gameAction, isChord, newGame, setGame, stopAuto, toggleAut
 import { judgeAgain, layOut, nextGuess, openReplay, showStep, stepBy, stepTo } from "./replay.js";
 import { MAX_CELLS, positionKey, state } from "./state.js";
 import { offerTopologies } from "./shapes.js";
+import { limitSides, takeLimits } from "./sides.js";
 
 const boardEl = $("board");
 const wrapEl = $("board-wrap");
@@ -36,6 +37,7 @@ function setMode(mode, start = true) {
   $("mode-edit").setAttribute("aria-pressed", String(mode === "edit"));
   $("mode-play").setAttribute("aria-pressed", String(mode === "play"));
   $("mode-replay").setAttribute("aria-pressed", String(mode === "replay"));
+  limitSides();
   state.overlay = null; state.overlayKey = null; state.hintMove = null; state.hintNote = null;
   state.overlayError = null; state.picked = null;
   hideTooltip();
@@ -342,6 +344,7 @@ async function start() {
     select.value = limits.backends.includes(chosen) ? chosen : "auto";
     $("time-limit").value = limits.time_limit;
     $("time-limit").max = limits.max_time_limit;
+    takeLimits(limits);
   } catch (error) { showError(`the server does not answer: ${error.message}`); }
 }
 

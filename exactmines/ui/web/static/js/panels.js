@@ -22,6 +22,22 @@ function fraction(f, props = {}) {
 
 const where = (r, c) => `row ${r}, col ${c}`;
 
+/** The certain cells, as the analysis counts them: in a game (or a replay) a flag the
+ * player put on a certainly safe cell is named, since no click is advised there (the
+ * framed cells and the hint's count are the others). */
+function certainWords(a) {
+  const words = `${a.safe} safe, ${a.mine} mines`;
+  if (!flagsAreMarks()) return words;
+  const shown = rows();
+  let flagged = 0;
+  for (const [i, info] of state.cellInfo) {
+    if (info.verdict === "safe" && shown[Math.floor(i / state.width)][i % state.width] === "F") flagged++;
+  }
+  if (!flagged) return words;
+  return el("span", { id: "certain" }, `${a.safe} safe (${flagged} of them flagged: ` +
+    `${flagged > 1 ? "wrong flags" : "a wrong flag"}), ${a.mine} mines`);
+}
+
 function renderSummary() {
   const box = $("summary");
   box.textContent = "";
@@ -81,12 +97,16 @@ function renderSummary() {
     ["layouts", layouts],
     ["unique", a.unique === true ? el("span", { class: "verdict-good" }, "yes")
       : a.unique === false ? "no" : el("span", { id: "unique-undecided" }, "not decided within the time limit")],
-    ["certain", `${a.safe} safe, ${a.mine} mines`],
+    ["certain", certainWords(a)],
     ["engine", `${a.backend}, ${(a.seconds * 1000).toFixed(1)} ms`],
   ]));
   if (!a.probabilities_computed && a.consistent !== false) {
+    // The components counted in time have their probabilities: "some" is then said.
+    let some = false;
+    for (const info of state.cellInfo.values()) if (info.verdict === "unknown" && info.p !== null) { some = true; break; }
     box.append(el("p", { class: "notice", id: "not-computed" },
-      "Probabilities not computed within the time limit: grey cells (?) have no number. " +
+      (some ? "Some probabilities not computed within the time limit (those of the components not counted in time): "
+        : "Probabilities not computed within the time limit: ") + "grey cells (?) have no number. " +
       "Certain cells are still exact" + (a.verdicts_complete ? "." : ", but some were not proved in time.")));
   }
   const fault = state.overlay.fault;
