@@ -540,8 +540,10 @@ def _replay_title(judged: Judgement, file: str | None) -> str:
     return (f"{file or replay.source}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
             f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
             f"{plural(len(judged.opening), 'click')} opened cells: "
-            f"{judged.count('needless guess')} needless and {judged.count('forced guess')} "
-            f"forced guesses; {_luck(judged)}")
+            f"{plural(judged.count('needless guess'), 'needless guess', 'needless guesses')} "
+            "and "
+            f"{plural(judged.count('forced guess'), 'forced guess', 'forced guesses')}; "
+            f"{_luck(judged)}")
 
 
 def _luck(judged: Judgement) -> str:
@@ -577,7 +579,8 @@ def _title(result: Analysis, file: str | None, width: float = math.inf) -> str:
         lines += [head, "inconsistent: no layout of mines fits this position"]
     else:
         lines += [f"{head}, {layouts_text(result, _big)}, {unique_text(result.unique)}",
-                  f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
+                  f"{len(result.safe)} certainly safe, "
+                  f"{plural(len(result.mines), 'certain mine')}, "
                   f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown"]
     return "\n".join(lines)
 
@@ -696,7 +699,8 @@ def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: 
     paths = [target / f"stage-{i}-{name}{suffix}" for i, name in enumerate(STAGES, 1)]
     outside = dict.fromkeys(frontier.outside, _OUTSIDE)
     cells = [c for boxes in frontier.box_cells for box in boxes for c in box]
-    covered = f"{len(cells)} covered cells next to a number, {len(outside)} away from them"
+    covered = (f"{plural(len(cells), 'covered cell')} next to a number, {len(outside)} away "
+               "from them")
     _stage_board(position, paths[0], f"1. frontier: {covered}",
                  {**outside, **dict.fromkeys(cells, _FRONTIER)}, {},
                  [("frontier", _FRONTIER), ("off the frontier", _OUTSIDE)], dpi)
