@@ -477,7 +477,7 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
     timeline = figure.add_axes((0.75 / fw, (board_top + _GAP) / fh, (fw - 1.15) / fw,
                                 _TIMELINE / fh))
     _draw_timeline(timeline, opening, shown)
-    figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file), fontsize=9,
+    figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file, fw - 0.3), fontsize=9,
                 va="top", ha="left")
     _save(figure, target, dpi)
     return layout
@@ -533,11 +533,15 @@ def _draw_timeline(axes: Any, opening: list[Click], shown: Click) -> None:
                 ncol=len(handles))
 
 
-def _replay_title(judged: Judgement, file: str | None) -> str:
+def _replay_title(judged: Judgement, file: str | None, width: float = math.inf) -> str:
+    """The replay picture's title, in lines that fit ``width`` inches (only the file's path
+    is shortened, as in the analysis picture's)."""
     replay = judged.replay
     board = replay.board
     who = ", ".join(x for x in (replay.software, replay.player) if x)
-    return (f"{file or replay.source}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
+    name = _fit_name(file or replay.source, int(width / _TITLE_CHAR) if width != math.inf
+                     else 10**9)
+    return (f"{name}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
             f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
             f"{plural(len(judged.opening), 'click')} opened cells: "
             f"{plural(judged.count('needless guess'), 'needless guess', 'needless guesses')} "
