@@ -45,6 +45,7 @@ from exactmines.errors import (
     ParameterError,
     WorkerLost,
 )
+from exactmines.words import plural
 
 __all__ = ["run_batch", "read_rows", "row_problem", "chunked", "Rows", "Interrupted", "Task",
            "Row", "RowCheck"]
@@ -646,7 +647,7 @@ def _run_dask(chunks: list[list[Task]], work: Work, scheduler: str,
         elif now - alone_since >= DASK_NO_WORKER_WAIT:
             raise WorkerLost(f"the Dask cluster at {scheduler} has had no worker (or no "
                              f"scheduler) for {DASK_NO_WORKER_WAIT:g} s, with "
-                             f"{len(futures) - recorded} tasks left{where}")
+                             f"{plural(len(futures) - recorded, 'task')} left{where}")
 
     futures: list[Any] = []
     recorded = 0  # (a recorded task whose result was lost with its worker is pending again)

@@ -25,6 +25,7 @@ from golden import normalised
 from exactmines.errors import InputError
 from exactmines.runner import read_rows, run_batch
 from exactmines.ui.cli import main
+from exactmines.words import plural
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = sorted(DATA.glob("*.mine"))
@@ -380,7 +381,8 @@ def test_results_lost_with_every_worker_end_the_run_in_one_line_without_a_traceb
         assert done.returncode == 1 and done.stdout == "", done.stderr
         assert done.stderr == (f"exactmines: error: the Dask cluster at {lone_scheduler} has "
                                f"had no worker (or no scheduler) for 2 s, with "
-                               f"{200 - len(kept)} tasks left; the finished rows are kept in "
+                               f"{plural(200 - len(kept), 'task')} left; the finished rows "
+                               f"are kept in "
                                f"{out} and a resumed run does the rest\n")
         assert 1 <= len(kept) < 200
     finally:

@@ -126,3 +126,7 @@ def test_the_built_site_loads_nothing_from_the_internet(tmp_path):
     for page in pages:
         found = _EXTERNAL_LOAD.findall(page.read_text(errors="replace"))
         assert found == [], (page.relative_to(site), found[:3])
+        # What the theme's script fetches by itself: mermaid (from unpkg) for a diagram, and
+        # the repository's stars and forks (from the GitHub API) when a repo_url is set.
+        assert 'class="mermaid"' not in page.read_text(errors="replace"), page
+    assert "repo_url" not in (ROOT / "mkdocs.yml").read_text()

@@ -285,3 +285,27 @@ def test_the_edges_that_wrap_are_marked_and_only_they(tmp_path, word, rows, colu
 def test_the_text_report_says_how_the_edges_wrap():
     result = analyze(Position(3, 3, 1, ("H1H", "111", "000"), named_topology("cylinder", 3, 3)))
     assert "; the left and right edges wrap around" in analysis_to_text(result)
+
+
+def test_the_replay_picture_title_is_whole(tmp_path, monkeypatch):
+    # The replay picture wrote its file's path whole: a long one ran off the picture.
+    import exactmines.ui.pictures as pictures
+    from exactmines.io.files import read_replay
+    from exactmines.replay.judge import judge_replay
+
+    saved = []
+    monkeypatch.setattr(pictures, "_save", lambda figure, target, dpi: saved.append(figure))
+    judged = judge_replay(read_replay(DATA / "replays" / "public" /
+                                      "clone-expert-zhang-shen-jia.mvf"))
+    long = "/a/very/long/folder/name/that/goes/on/" * 4 + "clone-expert-zhang-shen-jia.mvf"
+    pictures.draw_replay(judged, tmp_path / "x.png", file=long)
+    (figure,) = saved
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    title = next(t for t in figure.texts if "clone-expert" in t.get_text())
+    box = title.get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
+    lines = title.get_text().split("\n")
+    assert lines[0].startswith("…") and lines[0].endswith("/clone-expert-zhang-shen-jia.mvf")
+    assert "30x16, 99 mines" in lines[1]

@@ -158,6 +158,21 @@ def test_the_commands_without_format_are_the_ones_the_docs_name():
         assert "Every command but `serve`" in " ".join(page.read_text().split()), page
 
 
+def test_the_long_commands_are_the_ones_the_docs_name():
+    # What the commands page says of --quiet, --out and --resume holds for exactly the
+    # commands it names there, each checked against its own options.
+    import typer
+
+    group = typer.main.get_command(app)
+    options = {name: {o for p in command.params for o in p.opts}  # type: ignore[attr-defined]
+               for name, command in group.commands.items()}  # type: ignore[attr-defined]
+    text = " ".join((ROOT / "docs" / "commands" / "index.md").read_text().split())
+    paragraph = text[text.index("Long commands"):text.index("Positions and boards")]
+    named = set(re.findall(r"`(\w+)`", paragraph)) & set(options)
+    assert named == {name for name, opts in options.items()
+                     if {"--quiet", "--out", "--resume"} <= opts}
+
+
 PYTHON_PAGES = sorted({page for page, _ in _blocks("python")})
 
 

@@ -47,5 +47,5 @@ def test_a_number_across_the_wrap_counts_the_far_side():
 def test_contradictions_name_the_cell_in_the_topology_words():
     cube = make_topology("cube", 2, 4, layers=2)
     frontier = build_frontier(Position(2, 4, None, ("0F", "HH", "HH", "HH"), cube))
-    assert frontier.contradiction == ("the 0 at layer 0, row 0, col 0 has 1 flags and 6 "
+    assert frontier.contradiction == ("the 0 at layer 0, row 0, col 0 has 1 flag and 6 "
                                       "covered cells around it")

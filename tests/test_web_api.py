@@ -745,7 +745,7 @@ def test_a_flag_on_a_certain_cell_is_left_out_of_the_move(client):
     ({"noguess": True, "rule": "unprotected"},
      "rule: a no-guess board needs the rule safe or opening (unprotected cannot promise a safe "
      "first click)"),
-    ({"board": "3x1x1\nM1H\n"}, "board:2:2: shows 1 but its neighbours hold 1 marked mines"),
+    ({"board": "3x1x1\nM1H\n"}, "board:2:2: shows 1 but its neighbours hold 1 marked mine"),
     ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
     # Sizes no game can have, refused before the time allowed for the game is reckoned from
     # them (it was a 500: an OverflowError, or a negative time).

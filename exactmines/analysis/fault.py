@@ -13,6 +13,7 @@ from exactmines.analysis.frontier import Component, build_frontier
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded
 from exactmines.position import Position
+from exactmines.words import plural
 
 __all__ = ["Fault", "find_fault"]
 
@@ -78,8 +79,9 @@ def find_fault(position: Position, engine: Backend, *,
     low = sum(min(n) for n in numbers)
     high = sum(max(n) for n in numbers) + outside
     flags = len(position.flags)
-    return Fault(f"inconsistent: the total of {position.mines} mines does not fit; the numbers "
-                 f"allow between {low + flags} and {high + flags} (flags included)", count=True)
+    return Fault(f"inconsistent: the total of {plural(position.mines, 'mine')} does not fit; "
+                 f"the numbers allow between {low + flags} and {high + flags} (flags included)",
+                 count=True)
 
 
 def _minimal_conflict(component: Component, engine: Backend,

@@ -342,8 +342,8 @@ def _square_frontier(position: Position, budget: Budget) -> Frontier:
         near = [grid[q + d] for d in offsets]
         contradiction_at = (q // stride - 1, q % stride - 1)
         contradiction = (f"the {grid[q]} at row {q // stride - 1}, col {q % stride - 1} has "
-                         f"{near.count(FLAG)} flags and {near.count(COVERED)} covered cells "
-                         f"around it")
+                         f"{plural(near.count(FLAG), 'flag')} and "
+                         f"{plural(near.count(COVERED), 'covered cell')} around it")
     mines_left = None if position.mines is None else position.mines - flag_mask.bit_count()
     contradiction = contradiction or _count_contradiction(
         position.mines, flag_mask.bit_count(), covered_mask.bit_count())
@@ -448,7 +448,8 @@ def _table_frontier(position: Position, budget: Budget = UNLIMITED) -> Frontier:
         if contradiction is None and not flags <= value <= flags + free:
             contradiction_at = divmod(q, width)
             contradiction = (f"the {value} at {topology.cell_text(divmod(q, width))} has "
-                             f"{flags} flags and {free} covered cells around it")
+                             f"{plural(flags, 'flag')} and {plural(free, 'covered cell')} "
+                             "around it")
         if free:
             clue_list.append(q)
             clue_needs.append(value - flags)
@@ -510,7 +511,7 @@ def _count_contradiction(mines: int | None, flags: int, covered: int) -> str | N
     if mines is None:
         return None
     if mines < flags:
-        return f"{flags} flags but only {plural(mines, 'mine')}"
+        return f"{plural(flags, 'flag')} but only {plural(mines, 'mine')}"
     if mines - flags > covered:
         return f"{plural(mines - flags, 'mine')} left for {plural(covered, 'covered cell')}"
     return None

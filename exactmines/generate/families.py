@@ -355,7 +355,7 @@ def sparse_instances(seed: int, count: int = 1, *, width: int = SPARSE_SIZE[0],
         size = f"{width}x{height}x{mines}"
         out.append(_instance(
             "sparse", f"sparse-{size}-seed{seed}-{index:03d}",
-            f"exactmines generate sparse: {width}x{height}/{mines}, {reveals} safe cells "
+            f"exactmines generate sparse: {width}x{height}/{mines}, {plural(reveals, 'safe cell')} "
             f"revealed, seed {seed}, instance {index}", position, board, result,
             {"width": width, "height": height, "mines": mines, "seed": seed, "index": index,
              "share": share, "random": _seeding(seed, index)}))

@@ -195,8 +195,9 @@ def parse_dimacs(text: str, source: str = "<input>") -> CNF:
                                  source=source, line=number, column=column)
             lit = read_int(token, "a literal", source, number, column)
             if abs(lit) > header[0]:
-                raise InputError(f"literal {lit} but the problem line declares {header[0]} "
-                                 "variables", source=source, line=number, column=column)
+                raise InputError(f"literal {lit} but the problem line declares "
+                                 f"{plural(header[0], 'variable')}", source=source,
+                                 line=number, column=column)
             column += len(token) - 1
             if lit == 0:
                 clauses.append(tuple(current))

@@ -378,7 +378,8 @@ def board_from_text(text: str, source: str = "<input>") -> Board:
         for c, ch in enumerate(row):
             if is_number_char(ch) and char_number(ch) != numbers[r * grid.width + c]:
                 raise InputError(f"shows {char_number(ch)} but its neighbours hold "
-                                 f"{numbers[r * grid.width + c]} marked mines", source=source,
+                                 f"{plural(numbers[r * grid.width + c], 'marked mine')}",
+                                 source=source,
                                  line=_row_line(text, r, grid.topology), column=c + 1)
     return board
 

@@ -113,7 +113,7 @@ def board_from_graph(text: str, kind: str, source: str) -> Board:
     for i, state in enumerate(graph.states):
         if is_number_char(state) and char_number(state) != numbers[i]:
             raise InputError(f"node {_shown(graph.labels[i])} shows {char_number(state)} "
-                             f"but its neighbours hold {numbers[i]} marked mines",
+                             f"but its neighbours hold {plural(numbers[i], 'marked mine')}",
                              source=source)
     return board
 

@@ -52,6 +52,7 @@ from exactmines.errors import BudgetExceeded, InputError
 from exactmines.game import Game
 from exactmines.io.replays import EventKind, Replay
 from exactmines.position import COVERED, FLAG, Board, Cell, Position, neighbours
+from exactmines.words import plural
 
 __all__ = ["FIRST", "SAFE", "NEEDLESS", "FORCED", "UNJUDGED", "CLASSES", "GUESSES", "Click",
            "Judgement", "judge_replay", "analysed_position", "analysis_before"]
@@ -369,7 +370,7 @@ def _opened(game: Game, kind: EventKind, cell: Cell, replay: Replay,
     opens = tuple(n for n in around if not game.is_revealed(n) and not game.is_flagged(n))
     if flagged != game.number(cell) or not opens:
         raise InputError(f"a chord at {when:.3f} s on the {game.number(cell)} at row {r}, "
-                         f"col {c} opens nothing ({flagged} flags around it)",
+                         f"col {c} opens nothing ({plural(flagged, 'flag')} around it)",
                          source=replay.source)
     return opens
 

@@ -595,8 +595,9 @@ def is_unique(position: Position, *, backend: str | Backend = "sat",
         return Uniqueness(False, False, "the numbers cannot all be satisfied")
     if left is None:
         if outside:
-            return Uniqueness(True, False, f"{outside} covered cells touch no number and the "
-                                           "total is unknown")
+            return Uniqueness(True, False, "the total is unknown, with "
+                                           f"{plural(outside, 'covered cell')} touching no "
+                                           "number")
         if any(n > 1 for n, _ in first):
             return Uniqueness(True, False, "a component has two layouts")
         return Uniqueness(True, True)

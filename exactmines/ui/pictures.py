@@ -484,7 +484,7 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
     timeline = figure.add_axes((0.75 / fw, (board_top + _GAP) / fh, (fw - 1.15) / fw,
                                 _TIMELINE / fh))
     _draw_timeline(timeline, opening, shown)
-    figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file), fontsize=9,
+    figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file, fw - 0.3), fontsize=9,
                 va="top", ha="left")
     _save(figure, target, dpi)
     return layout
@@ -540,16 +540,20 @@ def _draw_timeline(axes: Any, opening: list[Click], shown: Click) -> None:
                 ncol=len(handles))
 
 
-def _replay_title(judged: Judgement, file: str | None) -> str:
+def _replay_title(judged: Judgement, file: str | None, width: float = math.inf) -> str:
+    """The replay picture's title, in lines that fit ``width`` inches (only the file's path
+    is shortened, as in the analysis picture's)."""
     from exactmines.replay.judge import CLASSES
 
     replay = judged.replay
     board = replay.board
     who = ", ".join(x for x in (replay.software, replay.player) if x)
-    return (f"{file or replay.source}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
+    name = _fit_name(file or replay.source, int(width / _TITLE_CHAR) if width != math.inf
+                     else 10**9)
+    return (f"{name}\n{who + ': ' if who else ''}{board.width}x{board.height}, "
             f"{plural(board.mines, 'mine')}, {'won' if judged.won else 'lost'}\n"
             f"{plural(len(judged.opening), 'click')} opened cells: "
-            f"{replay_classes({name: judged.count(name) for name in CLASSES})}\n"
+            f"{replay_classes({kind: judged.count(kind) for kind in CLASSES})}\n"
             f"{_luck(judged)}")
 
 
@@ -584,7 +588,8 @@ def _title(result: Analysis, file: str | None, width: float = math.inf) -> str:
         lines += [head, "inconsistent: no layout of mines fits this position"]
     else:
         lines += [f"{head}, {layouts_text(result, _big)}, {unique_text(result.unique)}",
-                  f"{len(result.safe)} certainly safe, {len(result.mines)} certain mines, "
+                  f"{len(result.safe)} certainly safe, "
+                  f"{plural(len(result.mines), 'certain mine')}, "
                   f"{sum(c.verdict == 'unknown' for c in result.cells)} unknown"]
     return "\n".join(lines)
 
@@ -703,7 +708,8 @@ def draw_stages(position: Position, folder: str | os.PathLike[str], *, backend: 
     paths = [target / f"stage-{i}-{name}{suffix}" for i, name in enumerate(STAGES, 1)]
     outside = dict.fromkeys(frontier.outside, _OUTSIDE)
     cells = [c for boxes in frontier.box_cells for box in boxes for c in box]
-    covered = f"{len(cells)} covered cells next to a number, {len(outside)} away from them"
+    covered = (f"{plural(len(cells), 'covered cell')} next to a number, {len(outside)} away "
+               "from them")
     _stage_board(position, paths[0], f"1. frontier: {covered}",
                  {**outside, **dict.fromkeys(cells, _FRONTIER)}, {},
                  [("frontier", _FRONTIER), ("off the frontier", _OUTSIDE)], dpi)

@@ -149,8 +149,9 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
     shape = ("frontier not built" if result.components is None else
-             f"{plural(result.components, 'component')}, {result.frontier_cells} frontier "
-             f"cells (largest {result.largest_component})")
+             f"{plural(result.components, 'component')}, "
+             f"{plural(result.frontier_cells, 'frontier cell')} "
+             f"(largest {result.largest_component})")
     lines.append(f"backend {result.backend}: {shape}, {result.seconds * 1000:.1f} ms")
     lines += [f"[yellow]note[/]: {note}" for note in result.notes]
     if position.width * position.height <= MAX_DRAWN_CELLS:
@@ -495,8 +496,9 @@ def replay_summary_to_text(summary: dict[str, Any]) -> str:
     classes = s["classes"]
     return (f"{plural(s['files'], 'replay')} -> {s['out']}: {s['games']} judged "
             f"({s['won']} won), {s['errors']} unreadable; {plural(s['clicks'], 'click')}: "
-            f"{classes.get('safe', 0)} safe, {classes.get('needless guess', 0)} needless "
-            f"guesses, {classes.get('forced guess', 0)} forced, "
+            f"{classes.get('safe', 0)} safe, "
+            f"{plural(classes.get('needless guess', 0), 'needless guess', 'needless guesses')}, "
+            f"{classes.get('forced guess', 0)} forced, "
             f"{classes.get('not judged', 0)} not judged; {s['seconds']:.2f} s of judging")
 
 

@@ -61,8 +61,9 @@ def export_command(
         return
     count = "with the total mine count" if exported.count_in_file else "no total mine count"
     shown = "not counted" if exported.models is None else grouped(exported.models)
-    typer.echo(f"{position_file} -> {out} ({exported.format}, {len(exported.cells)} cell "
-               f"variables, {count}); models: {shown}; ground truth in {out}.json")
+    typer.echo(f"{position_file} -> {out} ({exported.format}, "
+               f"{plural(len(exported.cells), 'cell variable')}, {count}); models: {shown}; "
+               f"ground truth in {out}.json")
 
 
 @app.command("convert")

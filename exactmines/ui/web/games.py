@@ -214,8 +214,8 @@ class WebGame:
         number = game.numbers[r * self.width + c]
         flags = sum(1 for n in around if n in self.flags)
         if flags != number:
-            raise InputError(f"row {r}, col {c} shows {number} with {flags} flags around: "
-                             "a chord needs as many flags as the number", source="chord")
+            raise InputError(f"row {r}, col {c} shows {number} with {plural(flags, 'flag')} "
+                             "around: a chord needs as many flags as the number", source="chord")
         todo = [n for n in around if n not in self.flags and not game.is_revealed(n)]
         if not todo:
             raise InputError(f"row {r}, col {c}: nothing left to open around it",

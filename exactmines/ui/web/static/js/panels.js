@@ -3,6 +3,7 @@
 import { cellCount, render, scrollToCell } from "./board.js";
 import { $, bigNumber, el, entries } from "./dom.js";
 import { fractionFloat, parseFraction, percentText, shortDigits, shortFraction } from "./numbers.js";
+import { plural } from "./words.js";
 import { ziniEntry } from "./zini.js";
 import { flagsAreMarks, gameOver, overlayFailed, overlayValid, replayEvent, rows, state } from "./state.js";
 
@@ -26,7 +27,7 @@ const where = (r, c) => `row ${r}, col ${c}`;
  * player put on a certainly safe cell is named, since no click is advised there (the
  * framed cells and the hint's count are the others). */
 function certainWords(a) {
-  const words = `${a.safe} safe, ${a.mine} mines`;
+  const words = `${a.safe} safe, ${plural(a.mine, "mine")}`;
   if (!flagsAreMarks()) return words;
   const shown = rows();
   let flagged = 0;
@@ -35,7 +36,7 @@ function certainWords(a) {
   }
   if (!flagged) return words;
   return el("span", { id: "certain" }, `${a.safe} safe (${flagged} of them flagged: ` +
-    `${flagged > 1 ? "wrong flags" : "a wrong flag"}), ${a.mine} mines`);
+    `${flagged > 1 ? "wrong flags" : "a wrong flag"}), ${plural(a.mine, "mine")}`);
 }
 
 function renderSummary() {
@@ -44,7 +45,7 @@ function renderSummary() {
   const mines = state.mode === "play" ? (state.game ? state.game.mines : null)
     : state.mode === "replay" ? (state.replay ? state.replay.answer.mines : null) : state.mines;
   const size = `${state.width}x${state.height}, ` +
-    (mines === null ? "mine count unknown" : `${mines} mines`);
+    (mines === null ? "mine count unknown" : plural(mines, "mine"));
   if (state.mode === "play" && state.game && state.game.over) {
     const g = state.game;
     box.append(g.won ? el("div", { class: "banner won", id: "outcome", "data-outcome": "won" }, "You won!")
@@ -125,7 +126,7 @@ function moveWords(move) {
   const [r, c] = [move.row, move.col];
   const parts = [el("strong", null, where(r, c)), ` — ${move.reason}`];
   if (move.kind === "certain" && move.cells.length > 1) {
-    parts.push(` (and ${move.cells.length - 1} more certainly safe cells)`);
+    parts.push(` (and ${plural(move.cells.length - 1, "more certainly safe cell")})`);
   }
   if (move.kind !== "certain" && move.kind !== "first") {
     parts.push(el("br"), "mine probability ", fraction(parseFraction(move.probability)));
@@ -317,7 +318,7 @@ function renderGame() {
   const g = state.game;
   if (!g) { box.append(el("p", { class: "muted" }, "Start a new game.")); return; }
   const pairs = [
-    ["board", `${g.width}x${g.height}, ${g.mines} mines`],
+    ["board", `${g.width}x${g.height}, ${plural(g.mines, "mine")}`],
     ["rule", g.fixed_board ? "a given board" : `${g.rule}${g.noguess ? `, no-guess board${g.noguess_method && g.noguess_method !== "auto" ? ` (${g.noguess_method})` : ""}` : ""}, seed ${g.seed}`],
     ["time", el("span", { id: "timer", class: "num" }, clockText(gameSeconds()))],
     ["safe left", String(g.safe_left)],
@@ -328,7 +329,7 @@ function renderGame() {
   if (g.efficiency !== null) {
     const e = parseFraction(g.efficiency);
     pairs.push(["efficiency", el("span", { id: "efficiency", title: `3BV / clicks = ${e.text}` },
-      `${(fractionFloat(e) * 100).toFixed(0)}% (3BV ${g.bbbv} in ${g.click_count} clicks)`)]);
+      `${(fractionFloat(e) * 100).toFixed(0)}% (3BV ${g.bbbv} in ${plural(g.click_count, "click")})`)]);
   }
   const zini = ziniEntry(g);
   if (zini) pairs.push(zini);
@@ -414,7 +415,7 @@ function renderReplay() {
     ["file", r.name],
     ["program", `${a.software || "unknown"} (.${a.format})`],
     ["player", a.player || "—"],
-    ["game", `${a.width}x${a.height}, ${a.mines} mines, ${a.mode}: ${a.won ? "won" : "lost"}`],
+    ["game", `${a.width}x${a.height}, ${plural(a.mines, "mine")}, ${a.mode}: ${a.won ? "won" : "lost"}`],
     ["ms_toollib", time],
     ["clicks", el("span", { id: "replay-classes" }, replayClasses(a))],
   ]));
