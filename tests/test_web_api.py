@@ -451,7 +451,7 @@ def test_a_recommendation_past_its_time_limit_is_none_and_says_so(monkeypatch):
     position = game.position()
     # The analysis as recommend reads it, less its safe cells.
     result = types.SimpleNamespace(consistent=True, probabilities_computed=True,
-                                   cells=analyze(position).cells, safe=[])
+                                   cells=analyze(position).cells, safe=[], seconds=0.0)
     monkeypatch.setattr(strategy_module, "local_deductions", lambda view: ([], []))
     advice = advise(position, result, budget=Budget(0.0))
     assert advice.recommendation is None and advice.note == (

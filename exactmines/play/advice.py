@@ -152,7 +152,9 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
     by :meth:`~exactmines.play.strategy.Player.explain`: an exact analysis, the dead cells
     and 50/50s, and when it guesses its look-ahead or endgame search and the scores of the
     best few guesses, whose counting of big components stops when ``budget`` runs out, with
-    no advice.
+    no advice. The search is not started when ``budget`` has less time left than the
+    analysis took (``analysis.seconds``): its first steps are the analysis' again, so it
+    could not end in time.
     """
     if analysis.consistent is None:
         return Advice(None, "no recommendation: consistency not decided within the time limit")
@@ -177,6 +179,14 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
         move, note = avoid_flags(Recommendation(tuple(analysis.safe), "certain", Fraction(0)),
                                  flags, ())
         return Advice(move, note)
+    if budget.remaining() < analysis.seconds:
+        # The player's search starts by finding and counting the frontier again, as the
+        # analysis did: with less time left than the analysis took it would run past the
+        # limit (a 300x300 position's frontier takes it more than a second before its first
+        # look at the clock), and a server would stop the work with the analysis' answer
+        # in it. The advice gives way, never the count.
+        return Advice(None, "no recommendation: the analysis used the time limit, too little "
+                            "was left for the player's search")
     topology = position.topology
     player = Player(width, position.height, position.mines, STRATEGIES["best"],
                     topology=None if topology.is_square else topology)

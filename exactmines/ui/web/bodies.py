@@ -94,7 +94,9 @@ def overlay_body(request: Request) -> bytes:
     that endpoint counts in the same time (it returns as soon as every component is
     counted). The search for the faulty clues and the advice have what is left: without
     probabilities there is no advice to give, so nothing is lost when the analysis used it
-    all.
+    all; and the player's search is not started with less time left than the analysis took
+    (:func:`~exactmines.play.advice.advise`), so that the advice never runs the work past
+    its limit and loses the counts with it.
     """
     budget = Budget.seconds(request.time_limit)
     position = _position(request)
