@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress, repeat
-from math import comb
+from math import comb, gcd
 from math import prod as math_prod
 from operator import mul
 
@@ -341,13 +341,32 @@ _ONE = Fraction(1)
 
 
 def fraction_of(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)``; 0 and 1 without the gcd (most cells of a big
-    board are settled, and their numbers are big)."""
+    """``Fraction(numerator, denominator)`` (``denominator > 0``); 0 and 1 without the gcd
+    (most cells of a big board are settled, and their numbers are big).
+
+    The others are reduced by one ``math.gcd`` and made without ``Fraction.__new__``, whose
+    argument parsing and normalisation, in Python, cost twice the rest: every distinct
+    probability of every analysis is one (:func:`_coprime`)."""
     if numerator == 0:
         return _ZERO
     if numerator == denominator:
         return _ONE
-    return Fraction(numerator, denominator)
+    g = gcd(numerator, denominator)
+    if g != 1:
+        numerator //= g
+        denominator //= g
+    return _coprime(numerator, denominator)
+
+
+def _coprime(numerator: int, denominator: int) -> Fraction:
+    """The :class:`~fractions.Fraction` of coprime ``numerator`` and ``denominator > 0``:
+    its two slots filled, as ``Fraction._from_coprime_ints`` (Python 3.12 and later) does.
+    Equal, in value, hash and type, to ``Fraction(numerator, denominator)`` (a test checks
+    it)."""
+    made = object.__new__(Fraction)
+    made._numerator = numerator  # type: ignore[attr-defined]
+    made._denominator = denominator  # type: ignore[attr-defined]
+    return made
 
 
 def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
