@@ -768,20 +768,27 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int], stride: 
     mines, safe, unknown = flags, 0, touched
     settled = _block_count(mines, stride)  # mines and flags around each number
     possible = _block_count(mines | unknown, stride)  # cells around it that may hold one
+    # A test is asked again only when its count changed: with the same count, the same
+    # numbers pass it, and their unsettled cells were all settled by the round before.
+    ask_safe = ask_mines = True
     while True:
-        new_safe = unknown & _dilate(_equal(clues, value, settled), stride)
-        new_mines = unknown & _dilate(_equal(clues, value, possible), stride)
+        new_safe = unknown & _dilate(_equal(clues, value, settled), stride) if ask_safe else 0
+        new_mines = (unknown & _dilate(_equal(clues, value, possible), stride) if ask_mines
+                     else 0)
         if new_safe & new_mines:
             return None
         if not new_safe | new_mines:
             break
         unknown ^= new_safe | new_mines  # (both within it)
+        ask_safe = ask_mines = False
         if new_mines:
             mines |= new_mines
             settled = _block_count(mines, stride)
+            ask_safe = True
         if new_safe:
             safe |= new_safe
             possible = _block_count(mines | unknown, stride)
+            ask_mines = True
     if _greater(settled, value, numbers) or _greater(value, possible, numbers):
         return None
     return mines & touched, safe
