@@ -430,7 +430,7 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
         total_poly, per_component = _weights_down(polys, weights)
     else:
         total_poly, per_component = [1], []
-    reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
+    reduced = sum(map(mul, total_poly, weights))  # (both of length top + 1)
     if reduced == 0:
         return _INCONSISTENT
     layouts = factor * reduced // divisor
@@ -463,8 +463,9 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
     outside_probability = None
     if outside:
         # A given outside cell is a mine in C(U-1, m-1) = C(U, m) * m / U of the placements.
-        hits = sum(t * w * (mines_left - base - i)
-                   for i, (t, w) in enumerate(zip(total_poly, weights, strict=True)))
+        hits = 0
+        for i, (t, e) in enumerate(zip(total_poly, weights, strict=True)):
+            hits += t * e * (mines_left - base - i)
         outside_probability = (hits, outside * reduced)
     return Ratios(layouts, tuple(box_probability), outside_probability)
 
@@ -492,18 +493,23 @@ _Frame = tuple[list[tuple[int, list[int]]], int, list[int], list[int], int, int]
 def _frame(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
            scale: Scale | None) -> _Frame | None:
     """:data:`_Frame` of a combination, ``None`` when no layout can fit."""
-    supports = [_support(c.layouts) for c in counts]
-    if any(not poly for _, poly in supports):
-        return None
-    base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
+    # One pass (no generator per sum: each costs more than its work on a small position).
+    supports = []
+    base = 0  # fewest mines the frontier can hold
     single = 1  # layouts of the single-mine-number components
     varying = []
-    for c, (_, poly) in enumerate(supports):
+    top = 0  # the most mines the varying components hold beyond their fewest
+    for c, counted in enumerate(counts):
+        lo, poly = _support(counted.layouts)
+        if not poly:
+            return None
+        supports.append((lo, poly))
+        base += lo
         if len(poly) == 1:
             single *= poly[0]
         else:
             varying.append(c)
-    top = sum(len(supports[c][1]) - 1 for c in varying)
+            top += len(poly) - 1
     # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
     left = mines_left - base
     if scale is not None:  # the scaled binomials themselves: the layouts need no factor
