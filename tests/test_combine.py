@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+from fractions import Fraction
 from itertools import product
 from math import comb
 
@@ -13,10 +16,25 @@ from exactmines.analysis.combine import (
     binomials,
     feasible_sums,
     fits,
+    fraction_of,
     poly_mul,
 )
 
 coefficients = st.lists(st.integers(0, 10**30), min_size=1, max_size=60)
+
+
+@given(st.integers(1, 10**40), st.data())
+def test_fraction_of_is_the_fraction_in_every_way(denominator, data):
+    # Made without Fraction.__new__ (its two slots filled): it must be the same object in
+    # value, type, hash, parts, text, arithmetic, pickling and copying.
+    numerator = data.draw(st.integers(0, denominator))
+    made, true = fraction_of(numerator, denominator), Fraction(numerator, denominator)
+    assert type(made) is Fraction
+    assert (made.numerator, made.denominator) == (true.numerator, true.denominator)
+    assert made == true and hash(made) == hash(true) and str(made) == str(true)
+    assert made + Fraction(1, 3) == true + Fraction(1, 3) and made * 7 == true * 7
+    assert float(made) == float(true) and repr(made) == repr(true)
+    assert pickle.loads(pickle.dumps(made)) == true and copy.deepcopy(made) == true
 
 
 def schoolbook(a, b):

@@ -11,7 +11,13 @@ from strategies import positions
 
 from exactmines import analyze
 from exactmines.analysis.backends.dp import _propagate
-from exactmines.analysis.frontier import Component, box_graph, build_frontier, group_rules
+from exactmines.analysis.frontier import (
+    Component,
+    _bits,
+    box_graph,
+    build_frontier,
+    group_rules,
+)
 from exactmines.io.formats import position_from_text
 
 
@@ -146,3 +152,15 @@ def test_a_contradiction_met_while_propagating_leaves_no_forced_boxes():
     assert frontier.contradiction is None
     assert [c.forced for c in frontier.components] == [None]
     assert analyze(position_from_text("2x2\n1H\n0H\n")).consistent is False
+
+
+#: Masks both sparse (a few bits in thousands: read from the runs of zeros) and dense (one
+#: pass over every place).
+masks = st.one_of(st.integers(0, 2**700),
+                  st.sets(st.integers(0, 3000), max_size=40).map(
+                      lambda bits: sum(1 << b for b in bits)))
+
+
+@given(masks)
+def test_bits_are_the_set_bits_ascending(mask):
+    assert _bits(mask) == [i for i in range(mask.bit_length()) if mask >> i & 1]

@@ -24,7 +24,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import chain, repeat, starmap
+from itertools import chain, compress, repeat, starmap
 from operator import add
 from typing import Any, overload
 
@@ -55,6 +55,7 @@ from exactmines.analysis.tables import (
     box_tables,
     box_values,
     cell_tables,
+    covered_indices,
     forced_values,
     verdict,
 )
@@ -244,8 +245,8 @@ class Cells(Sequence[CellAnalysis]):
 
     def _tables(self) -> Tables:
         """Every cell's exact probability, and its ``(probability, verdict)`` pair, by flat
-        index ``r * width + c`` (the cells not covered hold the rest's, unread), and the
-        covered cells' flat indices, row-major.
+        index ``r * width + c`` (the cells not covered hold the rest's, unread), and a
+        byte per cell, 1 where it is covered (:data:`~exactmines.analysis.tables.Tables`).
 
         Flat tables instead of a dict of cells: a 10**6-cell board has hundreds of
         thousands of covered cells, and the cells off the frontier (most of a big board)
@@ -272,14 +273,14 @@ class Cells(Sequence[CellAnalysis]):
         the cell objects. ``None`` where not computed. Cells of one box share one
         :class:`~fractions.Fraction` object."""
         probability, _, covered = self._tables()
-        return tuple(map(probability.__getitem__, covered))
+        return tuple(compress(probability, covered))
 
     def flat_pairs(self) -> tuple[list[Pair], list[int]]:
         """Every cell's ``(probability, verdict)`` pair by flat index ``r * width + c``, and
         the covered cells' flat indices, row-major: what a writer of millions of cells
         reads instead of the cell objects. Cells of one box share one pair object."""
         _, pairs, covered = self._tables()
-        return pairs, covered
+        return pairs, covered_indices(covered)
 
     def any_probability(self) -> bool:
         """Does some cell have a probability? Read from the groups of values, not the
@@ -291,7 +292,8 @@ class Cells(Sequence[CellAnalysis]):
 
     def _cells(self) -> tuple[CellAnalysis, ...]:
         if self._all is None:
-            _, pairs, covered = self._tables()
+            _, pairs, flags = self._tables()
+            covered = covered_indices(flags)
             places = map(divmod, covered, repeat(self._position.width))  # (row, col)
             self._all = tuple(starmap(CellAnalysis, map(add, places,
                                                         map(pairs.__getitem__, covered))))

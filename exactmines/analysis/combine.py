@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress, repeat
-from math import comb
+from math import comb, gcd
 from math import prod as math_prod
 from operator import mul
 
@@ -341,13 +341,32 @@ _ONE = Fraction(1)
 
 
 def fraction_of(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)``; 0 and 1 without the gcd (most cells of a big
-    board are settled, and their numbers are big)."""
+    """``Fraction(numerator, denominator)`` (``denominator > 0``); 0 and 1 without the gcd
+    (most cells of a big board are settled, and their numbers are big).
+
+    The others are reduced by one ``math.gcd`` and made without ``Fraction.__new__``, whose
+    argument parsing and normalisation, in Python, cost twice the rest: every distinct
+    probability of every analysis is one (:func:`_coprime`)."""
     if numerator == 0:
         return _ZERO
     if numerator == denominator:
         return _ONE
-    return Fraction(numerator, denominator)
+    g = gcd(numerator, denominator)
+    if g != 1:
+        numerator //= g
+        denominator //= g
+    return _coprime(numerator, denominator)
+
+
+def _coprime(numerator: int, denominator: int) -> Fraction:
+    """The :class:`~fractions.Fraction` of coprime ``numerator`` and ``denominator > 0``:
+    its two slots filled, as ``Fraction._from_coprime_ints`` (Python 3.12 and later) does.
+    Equal, in value, hash and type, to ``Fraction(numerator, denominator)`` (a test checks
+    it)."""
+    made = object.__new__(Fraction)
+    made._numerator = numerator  # type: ignore[attr-defined]
+    made._denominator = denominator  # type: ignore[attr-defined]
+    return made
 
 
 def combine(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], outside: int,
@@ -411,7 +430,7 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
         total_poly, per_component = _weights_down(polys, weights)
     else:
         total_poly, per_component = [1], []
-    reduced = sum(t * w for t, w in zip(total_poly, weights, strict=True))
+    reduced = sum(map(mul, total_poly, weights))  # (both of length top + 1)
     if reduced == 0:
         return _INCONSISTENT
     layouts = factor * reduced // divisor
@@ -444,8 +463,9 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
     outside_probability = None
     if outside:
         # A given outside cell is a mine in C(U-1, m-1) = C(U, m) * m / U of the placements.
-        hits = sum(t * w * (mines_left - base - i)
-                   for i, (t, w) in enumerate(zip(total_poly, weights, strict=True)))
+        hits = 0
+        for i, (t, e) in enumerate(zip(total_poly, weights, strict=True)):
+            hits += t * e * (mines_left - base - i)
         outside_probability = (hits, outside * reduced)
     return Ratios(layouts, tuple(box_probability), outside_probability)
 
@@ -473,18 +493,23 @@ _Frame = tuple[list[tuple[int, list[int]]], int, list[int], list[int], int, int]
 def _frame(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
            scale: Scale | None) -> _Frame | None:
     """:data:`_Frame` of a combination, ``None`` when no layout can fit."""
-    supports = [_support(c.layouts) for c in counts]
-    if any(not poly for _, poly in supports):
-        return None
-    base = sum(lo for lo, _ in supports)  # fewest mines the frontier can hold
+    # One pass (no generator per sum: each costs more than its work on a small position).
+    supports = []
+    base = 0  # fewest mines the frontier can hold
     single = 1  # layouts of the single-mine-number components
     varying = []
-    for c, (_, poly) in enumerate(supports):
+    top = 0  # the most mines the varying components hold beyond their fewest
+    for c, counted in enumerate(counts):
+        lo, poly = _support(counted.layouts)
+        if not poly:
+            return None
+        supports.append((lo, poly))
+        base += lo
         if len(poly) == 1:
             single *= poly[0]
         else:
             varying.append(c)
-    top = sum(len(supports[c][1]) - 1 for c in varying)
+            top += len(poly) - 1
     # The frontier holds base + t mines (0 <= t <= top), leaving m = mines_left - base - t.
     left = mines_left - base
     if scale is not None:  # the scaled binomials themselves: the layouts need no factor

@@ -15,8 +15,8 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain, compress, pairwise, repeat
-from operator import itemgetter
+from itertools import accumulate, chain, compress, count, pairwise, repeat
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from exactmines.budget import UNLIMITED, Budget
@@ -210,15 +210,26 @@ _DIGIT_VALUE = {str(d): d for d in range(9)}
 _SPLIT_MASKS = (COVERED, FLAG, "012345678", *_DIGIT_PLANES)
 
 
-_ZERO_BYTE = str.maketrans({"0": "\x00"})
 #: ``bytes.translate`` table: the digits ``0`` and ``1`` to the bytes 0 and 1.
 _ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending (C-speed passes, not a loop per bit)."""
-    flags = format(mask, "b")[::-1].translate(_ZERO_BYTE).encode()
-    return list(compress(range(len(flags)), flags))
+    """The set bits of ``mask``, ascending (C-speed passes, not a loop per bit).
+
+    A sparse mask (the forced cells, the frontier of a board, a few bits in a hundred) is
+    read from the runs of zeros between its bits: the work is per set bit, and no integer
+    is made for a place without one (``compress`` over a ``range`` makes one for every
+    place: half the split of an expert position went to that and a character-by-character
+    ``str.translate``). A dense one is one pass over its places.
+    """
+    digits = format(mask, "b").encode()[::-1]
+    if mask.bit_count() * 4 > len(digits):
+        return list(compress(range(len(digits)), digits.translate(_ZERO_ONE)))
+    runs = digits.split(b"1")
+    runs.pop()  # (the zeros above the top bit: none, format starts at it)
+    # Bit k sits after the first k runs and the k bits between them.
+    return list(map(add, accumulate(map(len, runs)), count()))
 
 
 def padded_cells(mask: int, width: int, height: int) -> list[Cell]:
@@ -227,7 +238,7 @@ def padded_cells(mask: int, width: int, height: int) -> list[Cell]:
     stride = width + 2
     text = format(mask, "b")[::-1].ljust((height + 2) * stride, "0")
     inner = "".join(text[r * stride + 1:r * stride + 1 + width] for r in range(1, height + 1))
-    flags = inner.translate(_ZERO_BYTE).encode()
+    flags = inner.encode().translate(_ZERO_ONE)
     return list(map(divmod, compress(range(len(flags)), flags), repeat(width)))
 
 
@@ -758,20 +769,27 @@ def _settle(touched: int, clues: int, flags: int, value: Sequence[int], stride: 
     mines, safe, unknown = flags, 0, touched
     settled = _block_count(mines, stride)  # mines and flags around each number
     possible = _block_count(mines | unknown, stride)  # cells around it that may hold one
+    # A test is asked again only when its count changed: with the same count, the same
+    # numbers pass it, and their unsettled cells were all settled by the round before.
+    ask_safe = ask_mines = True
     while True:
-        new_safe = unknown & _dilate(_equal(clues, value, settled), stride)
-        new_mines = unknown & _dilate(_equal(clues, value, possible), stride)
+        new_safe = unknown & _dilate(_equal(clues, value, settled), stride) if ask_safe else 0
+        new_mines = (unknown & _dilate(_equal(clues, value, possible), stride) if ask_mines
+                     else 0)
         if new_safe & new_mines:
             return None
         if not new_safe | new_mines:
             break
         unknown ^= new_safe | new_mines  # (both within it)
+        ask_safe = ask_mines = False
         if new_mines:
             mines |= new_mines
             settled = _block_count(mines, stride)
+            ask_safe = True
         if new_safe:
             safe |= new_safe
             possible = _block_count(mines | unknown, stride)
+            ask_mines = True
     if _greater(settled, value, numbers) or _greater(value, possible, numbers):
         return None
     return mines & touched, safe

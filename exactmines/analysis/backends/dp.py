@@ -652,55 +652,66 @@ def _enumerate(component: Component) -> dict[int, tuple[int, list[int]]] | None:
                                 order.append(d)
                     head += 1
 
-    def down(i: int, mines: int, weight: int) -> None:
-        nonlocal nodes
-        if i == n:  # a layout: C(sizes, counts) ways, ``mines`` mines
-            if mines in found:
-                layouts, row = found[mines]
-                found[mines] = (layouts + weight, row)
-            else:
+    # Depth-first without recursion (a compiled loop over lists, not a closure calling
+    # itself): at depth i box order[i] takes each number of mines j its rules allow in turn;
+    # weight[i] and mines[i] are the layout's weight and mines before it.
+    high = [0] * n
+    weight = [1] * (n + 1)
+    mines = [0] * (n + 1)
+    i = 0
+    descend = True
+    while i >= 0:
+        if i == n:  # a layout: C(sizes, counts) ways, mines[n] mines
+            w, k = weight[n], mines[n]
+            entry = found.get(k)
+            if entry is None:
                 row = [0] * n
-                found[mines] = (weight, row)
-            for i, j in enumerate(counts):
-                if j:
-                    row[i] += weight * j
-            return
-        nodes -= 1
-        if nodes < 0:
-            raise _Overflow
-        b = order[i]
-        size, rules, choose = sizes[b], through[b], weights[b]
-        low, high = 0, size
-        for c in rules:
-            left[c] -= size
-            k = need[c]
-            if k < high:
-                high = k
-            if k - left[c] > low:
-                low = k - left[c]
-        for j in range(low, high + 1):
-            counts[b] = j
-            if j:
-                for c in rules:
-                    need[c] -= j
-                down(i + 1, mines + j, weight * choose[j])
-                for c in rules:
-                    need[c] += j
+                found[k] = (w, row)
             else:
-                down(i + 1, mines, weight)
-        counts[b] = 0
+                row = entry[1]
+                found[k] = (entry[0] + w, row)
+            for x, j in enumerate(counts):
+                if j:
+                    row[x] += w * j
+            i -= 1
+            descend = False
+            continue
+        b = order[i]
+        size, rules = sizes[b], through[b]
+        if descend:
+            nodes -= 1
+            if nodes < 0:
+                return None
+            low, top = 0, size
+            for c in rules:
+                left[c] -= size
+                k = need[c]
+                if k < top:
+                    top = k
+                if k - left[c] > low:
+                    low = k - left[c]
+            high[i] = top
+            j = low
+        else:  # the next number for this box, once the last one's layouts are done
+            j = counts[b]
+            for c in rules:
+                need[c] += j
+            j += 1
+        if j > high[i]:  # every number tried: back up
+            counts[b] = 0
+            for c in rules:
+                left[c] += size
+            i -= 1
+            descend = False
+            continue
+        counts[b] = j
         for c in rules:
-            left[c] += size
-
-    try:
-        down(0, 0, 1)
-    except _Overflow:
-        return None
+            need[c] -= j
+        weight[i + 1] = weight[i] * weights[b][j]
+        mines[i + 1] = mines[i] + j
+        i += 1
+        descend = True
     return found
-
-
-class _Overflow(Exception):
-    """An enumeration past its node budget."""
 
 
 def _carried(component: Component, shift: int,
