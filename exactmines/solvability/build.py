@@ -177,6 +177,9 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     free = covered & ~mine & ~keep
     hidden = covered & mine
     old = revealed & ~fresh
+    # (a change touches an old number exactly when it holds a cell in reach of one: the
+    # neighbour relation is symmetric on every topology)
+    near_old = shape.dilate(old)
     ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
     for n in indices_of(revealed & shape.dilate(covered)):
         around = covered & shape.mask_of(n)
@@ -186,7 +189,7 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
                 continue
             # clear before fill at equal cost, unless the cells not reached hold more
             # mines than dealt: then fill (its mines come from there) before clear
-            rank = (1 if shape.dilate(changed) & old else 0, cost,
+            rank = (1 if changed & near_old else 0, cost,
                     fill if lean <= 0 else 1 - fill, rng.random())
             ranked.append((rank, fill, around))
     if not ranked:
