@@ -162,29 +162,42 @@ def main() -> None:
                   f"{border_ratio(boards, at):.2f} | {far_near(profile, boards, at):.2f} | "
                   f"{', '.join(f'{v:.3f}' for v in profile.values())} |", flush=True)
     if args.figure:
-        import matplotlib
+        draw(curves, args.figure)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        fig, axes = plt.subplots(1, len(curves), figsize=(4 * len(curves), 3.4),
-                                 squeeze=False)
-        for ax, (label, lines) in zip(axes[0], curves.items(), strict=True):
-            for name, profile in lines:
-                ax.plot(list(profile), list(profile.values()), marker="o", markersize=3,
-                        label=name)
-            width, height, mines = label.replace("/", "x").split("x")
-            flat = int(mines) / (int(width) * int(height) - 9)
-            ax.axhline(flat, color="grey", linewidth=0.8, linestyle="--",
-                       label="uniform random")
-            ax.set_title(label)
-            ax.set_xlabel("distance from the first click")
-            ax.set_ylabel("mine density")
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        args.figure.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(args.figure, dpi=110)
-        print(f"figure: {args.figure}")
+#: One colour per method in every panel.
+COLOURS = {"rejection": "tab:blue", "build": "tab:orange", "ms_toollib": "tab:green",
+           "auto": "tab:purple", "chain from build": "tab:red", "chain from edges": "tab:brown"}
+
+
+def draw(curves: dict[str, list[tuple[str, dict[int, float]]]], path: Path) -> None:
+    """One panel per setting: mine density by distance from the first click, per method."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    columns = min(3, len(curves))
+    rows = -(-len(curves) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.3 * rows),
+                             squeeze=False)
+    for ax, (label, lines) in zip(axes.flat, curves.items(), strict=False):
+        for name, profile in lines:
+            ax.plot(list(profile), list(profile.values()), marker="o", markersize=3,
+                    label=name, color=COLOURS.get(name))
+        width, height, mines = label.replace("/", "x").split("x")
+        flat = int(mines) / (int(width) * int(height) - 9)
+        ax.axhline(flat, color="grey", linewidth=0.8, linestyle="--", label="uniform random")
+        ax.set_title(label)
+        ax.set_xlabel("distance from the first click")
+        ax.set_ylabel("mine density")
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(curves):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    print(f"figure: {path}")
 
 
 def _made(make: Callable[[int, int, int, int], Board], width: int, height: int,
