@@ -80,6 +80,9 @@ DEALS = 100
 #: Moves made at once, at numbers whose neighbourhoods do not meet, before deduction goes on.
 MOVES_PER_STEP = 8
 
+#: Gates opened at once (:func:`_gate`), at walls whose neighbourhoods do not meet.
+GATES = 8
+
 
 class Built(NamedTuple):
     """A board :func:`build_board` made: its mines (flat indices, ascending), the moves made,
@@ -231,13 +234,26 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
 
 def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
           rng: random.Random) -> tuple[int, int] | None:
-    """A proved mine of ``walls`` moved to a covered free cell (next to nothing revealed if
-    one is): ``(mines, the wall's bit)``, or ``None`` when there is no wall or no cell."""
+    """Proved mines of ``walls`` moved to covered free cells (next to nothing revealed if
+    there are): ``(mines, the walls' bits)``, or ``None`` when there is no wall or no cell.
+    Up to :data:`GATES` walls at once, whose neighbourhoods do not meet, chosen at random
+    (fewer deductions resumed: on dense boards most moves are gates)."""
     if not walls or not free:
         return None
-    wall = _nth_bit(walls, rng.randrange(walls.bit_count()))
-    far = free & ~seen & ~shape.mask_of(wall) or free
-    return mine ^ (1 << wall) ^ (1 << _nth_bit(far, rng.randrange(far.bit_count()))), 1 << wall
+    opened = taken = 0
+    for _ in range(GATES):
+        left = walls & ~taken
+        if not left or not free:
+            break
+        wall = _nth_bit(left, rng.randrange(left.bit_count()))
+        around = shape.mask_of(wall)
+        far = free & ~seen & ~around or free & ~around or free
+        target = _nth_bit(far, rng.randrange(far.bit_count()))
+        mine ^= (1 << wall) | (1 << target)
+        free &= ~(1 << target)
+        opened |= 1 << wall
+        taken |= shape.dilate(shape.dilate(around | (1 << wall)))
+    return mine, opened
 
 
 def _nth_bit(mask: int, k: int) -> int:
