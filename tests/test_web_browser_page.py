@@ -163,3 +163,26 @@ def test_the_jsminesweeper_link_copied_is_read_back_by_convert(page, base_url, t
     assert main(["convert", link, str(out)]) == 0
     capsys.readouterr()
     assert read_board(out) == Board(8, 5, frozenset({(0, 0), (2, 3), (4, 6), (4, 7)}))
+
+
+def test_what_the_player_types_before_the_server_answers_stays(page, base_url):  # noqa: F811
+    # The server's first answer (its limits and shapes) held back while the player picks
+    # Play and types a size: the page used to draw its empty 9x9 board when the answer came,
+    # and that put 9, 9 and 10 back in the fields the player had filled (a dense no-guess
+    # game in the browser tests then waited for 240 mines that never came).
+    held = []
+    page.route("**/api/health", lambda route: held.append(route))
+    page.goto(base_url)
+    page.wait_for_function("() => document.querySelector('#board .cell') !== null")
+    page.click("#mode-play")
+    page.fill("#width", "30")
+    page.fill("#height", "16")
+    page.fill("#mines", "240")
+    page.fill("#time-limit", "2")
+    page.wait_for_function("() => true")  # one turn of the page's loop
+    assert held, "the page asks the server for its limits at once"
+    for route in held:
+        route.continue_()
+    page.wait_for_function("() => document.getElementById('backend').options.length > 1")
+    assert [page.input_value(f"#{name}") for name in ("width", "height", "mines", "time-limit")] \
+        == ["30", "16", "240", "2"]

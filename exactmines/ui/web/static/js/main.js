@@ -331,10 +331,14 @@ async function start() {
   // The first overlay does not wait for the server's limits: until the time limit is
   // changed here, requests carry none and the server's own applies.
   const health = api("/api/health");
-  // The shapes the page offers are the server's: a link to a board of one is read once
-  // they are in (the square grid, which needs no word, is known before).
+  // Without a link the empty 9x9 board is drawn at once (the square grid needs no word
+  // from the server): drawn when the server's answer came, it replaced the size and mines
+  // the player had typed meanwhile. The shapes the page offers are the server's: a link
+  // to a board of one is read once they are in.
+  const linked = location.hash.length > 1;
+  if (!linked) newBoard(9, 9, 10, "square");
   await offerTopologies(health);
-  if (!readFragment()) newBoard(9, 9, 10);
+  if (linked && !readFragment()) newBoard(9, 9, 10);
   try {
     const limits = await health;
     const select = $("backend");
@@ -342,7 +346,8 @@ async function start() {
     select.textContent = "";
     for (const name of limits.backends) select.append(el("option", { value: name }, name));
     select.value = limits.backends.includes(chosen) ? chosen : "auto";
-    $("time-limit").value = limits.time_limit;
+    const limit = $("time-limit");
+    if (limit.value === limit.defaultValue) limit.value = limits.time_limit;  // not one typed meanwhile
     $("time-limit").max = limits.max_time_limit;
     takeLimits(limits);
   } catch (error) { showError(`the server does not answer: ${error.message}`); }
