@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         calls: list[int] = []
         real = ganak._ganak
 
-        def counted(*a, real=real):  # type: ignore[no-untyped-def]
+        def counted(*a, real=real, calls=calls):  # type: ignore[no-untyped-def]
             calls.append(1)
             return real(*a)
 
