@@ -330,8 +330,8 @@ def _class_row(cells_of: Iterable[int], mines: int, value: dict[int, int],
     return row, alpha
 
 
-def _fewer_inputs(rules: list[tuple[dict[int, int], int]], inputs: list[int], offset: int
-                  ) -> tuple[int, list[int]]:
+def _fewer_inputs(rules: list[tuple[dict[int, int], int]], inputs: list[int], offset: int,
+                  budget: Budget = UNLIMITED) -> tuple[int, list[int]]:
     """The number of mines, ``offset`` plus the literals of ``inputs`` true, in fewer
     literals: every rule (``sum row[c] x_c = alpha``) holds in every layout, so the rules'
     Gauss-Jordan form turns the sum into a constant plus a sum over the columns without a
@@ -360,25 +360,33 @@ def _fewer_inputs(rules: list[tuple[dict[int, int], int]], inputs: list[int], of
     # Then, while it shortens the sum, add a rule's row times the multiple that clears one
     # of the sum's columns (the row's pivot comes in): the pivots the elimination chose
     # are one choice among many.
+    weight = _weight(coef)
     for _ in range(_SHORTER_ROUNDS):
-        best = _weight(coef)
-        better: tuple[dict[int, Fraction], Fraction] | None = None
-        for c in list(coef):
+        budget.check("writing the number of mines in few inputs")
+        better: tuple[tuple[int, Fraction], int, Fraction] | None = None
+        for c in coef:
             for pivot in elimination.holding.get(c, ()):
-                prow, shift, _ = elimination.rows[pivot]
+                prow = elimination.rows[pivot][0]
                 mu = -coef[c] / prow[c]
-                new = dict(coef)
-                for d, v in prow.items():
-                    value = new.get(d, Fraction(0)) + mu * v
-                    if value:
-                        new[d] = value
-                    else:
-                        new.pop(d, None)
-                if _weight(new) < best:
-                    best, better = _weight(new), (new, const - mu * shift)
+                fractions, total = weight
+                for d, v in prow.items():  # only the row's columns change
+                    was = coef.get(d, Fraction(0))
+                    now = was + mu * v
+                    fractions += (now.denominator != 1) - (was.denominator != 1)
+                    total += abs(now) - abs(was)
+                if (fractions, total) < (weight if better is None else better[0]):
+                    better = ((fractions, total), pivot, mu)
         if better is None:
             break
-        coef, const = better
+        weight, pivot, mu = better
+        prow, shift, _ = elimination.rows[pivot]
+        const -= mu * shift
+        for d, v in prow.items():
+            value = coef.get(d, Fraction(0)) + mu * v
+            if value:
+                coef[d] = value
+            else:
+                coef.pop(d, None)
     few: list[int] = []
     for c, a in sorted(coef.items()):
         if a.denominator != 1:
@@ -575,7 +583,7 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
         if len(numbers) > 1:
             rules = [_class_row((v for b in rule.boxes for v in box_vars[b]), rule.mines,
                                 value, rep) for rule in component.constraints]
-            base, few = _fewer_inputs(rules, inputs, offset)
+            base, few = _fewer_inputs(rules, inputs, offset, budget)
             if any(not 0 <= offset + j - base <= len(few) for j in numbers):
                 raise SolverError("a number of mines SAT found lies outside the rules' "
                                   "reduced count")
