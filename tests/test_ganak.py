@@ -187,6 +187,41 @@ def test_ganak_sees_the_number_of_mines_in_the_inputs_the_rules_leave(monkeypatc
     assert [len(inputs) for inputs in seen] == [1]
 
 
+@pytest.mark.parametrize("one_call", [True, False])
+def test_no_ganak_call_starts_once_the_budget_has_run_out(monkeypatch, one_call):
+    """The clock is the test's: it passes the deadline during the first Ganak call, and
+    the count stops there with OutOfTime (by number in one call, or one call per number)
+    instead of starting the next call. (In a child process the call itself is ended.)"""
+    component = Component((3, 2, 6), (Constraint((0, 1), 2), Constraint((1,), 1)))
+    if not one_call:
+        monkeypatch.setattr(ganak_engine, "GATED_VARIABLES", 0)
+    now = [0.0]
+
+    class Clock:
+        @staticmethod
+        def monotonic():
+            return now[0]
+
+    monkeypatch.setattr("exactmines.budget.time", Clock)
+    calls = []
+    real = ganak_engine._ganak
+
+    def late(*a):
+        calls.append(a)
+        now[0] = 10.0  # the call took the rest of the budget
+        return real(*a)
+
+    monkeypatch.setattr(ganak_engine, "_ganak", late)
+    with pytest.raises(OutOfTime):
+        ganak_engine.count_component(component, Budget(5.0))
+    assert len(calls) == 1
+    now[0] = 0.0
+    calls.clear()
+    monkeypatch.setattr(ganak_engine, "_ganak", lambda *a: calls.append(a) or real(*a))
+    assert ganak_engine.count_component(component, Budget(5.0)) == count_component(component)
+    assert len(calls) > 1  # the same count, given the time, needs more than one call
+
+
 def test_nothing_printed_even_on_inconsistent_components(capfd):
     # Ganak prints a line when its input is unsatisfiable: it is never given one, and with
     # a time limit its process writes to /dev/null.

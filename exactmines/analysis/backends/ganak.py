@@ -431,6 +431,7 @@ def _by_number(formula: list[list[int]], classes: list[int], inputs: list[int],
             raise SolverError("Ganak's count by number of mines has a digit too many")
         return [(weighted >> (bits * j)) & digit for j in range(len(inputs) + 1)]
 
+    budget.check()
     totals = digits([])
     if sum(totals) != plain:
         raise SolverError(f"Ganak counted {plural(plain, 'layout')}, and {sum(totals)} "
