@@ -82,9 +82,9 @@ _SOLVER = "cd153"
 #: one solve and a pass over the cells).
 _RANDOM_MODELS = 8
 #: A component with several possible numbers of mines is counted by number in one call
-#: (:func:`_by_number`) when its inputs times its cells (a bound on the fresh variables:
-#: the count has at most ``cells + 1`` bits) are at most this; past it, one call per number
-#: with a cardinality constraint. The
+#: (:func:`_by_number`) when its inputs (after :func:`_fewer_inputs`) times its cells (a
+#: bound on the fresh variables: the count has at most ``cells + 1`` bits) are at most
+#: this; past it, one call per number with a cardinality constraint. The
 #: fresh variables cost Ganak time: a 72-cell component of a sparse 30x16 board (53 inputs,
 #: 25 bits) counts 2.5x faster in one call, a compiled 3-SAT formula of 4,056 cells (one
 #: number of mines, thousands of inputs) 4x slower.
