@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
@@ -21,7 +21,12 @@ from exactmines.analysis.backends import ganak as ganak_engine
 from exactmines.analysis.backends import get_backend
 from exactmines.analysis.backends.auto import AutoBackend
 from exactmines.analysis.backends.dp import DPBackend, count_component
-from exactmines.analysis.backends.ganak import GanakBackend, _Elimination, _exactly
+from exactmines.analysis.backends.ganak import (
+    GanakBackend,
+    _Elimination,
+    _exactly,
+    _fewer_inputs,
+)
 from exactmines.analysis.backends.sat import SatBackend
 from exactmines.analysis.frontier import Component, Constraint, build_frontier
 from exactmines.budget import UNLIMITED, Budget
@@ -132,6 +137,89 @@ def test_every_number_of_mines_in_one_call(monkeypatch, one_call):
         assert len(calls) < numbers
     else:
         assert len(calls) >= numbers
+
+
+@st.composite
+def rule_systems(draw: st.DrawFn) -> tuple[int, list[tuple[dict[int, int], int]], list[int]]:
+    """Variables ``1..n``, rules "sum row[c] x_c = alpha" with small integer coefficients
+    (as a class appears in a rule: once per cell, minus for a cell opposite it), and the
+    mine-count literals (a literal may repeat)."""
+    n = draw(st.integers(1, 6))
+    rules = []
+    for _ in range(draw(st.integers(0, 4))):
+        row = draw(st.dictionaries(st.integers(1, n), st.integers(-2, 2), min_size=1))
+        rules.append((row, draw(st.integers(-2, 4))))
+    inputs = draw(st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from([v, -v])),
+                           max_size=8))
+    return n, rules, inputs
+
+
+@settings(max_examples=200)
+@given(system=rule_systems(), offset=st.integers(0, 5))
+# One where the search after the elimination shortens the sum (its constant moves).
+@example(system=(5, [({2: 1, 3: -1, 5: 2}, 1)], [2, -1, -3, -3, 3, 4, 3]), offset=0)
+def test_fewer_inputs_count_the_same_mines_in_every_layout(system, offset):
+    """``mines = base + reduced literals true`` wherever every rule holds, checked on every
+    assignment; never more literals than given."""
+    n, rules, inputs = system
+    base, few = _fewer_inputs(rules, inputs, offset)
+    assert len(few) <= len(inputs)
+    for bits in range(1 << n):
+        x = {v: bits >> (v - 1) & 1 for v in range(1, n + 1)}
+        if all(sum(a * x[c] for c, a in row.items()) == alpha for row, alpha in rules):
+            given_true = sum(x[lit] if lit > 0 else 1 - x[-lit] for lit in inputs)
+            few_true = sum(x[lit] if lit > 0 else 1 - x[-lit] for lit in few)
+            assert offset + given_true == base + few_true, (x, base, few)
+
+
+def test_ganak_sees_the_number_of_mines_in_the_inputs_the_rules_leave(monkeypatch):
+    """Two rules "1 of 3" sharing the middle cell: every layout has 2 - x2 mines, so Ganak
+    is given one input (its gated variables) for the two numbers of mines, not five."""
+    component = Component((1, 1, 1, 1, 1), (Constraint((0, 1, 2), 1),
+                                            Constraint((2, 3, 4), 1)))
+    seen = []
+    real = ganak_engine._by_number
+    monkeypatch.setattr(ganak_engine, "_by_number",
+                        lambda *a: seen.append(a[2]) or real(*a))
+    counts = ganak_engine.count_component(component)
+    assert counts == count_component(component)
+    assert counts.mine_numbers() == {1, 2}
+    assert [len(inputs) for inputs in seen] == [1]
+
+
+@pytest.mark.parametrize("one_call", [True, False])
+def test_no_ganak_call_starts_once_the_budget_has_run_out(monkeypatch, one_call):
+    """The clock is the test's: it passes the deadline during the first Ganak call, and
+    the count stops there with OutOfTime (by number in one call, or one call per number)
+    instead of starting the next call. (In a child process the call itself is ended.)"""
+    component = Component((3, 2, 6), (Constraint((0, 1), 2), Constraint((1,), 1)))
+    if not one_call:
+        monkeypatch.setattr(ganak_engine, "GATED_VARIABLES", 0)
+    now = [0.0]
+
+    class Clock:
+        @staticmethod
+        def monotonic():
+            return now[0]
+
+    monkeypatch.setattr("exactmines.budget.time", Clock)
+    calls = []
+    real = ganak_engine._ganak
+
+    def late(*a):
+        calls.append(a)
+        now[0] = 10.0  # the call took the rest of the budget
+        return real(*a)
+
+    monkeypatch.setattr(ganak_engine, "_ganak", late)
+    with pytest.raises(OutOfTime):
+        ganak_engine.count_component(component, Budget(5.0))
+    assert len(calls) == 1
+    now[0] = 0.0
+    calls.clear()
+    monkeypatch.setattr(ganak_engine, "_ganak", lambda *a: calls.append(a) or real(*a))
+    assert ganak_engine.count_component(component, Budget(5.0)) == count_component(component)
+    assert len(calls) > 1  # the same count, given the time, needs more than one call
 
 
 def test_nothing_printed_even_on_inconsistent_components(capfd):

@@ -37,7 +37,11 @@ number at once: each input gets ``bits`` fresh variables, counted too, true only
 input is, so that a layout with ``j`` inputs true counts ``2**(bits*j)`` times and the
 layouts by number are the digits of one count (``bits``: the plain count's length, which
 bounds every digit; the digits must add up to it): ``2 + free classes`` calls (on a 30x16
-sparse board's two largest components, 22 calls instead of 101).
+sparse board's two largest components, 22 calls instead of 101). Each input costs Ganak
+``bits`` variables, so the number of mines is first written in as few inputs as the rules
+allow: every rule holds in every layout, so their Gauss-Jordan form (then a greedy search
+over the multiples of its rows) turns "offset plus the inputs true" into a constant plus a
+shorter sum (:func:`_fewer_inputs`; that board's 72-cell component: 53 inputs, 8 left).
 
 Time limits. A Ganak call cannot be interrupted, so the whole count runs in a child process
 (:func:`~exactmines.child.run_in_child`: a fresh interpreter, its memory capped, its
@@ -78,15 +82,17 @@ _SOLVER = "cd153"
 #: one solve and a pass over the cells).
 _RANDOM_MODELS = 8
 #: A component with several possible numbers of mines is counted by number in one call
-#: (:func:`_by_number`) when its inputs times its cells (a bound on the fresh variables:
-#: the count has at most ``cells + 1`` bits) are at most this; past it, one call per number
-#: with a cardinality constraint. The
+#: (:func:`_by_number`) when its inputs (after :func:`_fewer_inputs`) times its cells (a
+#: bound on the fresh variables: the count has at most ``cells + 1`` bits) are at most
+#: this; past it, one call per number with a cardinality constraint. The
 #: fresh variables cost Ganak time: a 72-cell component of a sparse 30x16 board (53 inputs,
 #: 25 bits) counts 2.5x faster in one call, a compiled 3-SAT formula of 4,056 cells (one
 #: number of mines, thousands of inputs) 4x slower.
 GATED_VARIABLES = 5_000
 #: Components whose counts are kept (count, then deduce, then mine_numbers on the same one).
 _KEPT = 32
+#: Rounds of shortening the number of mines' sum by the rules (:func:`_fewer_inputs`).
+_SHORTER_ROUNDS = 64
 
 
 def encode_cells(component: Component) -> tuple[list[list[int]], list[list[int]], int]:
@@ -304,6 +310,102 @@ def _exactly(inputs: list[int], j: int, top: int) -> list[list[int]]:
     return clauses
 
 
+def _class_row(cells_of: Iterable[int], mines: int, value: dict[int, int],
+               rep: dict[int, int]) -> tuple[dict[int, int], int]:
+    """"``mines`` of ``cells_of``" over the classes: ``(row, alpha)`` with ``sum row[c] x_c
+    = alpha`` (a constant cell moves to ``alpha``; a cell opposite its class ``c`` is
+    ``1 - x_c``)."""
+    row: dict[int, int] = {}
+    alpha = mines
+    for v in cells_of:
+        if v in value:
+            alpha -= value[v]
+        else:
+            r = rep[v]
+            if r > 0:
+                row[r] = row.get(r, 0) + 1
+            else:
+                row[-r] = row.get(-r, 0) - 1
+                alpha -= 1
+    return row, alpha
+
+
+def _fewer_inputs(rules: list[tuple[dict[int, int], int]], inputs: list[int], offset: int,
+                  budget: Budget = UNLIMITED) -> tuple[int, list[int]]:
+    """The number of mines, ``offset`` plus the literals of ``inputs`` true, in fewer
+    literals: every rule (``sum row[c] x_c = alpha``) holds in every layout, so the rules'
+    Gauss-Jordan form turns the sum into a constant plus a sum over the columns without a
+    pivot (a 72-cell component of a sparse 30x16 board: 53 inputs, 9 left). Each input
+    costs Ganak its gated variables (:func:`_by_number`), or its place in a cardinality
+    encoding. Returns ``(base, literals)``: ``mines = base + literals true`` in every
+    layout; ``offset, inputs`` themselves when the reduction is no shorter or has a
+    fractional coefficient."""
+    elimination = _Elimination()
+    for row, alpha in rules:
+        if any(row.values()):
+            elimination.add(row, alpha, 0)
+    coef: dict[int, Fraction] = {}
+    const = Fraction(offset)
+    for x in inputs:  # a negative literal -c is 1 - x_c
+        coef[abs(x)] = coef.get(abs(x), Fraction(0)) + (1 if x > 0 else -1)
+        const += x < 0
+    for col in [c for c in coef if c in elimination.rows]:
+        factor = coef.pop(col)
+        prow, shift, _ = elimination.rows[col]  # x_col = shift - sum of the others
+        const += factor * shift
+        for c, v in prow.items():
+            if c != col:
+                coef[c] = coef.get(c, Fraction(0)) - factor * v
+    coef = {c: a for c, a in coef.items() if a}
+    # Then, while it shortens the sum, add a rule's row times the multiple that clears one
+    # of the sum's columns (the row's pivot comes in): the pivots the elimination chose
+    # are one choice among many.
+    weight = _weight(coef)
+    for _ in range(_SHORTER_ROUNDS):
+        budget.check("writing the number of mines in few inputs")
+        better: tuple[tuple[int, Fraction], int, Fraction] | None = None
+        for c in coef:
+            for pivot in elimination.holding.get(c, ()):
+                prow = elimination.rows[pivot][0]
+                mu = -coef[c] / prow[c]
+                fractions, total = weight
+                for d, v in prow.items():  # only the row's columns change
+                    was = coef.get(d, Fraction(0))
+                    now = was + mu * v
+                    fractions += (now.denominator != 1) - (was.denominator != 1)
+                    total += abs(now) - abs(was)
+                if (fractions, total) < (weight if better is None else better[0]):
+                    better = ((fractions, total), pivot, mu)
+        if better is None:
+            break
+        weight, pivot, mu = better
+        prow, shift, _ = elimination.rows[pivot]
+        const -= mu * shift
+        for d, v in prow.items():
+            value = coef.get(d, Fraction(0)) + mu * v
+            if value:
+                coef[d] = value
+            else:
+                coef.pop(d, None)
+    few: list[int] = []
+    for c, a in sorted(coef.items()):
+        if a.denominator != 1:
+            return offset, inputs
+        if a < 0:  # a x_c = a + |a| (1 - x_c)
+            const += a
+        few.extend([c if a > 0 else -c] * abs(int(a)))
+    if len(few) >= len(inputs) or const.denominator != 1:
+        return offset, inputs
+    return int(const), few
+
+
+def _weight(coef: dict[int, Fraction]) -> tuple[int, Fraction]:
+    """How costly a sum is as Ganak's inputs: fractional coefficients first (unusable),
+    then the inputs it takes."""
+    return (sum(a.denominator != 1 for a in coef.values()),
+            sum((abs(a) for a in coef.values()), Fraction(0)))
+
+
 def _by_number(formula: list[list[int]], classes: list[int], inputs: list[int],
                free: list[int], top: int, solver: Solver, budget: Budget
                ) -> tuple[list[int], dict[int, list[int]]]:
@@ -329,6 +431,7 @@ def _by_number(formula: list[list[int]], classes: list[int], inputs: list[int],
             raise SolverError("Ganak's count by number of mines has a digit too many")
         return [(weighted >> (bits * j)) & digit for j in range(len(inputs) + 1)]
 
+    budget.check()
     totals = digits([])
     if sum(totals) != plain:
         raise SolverError(f"Ganak counted {plural(plain, 'layout')}, and {sum(totals)} "
@@ -443,18 +546,7 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
         seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
 
         def equation(cells_of: Iterable[int], times: int, per_layout: int) -> None:
-            row: dict[int, int] = {}
-            alpha = per_layout
-            for v in cells_of:
-                if v in value:
-                    alpha -= value[v]
-                else:
-                    r = rep[v]
-                    if r > 0:
-                        row[r] = row.get(r, 0) + 1
-                    else:
-                        row[-r] = row.get(-r, 0) - 1
-                        alpha -= 1
+            row, alpha = _class_row(cells_of, per_layout, value, rep)
             key = (tuple(sorted((c, a) for c, a in row.items() if a)), alpha, times)
             if key[0] and key not in seen:
                 seen.add(key)
@@ -484,22 +576,34 @@ def count_component(component: Component, budget: Budget = UNLIMITED) -> Compone
                 difference(c, d)
         free = [r for r in classes if r not in elimination.rows]
 
-        # Each possible number's layouts, and each free class's among them.
+        # Each possible number's layouts, and each free class's among them. Ganak sees the
+        # number of mines as few inputs as the rules allow (``mines = base + few true``).
         counted: dict[int, tuple[int, dict[int, int]]] = {}
         formula = [list(c) for c in reduced]
-        if len(numbers) > 1 and len(inputs) * cells <= GATED_VARIABLES:
+        base, few = offset, inputs
+        if len(numbers) > 1:
+            rules = [_class_row((v for b in rule.boxes for v in box_vars[b]), rule.mines,
+                                value, rep) for rule in component.constraints]
+            base, few = _fewer_inputs(rules, inputs, offset, budget)
+            if any(not 0 <= offset + j - base <= len(few) for j in numbers):
+                raise SolverError("a number of mines SAT found lies outside the rules' "
+                                  "reduced count")
+        if len(numbers) > 1 and len(few) * cells <= GATED_VARIABLES:
             budget.check()
-            totals, of_class = _by_number(formula, classes, inputs, free, top, solver, budget)
-            if any(n for j, n in enumerate(totals) if j not in numbers):
+            totals, of_class = _by_number(formula, classes, few, free, top, solver, budget)
+            wanted = {offset + j - base for j in numbers}
+            if any(n for i, n in enumerate(totals) if i not in wanted):
                 raise SolverError("Ganak counted layouts with a number of mines SAT found "
                                   "impossible")
             for j in numbers:
-                counted[j] = (totals[j], {r: of_class[r][j] for r in free})
+                i = offset + j - base
+                counted[j] = (totals[i], {r: of_class[r][i] for r in free})
         for j in sorted(numbers):
             if j in counted:
                 continue
             units = bounds(j, j)  # for the SAT checks: Ganak gets its own encoding
-            exact = formula + _exactly(inputs, j, top) if len(numbers) > 1 else formula
+            exact = (formula + _exactly(few, offset + j - base, top) if len(numbers) > 1
+                     else formula)
             budget.check()
             total = _ganak(exact, classes, [])
             known: dict[int, int] = {}
