@@ -16,7 +16,7 @@ __all__ = ["KIND_STYLE", "draw_click_paths", "paths_height", "paths_width", "pla
 #: Marker and colour of each kind of click (the legend's order).
 KIND_STYLE = {"left": ("o", "#2166ac", "left click"), "flag": ("^", "#d7191c", "flag"),
               "chord": ("s", "#1a9641", "chord")}
-_CAPTION = 0.55  # inches above a panel for its caption
+_CAPTION = 0.3  # inches above a panel for its caption
 _LEGEND = 0.45  # inches under the panels for the legend
 _GAP = 0.8  # inches between the panels
 _MARGIN = 0.75  # inches left of the first panel
@@ -29,7 +29,7 @@ def _cell(board: Board) -> float:
 
 def paths_height(board: Board) -> float:
     """Inches the two panels take, with their captions and legend."""
-    return _LEGEND + board.height * _cell(board) + _CAPTION + 0.25
+    return _LEGEND + board.height * _cell(board) + _CAPTION
 
 
 def paths_width(board: Board) -> float:
