@@ -61,10 +61,14 @@ def test_the_picture_numbers_the_fewest_clicks_and_the_players(game, monkeypatch
 
 def test_the_command_line_draws_it(game, tmp_path, capsys):  # noqa: F811
     pytest.importorskip("matplotlib")
-    out = tmp_path / "paths.png"
-    assert main(["replay", str(game), "--efficiency", "--image", str(out)]) == 0
-    assert out.stat().st_size > 0
+    from matplotlib.image import imread
+
+    plain, paths = tmp_path / "plain.png", tmp_path / "paths.png"
+    assert main(["replay", str(game), "--image", str(plain)]) == 0
+    assert main(["replay", str(game), "--efficiency", "--image", str(paths)]) == 0
     assert "picture written to" in capsys.readouterr().out
+    # The two panels go between the title and the timeline: a taller picture.
+    assert imread(paths).shape[0] > imread(plain).shape[0]
 
 
 def _body(path: Path, **options) -> dict:
