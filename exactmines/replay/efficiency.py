@@ -42,6 +42,9 @@ class Efficiency:
         clicks that took them off).
     solver:
         The MILP solver of the ZiNi.
+    sequence:
+        The ``zini`` clicks that clear the board, ``(kind, (row, col))`` in order (kind
+        ``"left"``, ``"flag"`` or ``"chord"``), as ``exactmines zini`` gives them.
     """
 
     clicks: int
@@ -51,6 +54,7 @@ class Efficiency:
     changed_nothing: int
     flags_unused: int
     solver: str
+    sequence: tuple[tuple[str, tuple[int, int]], ...] = ()
 
     @property
     def bounds(self) -> tuple[Fraction, Fraction] | None:
@@ -70,7 +74,8 @@ class Efficiency:
                 "efficiency_bounds": None if bounds is None else
                 [fraction_text(bounds[0]), fraction_text(bounds[1])],
                 "changed_nothing": self.changed_nothing, "flags_unused": self.flags_unused,
-                "wasted": self.changed_nothing + self.flags_unused, "solver": self.solver}
+                "wasted": self.changed_nothing + self.flags_unused, "solver": self.solver,
+                "sequence": [[kind, r, c] for kind, (r, c) in self.sequence]}
 
 
 def unused_flags(replay: Replay) -> int:
@@ -100,4 +105,4 @@ def game_efficiency(replay: Replay, *, budget: Budget = UNLIMITED) -> Efficiency
     answer = fewest_clicks(replay.board, budget=budget)
     return Efficiency(clicks, answer.clicks, answer.lower_bound, answer.optimal,
                       max(clicks - len(replay.events), 0), unused_flags(replay),
-                      answer.solver)
+                      answer.solver, answer.sequence)

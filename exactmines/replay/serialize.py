@@ -69,11 +69,12 @@ def judgement_to_dict(judged: Judgement, file: str | None = None,
     return out
 
 
-def judgement_for_page(judged: Judgement) -> dict[str, Any]:
+def judgement_for_page(judged: Judgement, efficiency: Efficiency | None = None
+                       ) -> dict[str, Any]:
     """What the web page steps through: :func:`judgement_to_dict` plus ``shown``, the rows
     the player saw before each event and, last, after the game (``F`` the player's flags),
     and ``board_mines``, the cells of the board's mines (a replay's game is over)."""
-    out = judgement_to_dict(judged)
+    out = judgement_to_dict(judged, efficiency=efficiency)
     rows = [list(click.before.rows) for click in judged.clicks]
     if judged.end is not None:
         rows.append(list(judged.end.rows))

@@ -35,6 +35,7 @@ from exactmines.ui.report import (
 )
 
 if TYPE_CHECKING:
+    from exactmines.replay.efficiency import Efficiency
     from exactmines.replay.judge import Click, Judgement
 
 __all__ = [
@@ -443,13 +444,14 @@ _REPLAY_WIDTH = 8.5  # inches at least: room for the titles and the timeline's l
 
 
 def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | None = None,
-                dpi: int = DPI) -> BoardLayout:
+                dpi: int = DPI, efficiency: Efficiency | None = None) -> BoardLayout:
     """Draw a judged replay into ``path``: above, the game's risk timeline (one bar per
     guess, its height the chance of a mine, coloured by class, a tick at the safest chance
     on offer, a red edge where a mine was hit; grey dots for the safe clicks); below, the
     board before its riskiest guess (the last click if it made none) with the exact
     overlay of :func:`draw_analysis`, the player's flags marked ``F`` and the click's cells
-    framed.
+    framed. With a won game's ``efficiency``, under them the player's clicks and the fewest
+    that clear the board, side by side (:mod:`exactmines.ui.click_paths`).
 
     Returns the board's layout (its ``pixel`` places cells in the picture). Cost: one
     analysis, and matplotlib's rendering.
@@ -469,8 +471,9 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
     width, height = result.position.width, result.position.height
     base = board_layout(width, height, dpi)
     board_top = base.bottom + height * base.cell
-    layout = replace(base, figure_height=board_top + _GAP + _TIMELINE + 1.1,
-                     figure_width=max(base.figure_width, _REPLAY_WIDTH))
+    paths = (0.0, 0.0) if efficiency is None else _paths_size(judged)
+    layout = replace(base, figure_height=board_top + _GAP + _TIMELINE + paths[1] + 1.1,
+                     figure_width=max(base.figure_width, _REPLAY_WIDTH, paths[0]))
     figure = figure_class(figsize=(layout.figure_width, layout.figure_height), dpi=dpi)
     flags = frozenset(cell for cell in shown.before.flags) if not judged.trust_flags \
         else frozenset()
@@ -486,8 +489,34 @@ def draw_replay(judged: Judgement, path: str | os.PathLike[str], *, file: str | 
     _draw_timeline(timeline, opening, shown)
     figure.text(0.2 / fw, 1 - 0.12 / fh, _replay_title(judged, file, fw - 0.3), fontsize=9,
                 va="top", ha="left")
+    if efficiency is not None:  # between the title and the timeline
+        _draw_paths(figure, judged, efficiency, board_top + _GAP + _TIMELINE + 0.2)
     _save(figure, target, dpi)
     return layout
+
+
+def _paths_size(judged: Judgement) -> tuple[float, float]:
+    """Inches across and up that the two click paths take."""
+    from exactmines.ui.click_paths import paths_height, paths_width
+
+    board = judged.replay.board
+    return paths_width(board), paths_height(board) + 0.2
+
+
+def _draw_paths(figure: Any, judged: Judgement, efficiency: Efficiency,
+                bottom: float) -> None:
+    """The player's clicks and the fewest, side by side from ``bottom`` (inches) up,
+    captioned with their counts."""
+    from exactmines.ui.click_paths import draw_click_paths, player_path
+
+    player = player_path(judged.replay.events)
+    wasted = efficiency.clicks - len(player)
+    fewest = ("exact ZiNi, proved" if efficiency.zini_optimal else
+              f"the fewest found; at least {efficiency.zini_lower_bound}")
+    draw_click_paths(figure, judged.replay.board, player, efficiency.sequence, (
+        f"the player: {plural(efficiency.clicks, 'click')}"
+        + (f" ({wasted} changed nothing: not shown)" if wasted > 0 else ""),
+        f"the fewest: {plural(efficiency.zini, 'click')} ({fewest})"), bottom=bottom)
 
 
 def _chance(click: Click) -> str:

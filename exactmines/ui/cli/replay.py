@@ -39,7 +39,8 @@ def replay_command(
                              "its wasted clicks.")] = False,
     image: Annotated[Optional[Path], typer.Option(
         "--image", help="Also draw the game's risk timeline and the board at its riskiest "
-                        "guess: .png, .svg or .pdf (one replay; needs the plot extra).")]
+                        "guess: .png, .svg or .pdf (one replay; needs the plot extra); "
+                        "with --efficiency, the player's clicks beside the fewest.")]
     = None,
     backend: EngineOption = "auto",
     time_limit: Annotated[float, typer.Option(
@@ -117,7 +118,7 @@ def replay_command(
 
         found = game_efficiency(replay, budget=budget) if judged.won and efficiency else None
         show([judgement_to_dict(judged, files[0], found)])
-        draw_replay(judged, image, file=files[0])
+        draw_replay(judged, image, file=files[0], efficiency=found)
         if output is TextOrJson.text:
             console.print(f"picture written to {image}")
         return

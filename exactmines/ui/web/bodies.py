@@ -192,14 +192,20 @@ def _replay(name: str, data: str, budget: Budget) -> Replay:
     return parse_replay(decode_base64(data, name), name, kind, budget=budget)
 
 
-def replay_body(name: str, data: str, trust_flags: bool, limit: float) -> bytes:
+def replay_body(name: str, data: str, trust_flags: bool, limit: float,
+                efficiency: bool = False) -> bytes:
     """``POST /api/replay``: the JSON of ``replay --format json`` plus what the page steps
     through (:func:`~exactmines.replay.serialize.judgement_for_page`). The time limit
     covers the reading and the judging, as a replay's does on the command line: clicks
-    reached after it are ``not judged`` unless the rules prove them safe."""
+    reached after it are ``not judged`` unless the rules prove them safe. With
+    ``efficiency``, a won game's ZiNi gets what is left of it (``replay --efficiency``)."""
+    from exactmines.replay.efficiency import game_efficiency
+
     budget = Budget.seconds(limit)
-    judged = judge_replay(_replay(name, data, budget), trust_flags=trust_flags, budget=budget)
-    return json_bytes(judgement_for_page(judged))
+    replay = _replay(name, data, budget)
+    judged = judge_replay(replay, trust_flags=trust_flags, budget=budget)
+    found = game_efficiency(replay, budget=budget) if efficiency and judged.won else None
+    return json_bytes(judgement_for_page(judged, found))
 
 
 def unjudged_replay_body(name: str, data: str, trust_flags: bool, seconds: float) -> bytes:

@@ -61,6 +61,8 @@ class ReplayRequest(_Body):
     data: str
     trust_flags: bool = False
     time_limit: float | None = Field(None, description="seconds (default 5, capped)")
+    efficiency: bool = Field(False, description="a won game's efficiency too, with the "
+                                                "fewest clicks' sequence (its time counted)")
 
 
 #: The formats an export writes: every one of the format registry
@@ -302,6 +304,8 @@ class ReplayEfficiency(_Reply):
     flags_unused: int
     wasted: int
     solver: str
+    sequence: list[tuple[Literal["left", "flag", "chord"], int, int]] = Field(
+        description="the fewest clicks found, in order: [kind, row, col]")
 
 
 class ReplayReply(_Reply):

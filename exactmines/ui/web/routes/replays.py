@@ -29,7 +29,8 @@ async def replay_endpoint(body: ReplayRequest, server: Server) -> Response:
     fallback = (bodies.unjudged_replay_body, (*args, seconds), 10.0 + 2 * allowance)
     await server.engines()
     try:
-        return json_response(await server.pool.run(bodies.replay_body, (*args, limit),
+        return json_response(await server.pool.run(bodies.replay_body,
+                                                   (*args, limit, body.efficiency),
                                                    seconds=seconds, fallback=fallback))
     except Overtime:
         raise OutOfTime(f"the replay was stopped, and not even read again within "

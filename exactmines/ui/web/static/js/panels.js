@@ -5,6 +5,7 @@ import { $, bigNumber, el, entries } from "./dom.js";
 import { fractionFloat, parseFraction, percentText, shortDigits, shortFraction } from "./numbers.js";
 import { plural } from "./words.js";
 import { ziniEntry } from "./zini.js";
+import { ziniPathSection } from "./zinipath.js";
 import { flagsAreMarks, gameOver, overlayFailed, overlayValid, replayEvent, rows, state } from "./state.js";
 
 const CELL_PROMPT = "Point at a covered cell, or move to it with the arrow keys, to see its exact probability.";
@@ -419,6 +420,7 @@ function renderReplay() {
     ["ms_toollib", time],
     ["clicks", el("span", { id: "replay-classes" }, replayClasses(a))],
   ]));
+  box.append(ziniPathSection() || "");
   const event = replayEvent();
   if (event) {
     const at = `${event.kind} at ${event.cell[0]},${event.cell[1]}, ${event.time.toFixed(3)} s`;
