@@ -34,6 +34,13 @@ from exactmines.efficiency.model import Part, PartAnswer, _entries, _groups, _pl
 
 __all__ = ["solve_part_maxsat"]
 
+#: Parts with more numbers than this are searched for shorter sequences before the proof
+#: (the largest part of an intermediate board has about 200).
+LARGE = 250
+
+#: Seconds at most for one square of the neighbourhood search.
+_WINDOW = 0.5
+
 #: The SAT solver RC2 runs on (Glucose 3: it can be interrupted).
 _SOLVER = "g3"
 
@@ -87,96 +94,170 @@ class _Alarm:
         self.thread.join()
 
 
+class _Problem:
+    """A part's variables and hard clauses (see the module), and the search for an
+    assignment of fewest clicks that plays through."""
+
+    def __init__(self, layout: Layout, part: Part, start: int | None) -> None:
+        from pysat.formula import WCNF
+
+        self.layout, self.part = layout, part
+        in_part = set(part.numbered)
+        isolated = [v for v in part.numbered if not layout.borders_of[v]]
+        self.start = start if start is not None and (
+            start in in_part or layout.opening_of[start] in part.openings) else None
+        self.keys: list[tuple[str, int]] = []
+
+        def var(key: tuple[str, int]) -> int:
+            self.keys.append(key)
+            return len(self.keys)
+
+        self.L = L = {k: var(("L", k)) for k in part.openings}
+        lefts = set(isolated) | ({self.start} if self.start in in_part else set())
+        self.left = left = {v: var(("l", v)) for v in sorted(lefts)}
+        mines = sorted({i for d in part.numbered for i in layout.neighbours[d]
+                        if layout.mine[i]})
+        self.flag = flag = {m: var(("f", m)) for m in mines}
+        self.chord = chord = {d: var(("c", d)) for d in part.numbered
+                              if any(not layout.mine[i] for i in layout.neighbours[d])}
+        self.formula = formula = WCNF()
+        for k in part.openings:
+            formula.append([L[k]] + [chord[d] for d in layout.openings[k][1] if d in chord])
+        for v in isolated:
+            formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in chord])
+        for d, x in chord.items():
+            formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
+            formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
+        small: set[frozenset[int]] = set()
+        for v in part.numbered:
+            small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
+        groups = ([sorted(g) for g in small]
+                  + [list(layout.openings[k][1]) for k in part.openings])
+        for group in sorted(groups):
+            formula.append([c for c, _ in _entries(layout, group, L, left, chord)])
+        if self.start is not None:
+            formula.append([left[self.start] if self.start in left
+                            else L[layout.opening_of[self.start]]])
+
+    def variables(self, clicks: list[Click]) -> set[int]:
+        """The variables a sequence that reveals the part sets: each click's own, a left
+        click on a number of an opening's border taken as that opening's (it reveals it,
+        and no less)."""
+        layout, chosen = self.layout, set()
+        for kind, i in clicks:
+            if kind == "flag":
+                chosen.add(self.flag[i])
+            elif kind == "chord":
+                chosen.add(self.chord[i])
+            elif i in self.left:
+                chosen.add(self.left[i])
+            elif layout.opening_of[i] >= 0:
+                chosen.add(self.L[layout.opening_of[i]])
+            else:
+                chosen.add(self.L[layout.borders_of[i][0]])
+        return chosen
+
+    def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
+               ) -> PartAnswer:
+        """The proof loop: RC2's assignments of fewest clicks, each played, its unplayable
+        groups cut, until one plays through or ``budget`` runs out. ``fixed``: variables
+        held at a value (a neighbourhood search; the bound then says nothing of the part).
+        """
+        from exactmines.efficiency.greedy import greedy
+
+        layout, part, start_here = self.layout, self.part, self.start
+        formula = self.formula.copy()
+        for x in range(1, len(self.keys) + 1):
+            if fixed is not None and x in fixed:
+                formula.append([x if fixed[x] else -x])
+            else:
+                formula.append([-x], weight=1)
+        lower, cuts, solves = 1, 0, 0
+        if len(best) <= lower:
+            return PartAnswer(best, lower, True)
+        rc2 = _rc2(formula)
+        alarm = _Alarm(rc2, budget.remaining())
+        try:
+            while not budget.expired():
+                model = rc2.compute()
+                solves += 1
+                if model is None:
+                    if fixed is not None:  # pragma: no cover - the incumbent satisfies it
+                        break
+                    raise RuntimeError("the click programme has no solution")
+                lower = max(lower, rc2.cost)
+                chosen = {x for x in model if x > 0}
+                roots: list[Click] = [] if start_here is None else [("left", start_here)]
+                roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
+                          if x in chosen and (start_here is None
+                                              or layout.opening_of[start_here] != k)]
+                roots += [("left", v) for v, x in self.left.items()
+                          if x in chosen and v != start_here]
+                chords = [d for d, x in self.chord.items() if x in chosen]
+                played, state = _play(layout, roots, chords)
+                covered = [v for v in part.numbered if not state.revealed[v]]
+                if not covered:
+                    if len(played) < len(best):
+                        best = played
+                    break
+                for finished in (_repaired(layout, roots, chords, part),
+                                 greedy(layout, None, prefix=tuple(played), part=part)):
+                    if len(finished) < len(best):
+                        best = finished
+                if fixed is None and len(best) <= lower:
+                    break
+                for group in _unreached(layout, covered, set(chords), state):
+                    rc2.add_clause([c for c, _ in _entries(layout, group, self.L, self.left,
+                                                           self.chord)])
+                    cuts += 1
+        except _Stopped:
+            lower = max(lower, rc2.cost)
+        finally:
+            alarm.stop()
+            rc2.delete()
+        return PartAnswer(best, lower, fixed is None and len(best) <= lower, cuts, solves)
+
+    def improve(self, best: list[Click], budget: Budget, seed: int = 0) -> list[Click]:
+        """A neighbourhood search from ``best``: every click outside a square of the board
+        held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
+        at random, until ``budget`` runs out. Never longer than ``best``."""
+        import random
+
+        layout, rng = self.layout, random.Random(seed)
+        width = layout.board.width
+        # The cells of each variable: an opening's zeros, else its own cell.
+        where = [layout.openings[i][0] if kind == "L" else (i,) for kind, i in self.keys]
+        cells = list(self.part.numbered)
+        while not budget.expired():
+            cr, cc = divmod(rng.choice(cells), width)
+            radius = rng.choice((2, 3, 3, 4))
+            chosen = self.variables(best)
+            fixed = {x: x in chosen for x, at in enumerate(where, start=1)
+                     if not any(max(abs(z // width - cr), abs(z % width - cc)) <= radius
+                                for z in at)}
+            window = Budget.seconds(max(min(_WINDOW, budget.remaining()), 0.001))
+            found = self.search(best, window, fixed)
+            if len(found.clicks) < len(best):
+                best = found.clicks
+        return best
+
+
 def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Budget,
                       incumbent: list[Click] | None = None) -> PartAnswer:
     """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
-    reveal the part, the answer when nothing shorter is found."""
-    from pysat.formula import WCNF
-
+    reveal the part, the answer when nothing shorter is found. A part too large to be
+    proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
+    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`)."""
     from exactmines.efficiency.greedy import greedy
 
-    in_part = set(part.numbered)
-    isolated = [v for v in part.numbered if not layout.borders_of[v]]
-    start_here = start if start is not None and (
-        start in in_part or layout.opening_of[start] in part.openings) else None
-    top = 0
-
-    def var() -> int:
-        nonlocal top
-        top += 1
-        return top
-
-    L = {k: var() for k in part.openings}
-    lefts = set(isolated) | ({start_here} if start_here in in_part else set())
-    left = {v: var() for v in sorted(lefts)}
-    mines = sorted({i for d in part.numbered for i in layout.neighbours[d] if layout.mine[i]})
-    flag = {m: var() for m in mines}
-    chord = {d: var() for d in part.numbered
-             if any(not layout.mine[i] for i in layout.neighbours[d])}
-    formula = WCNF()
-    for k in part.openings:
-        formula.append([L[k]] + [chord[d] for d in layout.openings[k][1] if d in chord])
-    for v in isolated:
-        formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in chord])
-    for d, x in chord.items():
-        formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
-        formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
-    small: set[frozenset[int]] = set()
-    for v in part.numbered:
-        small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
-    groups = [sorted(g) for g in small] + [list(layout.openings[k][1]) for k in part.openings]
-    for group in sorted(groups):
-        formula.append([c for c, _ in _entries(layout, group, L, left, chord)])
-    if start_here is not None:
-        formula.append([left[start_here] if start_here in left
-                        else L[layout.opening_of[start_here]]])
-    for x in range(1, top + 1):
-        formula.append([-x], weight=1)
-
-    best = greedy(layout, start_here, part=part)
+    problem = _Problem(layout, part, start)
+    best = greedy(layout, problem.start, part=part)
     if incumbent is not None and len(incumbent) < len(best):
         best = incumbent
-    lower, cuts, solves = 1, 0, 0
-    if len(best) <= lower:
-        return PartAnswer(best, lower, True)
-    rc2 = _rc2(formula)
-    alarm = _Alarm(rc2, budget.remaining())
-    try:
-        while not budget.expired():
-            model = rc2.compute()
-            solves += 1
-            if model is None:
-                raise RuntimeError("the click programme has no solution")
-            lower = max(lower, rc2.cost)
-            chosen = {x for x in model if x > 0}
-            roots: list[Click] = [] if start_here is None else [("left", start_here)]
-            roots += [("left", layout.openings[k][0][0]) for k, x in L.items()
-                      if x in chosen and (start_here is None
-                                          or layout.opening_of[start_here] != k)]
-            roots += [("left", v) for v, x in left.items() if x in chosen and v != start_here]
-            chords = [d for d, x in chord.items() if x in chosen]
-            played, state = _play(layout, roots, chords)
-            covered = [v for v in part.numbered if not state.revealed[v]]
-            if not covered:
-                if len(played) < len(best):
-                    best = played
-                break
-            for finished in (_repaired(layout, roots, chords, part),
-                             greedy(layout, None, prefix=tuple(played), part=part)):
-                if len(finished) < len(best):
-                    best = finished
-            if len(best) <= lower:
-                break
-            for group in _unreached(layout, covered, set(chords), state):
-                rc2.add_clause([c for c, _ in _entries(layout, group, L, left, chord)])
-                cuts += 1
-    except _Stopped:
-        lower = max(lower, rc2.cost)
-    finally:
-        alarm.stop()
-        rc2.delete()
-    return PartAnswer(best, lower, len(best) <= lower, cuts, solves)
+    if len(part.numbered) > LARGE and budget.limited:
+        best = problem.improve(best, budget.share(0.5))
+    return problem.search(best, budget)
 
 
 def _repaired(layout: Layout, roots: list[Click], chords: list[int],
