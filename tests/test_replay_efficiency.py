@@ -73,7 +73,7 @@ def test_replay_json_and_text_report_it(game, capsys):
     assert data["efficiency"] == {
         "clicks": 9, "zini": 5, "zini_lower_bound": 5, "zini_optimal": True,
         "efficiency": "5/9", "efficiency_bounds": ["5/9", "5/9"], "changed_nothing": 1,
-        "flags_unused": 2, "wasted": 3, "solver": "HiGHS"}
+        "flags_unused": 2, "wasted": 3, "solver": "RC2"}
     assert main(["replay", str(game), "--workers", "1", "--efficiency"]) == 0
     text = capsys.readouterr().out
     assert ("9 clicks against exact ZiNi 5: efficiency 55.6 % (5/9); wasted: 1 click that "

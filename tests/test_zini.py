@@ -256,8 +256,8 @@ def test_every_group_cut_holds_for_real_sequences():
     # on proved and heuristic sequences, for the groups the search cuts at and random ones.
     from exactmines.efficiency.greedy import best_greedy
     from exactmines.efficiency.layout import Clicks, Layout
-    from exactmines.efficiency.maxsat import _unreached
-    from exactmines.efficiency.model import _entries
+    from exactmines.efficiency.maxsat import _Problem, _unreached
+    from exactmines.efficiency.model import _entries, parts
 
     for seed in range(4):
         board = random_board(9, 9, 10, random.Random(seed))
@@ -283,6 +283,12 @@ def test_every_group_cut_holds_for_real_sequences():
             groups += _unreached(layout, list(layout.numbered), chosen, state)
             for group in groups:
                 assert made & {c for c, _ in _entries(layout, group, L, left, chord)}, group
+        # The search's own copy of the entries: the same variables.
+        (part,) = parts(layout)
+        problem = _Problem(layout, part, None)
+        for group in groups:
+            assert problem.entries(tuple(group)) == [c for c, _ in _entries(
+                layout, group, problem.L, problem.left, problem.chord)]
 
 
 def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():

@@ -41,6 +41,10 @@ LARGE = 250
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
 
+#: The unplayable assignments of the search are finished greedily once in this many
+#: rounds (each is also repaired, which is cheaper and most often as good).
+_GREEDY_EVERY = 8
+
 #: The SAT solver RC2 runs on (Glucose 3: it can be interrupted).
 _SOLVER = "g3"
 
@@ -138,6 +142,22 @@ class _Problem:
         if self.start is not None:
             formula.append([left[self.start] if self.start in left
                             else L[layout.opening_of[self.start]]])
+        # For each number, what can reveal it first: (variable, the chord's number or -1).
+        self._into: dict[int, list[tuple[int, int]]] = {}
+        for v in part.numbered:
+            found = {(left[v], -1)} if v in left else set()
+            for k in layout.borders_of[v]:
+                found.add((L[k], -1))
+                found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
+            found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
+            self._into[v] = sorted(found)
+
+    def entries(self, group: tuple[int, ...]) -> list[int]:
+        """The variables of :func:`~exactmines.efficiency.model._entries` (what reveals a
+        number of ``group`` first, from outside it), from each number's list made once."""
+        members = set(group)
+        return sorted({x for v in group for x, source in self._into[v]
+                       if source not in members})
 
     def variables(self, clicks: list[Click]) -> set[int]:
         """The variables a sequence that reveals the part sets: each click's own, a left
@@ -200,15 +220,16 @@ class _Problem:
                     if len(played) < len(best):
                         best = played
                     break
-                for finished in (_repaired(layout, roots, chords, part),
-                                 greedy(layout, None, prefix=tuple(played), part=part)):
+                tries = [_repaired(layout, roots, chords, part)]
+                if solves % _GREEDY_EVERY == 1:
+                    tries.append(greedy(layout, None, prefix=tuple(played), part=part))
+                for finished in tries:
                     if len(finished) < len(best):
                         best = finished
                 if fixed is None and len(best) <= lower:
                     break
                 for group in _unreached(layout, covered, set(chords), state):
-                    rc2.add_clause([c for c, _ in _entries(layout, group, self.L, self.left,
-                                                           self.chord)])
+                    rc2.add_clause(self.entries(group))
                     cuts += 1
         except _Stopped:
             lower = max(lower, rc2.cost)
@@ -281,7 +302,7 @@ def _repaired(layout: Layout, roots: list[Click], chords: list[int],
 
 
 def _unreached(layout: Layout, covered: list[int], chords: set[int],
-               state: Any) -> list[list[int]]:
+               state: Any) -> list[tuple[int, ...]]:
     """Groups of covered numbers that nothing chosen reveals from outside: each joined
     group (:func:`~exactmines.efficiency.model._groups`), and for each covered number the
     covered numbers whose chosen chords would reveal it (beside it, or on the border of an
@@ -300,4 +321,4 @@ def _unreached(layout: Layout, covered: list[int], chords: set[int],
                     group.add(d)
                     stack.append(d)
         found.add(tuple(sorted(group)))
-    return [list(g) for g in sorted(found)]
+    return sorted(found)

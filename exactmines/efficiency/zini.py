@@ -24,6 +24,10 @@ from exactmines.position import Board, Cell
 
 __all__ = ["Zini", "fewest_clicks"]
 
+#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 5 s): the
+#: exact search finds its own sequences, the runs are its first bound and the fallback.
+_HEURISTIC = 0.25
+
 
 @dataclass(frozen=True)
 class Zini:
@@ -94,7 +98,8 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     layout = Layout.of(board)
     first = None if start is None else layout.safe_start(start, "--start")
     runs = heuristic_runs(
-        layout, first, seconds=min(1.0, budget.remaining() / 5) if budget.limited else 1.0)
+        layout, first, seconds=min(_HEURISTIC, budget.remaining() / 20) if budget.limited
+        else _HEURISTIC)
     greedy, heuristic = min(runs, key=lambda run: len(run[0]))
     pieces = parts(layout)
     owner = _owners(layout, pieces)
