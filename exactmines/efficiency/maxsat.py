@@ -35,7 +35,8 @@ from exactmines.efficiency.model import Part, PartAnswer, _entries, _groups, _pl
 __all__ = ["solve_part_maxsat"]
 
 #: Parts with more numbers than this are searched for shorter sequences before the proof
-#: (the largest part of an intermediate board has about 200).
+#: (the largest part of 200 seeded intermediate boards had 174 numbers, the smallest
+#: expert board's largest part 281).
 LARGE = 250
 
 #: Seconds at most for one square of the neighbourhood search.
