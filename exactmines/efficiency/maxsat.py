@@ -39,6 +39,10 @@ __all__ = ["solve_part_maxsat"]
 #: expert board's largest part 281).
 LARGE = 250
 
+#: The share of a part's time for the proof before the neighbourhood search takes over
+#: (parts of at most :data:`LARGE` numbers).
+_PROOF = 0.8
+
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
 
@@ -270,16 +274,26 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
     reveal the part, the answer when nothing shorter is found. A part too large to be
     proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
-    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`)."""
+    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`); another
+    part not proved within :data:`_PROOF` of its time spends the rest on that search."""
     from exactmines.efficiency.greedy import greedy
 
     problem = _Problem(layout, part, start)
     best = greedy(layout, problem.start, part=part)
     if incumbent is not None and len(incumbent) < len(best):
         best = incumbent
-    if len(part.numbered) > LARGE and budget.limited:
+    if not budget.limited:
+        return problem.search(best, budget)
+    if len(part.numbered) > LARGE:
         best = problem.improve(best, budget.share(0.5))
-    return problem.search(best, budget)
+        return problem.search(best, budget)
+    answer = problem.search(best, budget.share(_PROOF))
+    if answer.optimal or budget.expired():
+        return answer
+    # Not proved in time: the rest of the time to look for a shorter sequence.
+    better = problem.improve(answer.clicks, budget)
+    return PartAnswer(better, answer.lower_bound, len(better) <= answer.lower_bound,
+                      answer.cuts, answer.solves)
 
 
 def _repaired(layout: Layout, roots: list[Click], chords: list[int],
