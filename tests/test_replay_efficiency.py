@@ -73,7 +73,7 @@ def test_replay_json_and_text_report_it(game, capsys):
     assert data["efficiency"] == {
         "clicks": 9, "zini": 5, "zini_lower_bound": 5, "zini_optimal": True,
         "efficiency": "5/9", "efficiency_bounds": ["5/9", "5/9"], "changed_nothing": 1,
-        "flags_unused": 2, "wasted": 3, "solver": "HiGHS",
+        "flags_unused": 2, "wasted": 3, "solver": "RC2",
         "sequence": data["efficiency"]["sequence"]}
     assert len(data["efficiency"]["sequence"]) == 5
     assert main(["replay", str(game), "--workers", "1", "--efficiency"]) == 0

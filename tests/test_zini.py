@@ -113,11 +113,12 @@ def _seq(answer):
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([(4, 3, 2), (3, 3, 2), (4, 3, 3), (3, 3, 1)]))
-def test_optimum_is_the_brute_force_minimum(seed, size):
+@given(st.integers(0, 10**6), st.sampled_from([(4, 3, 2), (3, 3, 2), (4, 3, 3), (3, 3, 1)]),
+       st.sampled_from(["maxsat", "milp"]))
+def test_optimum_is_the_brute_force_minimum(seed, size, method):
     board = random_board(*size, random.Random(seed))
-    answer = fewest_clicks(board)
-    assert answer.optimal
+    answer = fewest_clicks(board, method=method)
+    assert answer.optimal and answer.solver == ("RC2" if method == "maxsat" else "HiGHS")
     assert replay(board, _seq(answer)) == answer.clicks == answer.lower_bound
     assert answer.clicks == brute_minimum(board)
 
@@ -213,13 +214,122 @@ def test_cbc_when_highspy_is_missing(monkeypatch):
     import exactmines.efficiency.zini as zini
 
     board = random_board(9, 9, 10, random.Random(4))
-    highs = fewest_clicks(board)
+    highs = fewest_clicks(board, method="milp")
     monkeypatch.setattr(model, "solver_name", lambda: "CBC")
     monkeypatch.setattr(zini, "solver_name", lambda: "CBC")
-    cbc = fewest_clicks(board, budget=Budget.seconds(120))
+    cbc = fewest_clicks(board, budget=Budget.seconds(120), method="milp")
     assert (highs.solver, cbc.solver) == ("HiGHS", "CBC")
     assert cbc.optimal and cbc.clicks == highs.clicks == highs.lower_bound
     assert replay(board, _seq(cbc)) == cbc.clicks
     for small in (Board(4, 3, frozenset({(1, 1), (0, 3)})), Board(3, 3, frozenset({(1, 1)}))):
-        answer = fewest_clicks(small)
+        answer = fewest_clicks(small, method="milp")
         assert answer.solver == "CBC" and answer.clicks == brute_minimum(small)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4, 9])
+def test_maxsat_proves_the_milp_optimum_on_beginner_boards(seed):
+    # Two solvers, two ways of ordering the chords: the same proved minimum, and each
+    # sequence clears the board in that many clicks.
+    board = random_board(9, 9, 10, random.Random(seed))
+    sat, milp = fewest_clicks(board), fewest_clicks(board, method="milp")
+    assert sat.optimal and milp.optimal
+    assert sat.solver == "RC2" and sat.clicks == milp.clicks
+    assert replay(board, _seq(sat)) == sat.clicks == sat.lower_bound
+
+
+def test_an_interrupted_maxsat_search_keeps_a_proved_bound():
+    # Intermediate boards are rarely proved in 0.3 s: the answer is then the best sequence,
+    # with RC2's cost so far as the bound, below the minimum proved without a limit.
+    for seed in (1, 3):
+        board = random_board(16, 16, 40, random.Random(seed))
+        quick = fewest_clicks(board, budget=Budget.seconds(0.3))
+        assert replay(board, _seq(quick)) == quick.clicks
+        full = fewest_clicks(board)
+        assert full.optimal and replay(board, _seq(full)) == full.clicks
+        assert quick.lower_bound <= full.clicks <= quick.clicks
+
+
+def test_every_group_cut_holds_for_real_sequences():
+    # The clauses the MaxSAT search adds say "a left click in the group, or a chord from
+    # outside beside it or on its openings' border": every real sequence must satisfy them
+    # for any group of numbers (the first of the group it reveals is revealed so). Checked
+    # on proved and heuristic sequences, for the groups the search cuts at and random ones.
+    from exactmines.efficiency.greedy import best_greedy
+    from exactmines.efficiency.layout import Clicks, Layout
+    from exactmines.efficiency.maxsat import _Problem, _unreached
+    from exactmines.efficiency.model import _entries, parts
+
+    for seed in range(4):
+        board = random_board(9, 9, 10, random.Random(seed))
+        layout = Layout.of(board)
+        rng = random.Random(seed)
+        proved = [(kind, layout.index(cell)) for kind, cell in fewest_clicks(board).sequence]
+        for clicks in (proved, best_greedy(layout)):
+            # The sequence as columns: each click on its own, a left click on a number of
+            # an opening's border taken as the opening's (it reveals it).
+            L = {k: ("L", k) for k in range(len(layout.openings))}
+            left = {v: ("l", v) for v in layout.numbered}
+            chord = {d: ("c", d) for d in layout.numbered}
+            made = set()
+            for kind, i in clicks:
+                if kind == "chord":
+                    made.add(("c", i))
+                elif kind == "left":
+                    made.add(("L", layout.opening_of[i]) if layout.opening_of[i] >= 0
+                             else ("l", i))
+            groups = [rng.sample(layout.numbered, rng.randrange(1, 6)) for _ in range(40)]
+            state = Clicks(layout)
+            chosen = {d for d in layout.numbered if rng.random() < 0.4}
+            groups += _unreached(layout, list(layout.numbered), chosen, state)
+            for group in groups:
+                assert made & {c for c, _ in _entries(layout, group, L, left, chord)}, group
+        # The search's own copy of the entries: the same variables.
+        (part,) = parts(layout)
+        problem = _Problem(layout, part, None)
+        for group in groups:
+            assert problem.entries(tuple(group)) == [c for c, _ in _entries(
+                layout, group, problem.L, problem.left, problem.chord)]
+
+
+def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():
+    # Every variable held at the greedy's values: nothing to gain, the greedy's length.
+    # None held: the part's proved minimum. A square held outside: a sequence that still
+    # clears the board, never longer.
+    from exactmines.efficiency.greedy import best_greedy
+    from exactmines.efficiency.layout import Layout, tidy
+    from exactmines.efficiency.maxsat import _Problem
+    from exactmines.efficiency.model import parts
+
+    board = random_board(9, 9, 10, random.Random(2))
+    layout = Layout.of(board)
+    (part,) = parts(layout)
+    problem = _Problem(layout, part, None)
+    greedy = best_greedy(layout)
+    minimum = fewest_clicks(board)
+    assert len(greedy) > minimum.clicks  # a board where the greedy is not optimal
+    chosen = problem.variables(greedy)
+    # A real sequence satisfies every hard clause (so holding it leaves a solvable search).
+    for clause in problem.formula.hard:
+        assert any((lit > 0) == (abs(lit) in chosen) for lit in clause), clause
+    held = {x: x in chosen for x in range(1, len(problem.keys) + 1)}
+    assert len(problem.search(greedy, Budget.seconds(60), held).clicks) == len(greedy)
+    free = problem.search(greedy, Budget.seconds(60), {})
+    assert len(free.clicks) == minimum.clicks
+    improved = problem.improve(greedy, Budget.seconds(0.5))
+    assert len(improved) <= len(greedy)
+    sequence = [[kind, *layout.cell(i)] for kind, i in tidy(layout, improved)]
+    assert replay(board, sequence) == len(improved)
+
+
+def test_never_more_clicks_than_ms_toollib_heuristics():
+    # ms_toollib (a benchmark dependency) computes ZiNi by greedy, openings-first and
+    # randomized runs: on seeded beginner boards, proved here, the answer is never longer.
+    ms_toollib = pytest.importorskip("ms_toollib")
+    for seed in range(12):
+        board = random_board(9, 9, 10, random.Random(f"0-beginner-{seed}"))
+        grid = [[-1 if (r, c) in board.mine_cells else board.number((r, c))
+                 for c in range(9)] for r in range(9)]
+        answer = fewest_clicks(board)
+        assert answer.optimal and replay(board, _seq(answer)) == answer.clicks
+        assert answer.clicks <= min(ms_toollib.cal_zini(grid), ms_toollib.cal_hzini(grid),
+                                    ms_toollib.cal_rzini(grid))

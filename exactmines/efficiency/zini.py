@@ -4,9 +4,10 @@ a proved lower bound.
 
 The heuristics (greedy, openings first, randomized runs) give the first sequence, each
 part's clicks taken from the run that clears it in fewest; each independent part of the board
-(:func:`~exactmines.efficiency.model.parts`) is then solved exactly by the 0/1 programme of
-:mod:`exactmines.efficiency.model`, and the parts' clicks put together. The sequence
-answered has been played by the game's rules and clears the board.
+(:func:`~exactmines.efficiency.model.parts`) is then solved exactly, by MaxSAT
+(:mod:`exactmines.efficiency.maxsat`, the default) or by the 0/1 programme of
+:mod:`exactmines.efficiency.model` (``method="milp"``), and the parts' clicks put
+together. The sequence answered has been played by the game's rules and clears the board.
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ from typing import Any
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.efficiency.greedy import heuristic_runs
 from exactmines.efficiency.layout import Click, Layout, tidy
+from exactmines.efficiency.maxsat import solve_part_maxsat
 from exactmines.efficiency.model import Part, parts, solve_part, solver_name
 from exactmines.position import Board, Cell
 
 __all__ = ["Zini", "fewest_clicks"]
+
+#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 5 s): the
+#: exact search finds its own sequences, the runs are its first bound and the fallback.
+_HEURISTIC = 0.25
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,8 @@ class Zini:
     parts:
         How many independent parts the board was cut into.
     solver:
-        The MILP solver used: ``"HiGHS"`` (highspy installed) or ``"CBC"`` (PuLP's).
+        The solver used: ``"RC2"`` (PySAT's MaxSAT, the default), or with
+        ``method="milp"`` ``"HiGHS"`` (highspy installed) or ``"CBC"`` (PuLP's).
     """
 
     clicks: int
@@ -74,13 +81,15 @@ class Zini:
 
 
 def fewest_clicks(board: Board, start: Cell | None = None, *,
-                  budget: Budget = UNLIMITED) -> Zini:
+                  budget: Budget = UNLIMITED, method: str = "maxsat") -> Zini:
     """The fewest clicks that clear ``board`` (every mine known), beginning with a left
-    click at ``start`` when given.
+    click at ``start`` when given. ``method``: ``"maxsat"`` (RC2) or ``"milp"`` (HiGHS, or
+    CBC without highspy) for the parts' exact search.
 
     Under ``budget`` the answer is the best sequence found in time, with ``optimal`` false
-    unless the proved lower bound meets it. Cost: the greedy passes (milliseconds), then one
-    0/1 programme per part; a beginner or intermediate board takes well under a second.
+    unless the proved lower bound meets it. Cost: the heuristics' runs (at most 0.25 s),
+    then one exact search per part: a beginner board is proved in a fraction of a second,
+    most intermediate boards in seconds; expert boards rarely within ten.
 
     Raises
     ------
@@ -90,7 +99,8 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     layout = Layout.of(board)
     first = None if start is None else layout.safe_start(start, "--start")
     runs = heuristic_runs(
-        layout, first, seconds=min(1.0, budget.remaining() / 5) if budget.limited else 1.0)
+        layout, first, seconds=min(_HEURISTIC, budget.remaining() / 20) if budget.limited
+        else _HEURISTIC)
     greedy, heuristic = min(runs, key=lambda run: len(run[0]))
     pieces = parts(layout)
     owner = _owners(layout, pieces)
@@ -100,9 +110,10 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
         # Each part's clicks from the run that clears it in fewest: the parts are
         # independent, so together they clear the board in no more than any one run.
         mine = min(([c for c in run if owner[c[1]] == n] for run, _ in runs), key=len)
-        answer = solve_part(layout, part, first,
-                            budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
-                            incumbent=mine)
+        solve = solve_part_maxsat if method == "maxsat" else solve_part
+        answer = solve(layout, part, first,
+                       budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
+                       incumbent=mine)
         clicks += [c for c in answer.clicks if c != ("left", first)]
         lower += answer.lower_bound
     if first is not None and not any(first in part.numbered
@@ -114,7 +125,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     lower = min(lower, len(best))  # pragma: defensive; equal when the parts are proved
     return Zini(len(best), lower, len(best) == lower, layout.bbbv, len(greedy),
                 tuple((kind, layout.cell(i)) for kind, i in best), start, len(pieces),
-                heuristic, solver_name())
+                heuristic, "RC2" if method == "maxsat" else solver_name())
 
 
 def _owners(layout: Layout, pieces: list[Part]) -> list[int]:

@@ -41,7 +41,7 @@ class Efficiency:
         Clicks on flags no chord used (flags put and never used, flags taken off and the
         clicks that took them off).
     solver:
-        The MILP solver of the ZiNi.
+        The solver of the ZiNi (:attr:`~exactmines.efficiency.zini.Zini.solver`).
     sequence:
         The ``zini`` clicks that clear the board, ``(kind, (row, col))`` in order (kind
         ``"left"``, ``"flag"`` or ``"chord"``), as ``exactmines zini`` gives them.

@@ -1,0 +1,339 @@
+"""The fewest clicks of a part as a MaxSAT problem, solved by PySAT's RC2, with the order of
+the chords enforced by clauses added while solving.
+
+The variables and hard clauses are the 0/1 programme's of
+:mod:`exactmines.efficiency.model` (a left click per opening and isolated number, a flag
+per mine, a chord per number; every unit revealed, a chord's mines flagged and its number
+revealed, the order rows of the smallest groups), each click a soft clause "not clicked"
+of weight 1. RC2 finds an assignment of fewest clicks by unsatisfiable cores: its cost
+only grows, and is at every moment a proved lower bound.
+
+Order. The assignment is played (:func:`~exactmines.efficiency.model._play`); if cells stay
+covered, a clause is added for each group of covered numbers the chosen chords cannot
+reach from outside (the covered numbers joined, and for each covered number the numbers
+whose chosen chords would reveal it, followed back): "a left click in the group or a chord
+beside it from outside". Every real sequence satisfies them (the first cell of the group
+it reveals is revealed so), so the bound stays proved; the assignment that plays through
+is optimal. Cutting at every covered number, not only at each joined group, is what makes
+it fast: a beginner board is proved in a few rounds instead of tens.
+
+A heuristic sequence is the answer until the solver finds one as short; each round the
+played part of the assignment is finished greedily, which can give a better one. The time
+limit interrupts the SAT solver (from a timer thread): what was proved is kept.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+from exactmines.budget import Budget
+from exactmines.efficiency.layout import Click, Layout
+from exactmines.efficiency.model import Part, PartAnswer, _entries, _groups, _play, _revealers
+
+__all__ = ["solve_part_maxsat"]
+
+#: Parts with more numbers than this are searched for shorter sequences before the proof
+#: (the largest part of 200 seeded intermediate boards had 174 numbers, the smallest
+#: expert board's largest part 281).
+LARGE = 250
+
+#: The share of a part's time for the proof before the neighbourhood search takes over
+#: (parts of at most :data:`LARGE` numbers).
+_PROOF = 0.8
+
+#: Seconds at most for one square of the neighbourhood search.
+_WINDOW = 0.5
+
+#: The unplayable assignments of the search are finished greedily once in this many
+#: rounds (each is also repaired, which is cheaper and most often as good).
+_GREEDY_EVERY = 8
+
+#: The SAT solver RC2 runs on (Glucose 3: it can be interrupted).
+_SOLVER = "g3"
+
+
+class _Stopped(Exception):
+    """The time limit was reached inside RC2."""
+
+
+def _rc2(formula: Any) -> Any:
+    from pysat.examples.rc2 import RC2
+
+    class TimedRC2(RC2):  # type: ignore[misc]
+        """RC2 whose every SAT call can be interrupted, raising :class:`_Stopped`; a call
+        that RC2 itself limits (core minimisation's conflict budget) still answers
+        ``None`` as RC2 expects."""
+
+        expired = False
+
+        def _call_oracle(self, assumptions: Any = (), expect_interrupt: bool = False) -> Any:
+            if self.expired:
+                raise _Stopped
+            result = self.oracle.solve_limited(assumptions=list(assumptions),
+                                               expect_interrupt=True)
+            if result is None and self.expired:
+                raise _Stopped
+            return result
+
+    return TimedRC2(formula, solver=_SOLVER, adapt=True, exhaust=True, minz=True)
+
+
+class _Alarm:
+    """Interrupts ``rc2`` when ``seconds`` have passed, and again every 50 ms until
+    stopped (an interrupt that lands between two SAT calls is not lost)."""
+
+    def __init__(self, rc2: Any, seconds: float) -> None:
+        self.rc2, self.done = rc2, threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(seconds,), daemon=True)
+        self.thread.start()
+
+    def _run(self, seconds: float) -> None:
+        if self.done.wait(seconds if math.isfinite(seconds) else None):
+            return
+        self.rc2.expired = True
+        while True:
+            self.rc2.oracle.interrupt()
+            if self.done.wait(0.05):
+                return
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+class _Problem:
+    """A part's variables and hard clauses (see the module), and the search for an
+    assignment of fewest clicks that plays through."""
+
+    def __init__(self, layout: Layout, part: Part, start: int | None) -> None:
+        from pysat.formula import WCNF
+
+        self.layout, self.part = layout, part
+        in_part = set(part.numbered)
+        isolated = [v for v in part.numbered if not layout.borders_of[v]]
+        self.start = start if start is not None and (
+            start in in_part or layout.opening_of[start] in part.openings) else None
+        self.keys: list[tuple[str, int]] = []
+
+        def var(key: tuple[str, int]) -> int:
+            self.keys.append(key)
+            return len(self.keys)
+
+        self.L = L = {k: var(("L", k)) for k in part.openings}
+        lefts = set(isolated) | ({self.start} if self.start in in_part else set())
+        self.left = left = {v: var(("l", v)) for v in sorted(lefts)}
+        mines = sorted({i for d in part.numbered for i in layout.neighbours[d]
+                        if layout.mine[i]})
+        self.flag = flag = {m: var(("f", m)) for m in mines}
+        self.chord = chord = {d: var(("c", d)) for d in part.numbered
+                              if any(not layout.mine[i] for i in layout.neighbours[d])}
+        self.formula = formula = WCNF()
+        for k in part.openings:
+            formula.append([L[k]] + [chord[d] for d in layout.openings[k][1] if d in chord])
+        for v in isolated:
+            formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in chord])
+        for d, x in chord.items():
+            formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
+            formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
+        small: set[frozenset[int]] = set()
+        for v in part.numbered:
+            small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
+        groups = ([sorted(g) for g in small]
+                  + [list(layout.openings[k][1]) for k in part.openings])
+        for group in sorted(groups):
+            formula.append([c for c, _ in _entries(layout, group, L, left, chord)])
+        if self.start is not None:
+            formula.append([left[self.start] if self.start in left
+                            else L[layout.opening_of[self.start]]])
+        # For each number, what can reveal it first: (variable, the chord's number or -1).
+        self._into: dict[int, list[tuple[int, int]]] = {}
+        for v in part.numbered:
+            found = {(left[v], -1)} if v in left else set()
+            for k in layout.borders_of[v]:
+                found.add((L[k], -1))
+                found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
+            found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
+            self._into[v] = sorted(found)
+
+    def entries(self, group: tuple[int, ...]) -> list[int]:
+        """The variables of :func:`~exactmines.efficiency.model._entries` (what reveals a
+        number of ``group`` first, from outside it), from each number's list made once."""
+        members = set(group)
+        return sorted({x for v in group for x, source in self._into[v]
+                       if source not in members})
+
+    def variables(self, clicks: list[Click]) -> set[int]:
+        """The variables a sequence that reveals the part sets: each click's own, a left
+        click on a number of an opening's border taken as that opening's (it reveals it,
+        and no less)."""
+        layout, chosen = self.layout, set()
+        for kind, i in clicks:
+            if kind == "flag":
+                chosen.add(self.flag[i])
+            elif kind == "chord":
+                chosen.add(self.chord[i])
+            elif i in self.left:
+                chosen.add(self.left[i])
+            elif layout.opening_of[i] >= 0:
+                chosen.add(self.L[layout.opening_of[i]])
+            else:
+                chosen.add(self.L[layout.borders_of[i][0]])
+        return chosen
+
+    def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
+               ) -> PartAnswer:
+        """The proof loop: RC2's assignments of fewest clicks, each played, its unplayable
+        groups cut, until one plays through or ``budget`` runs out. ``fixed``: variables
+        held at a value (a neighbourhood search; the bound then says nothing of the part).
+        """
+        from exactmines.efficiency.greedy import greedy
+
+        layout, part, start_here = self.layout, self.part, self.start
+        formula = self.formula.copy()
+        for x in range(1, len(self.keys) + 1):
+            if fixed is not None and x in fixed:
+                formula.append([x if fixed[x] else -x])
+            else:
+                formula.append([-x], weight=1)
+        lower, cuts, solves = 1, 0, 0
+        if len(best) <= lower:
+            return PartAnswer(best, lower, True)
+        rc2 = _rc2(formula)
+        alarm = _Alarm(rc2, budget.remaining())
+        try:
+            while not budget.expired():
+                model = rc2.compute()
+                solves += 1
+                if model is None:
+                    if fixed is not None:  # pragma: no cover - the incumbent satisfies it
+                        break
+                    raise RuntimeError("the click programme has no solution")
+                lower = max(lower, rc2.cost)
+                chosen = {x for x in model if x > 0}
+                roots: list[Click] = [] if start_here is None else [("left", start_here)]
+                roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
+                          if x in chosen and (start_here is None
+                                              or layout.opening_of[start_here] != k)]
+                roots += [("left", v) for v, x in self.left.items()
+                          if x in chosen and v != start_here]
+                chords = [d for d, x in self.chord.items() if x in chosen]
+                played, state = _play(layout, roots, chords)
+                covered = [v for v in part.numbered if not state.revealed[v]]
+                if not covered:
+                    if len(played) < len(best):
+                        best = played
+                    break
+                tries = [_repaired(layout, roots, chords, part)]
+                if solves % _GREEDY_EVERY == 1:
+                    tries.append(greedy(layout, None, prefix=tuple(played), part=part))
+                for finished in tries:
+                    if len(finished) < len(best):
+                        best = finished
+                if fixed is None and len(best) <= lower:
+                    break
+                for group in _unreached(layout, covered, set(chords), state):
+                    rc2.add_clause(self.entries(group))
+                    cuts += 1
+        except _Stopped:
+            lower = max(lower, rc2.cost)
+        finally:
+            alarm.stop()
+            rc2.delete()
+        return PartAnswer(best, lower, fixed is None and len(best) <= lower, cuts, solves)
+
+    def improve(self, best: list[Click], budget: Budget, seed: int = 0) -> list[Click]:
+        """A neighbourhood search from ``best``: every click outside a square of the board
+        held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
+        at random, until ``budget`` runs out. Never longer than ``best``."""
+        import random
+
+        layout, rng = self.layout, random.Random(seed)
+        width = layout.board.width
+        # The cells of each variable: an opening's zeros, else its own cell.
+        where = [layout.openings[i][0] if kind == "L" else (i,) for kind, i in self.keys]
+        cells = list(self.part.numbered)
+        while not budget.expired():
+            cr, cc = divmod(rng.choice(cells), width)
+            radius = rng.choice((2, 3, 3, 4))
+            chosen = self.variables(best)
+            fixed = {x: x in chosen for x, at in enumerate(where, start=1)
+                     if not any(max(abs(z // width - cr), abs(z % width - cc)) <= radius
+                                for z in at)}
+            window = Budget.seconds(max(min(_WINDOW, budget.remaining()), 0.001))
+            found = self.search(best, window, fixed)
+            if len(found.clicks) < len(best):
+                best = found.clicks
+        return best
+
+
+def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Budget,
+                      incumbent: list[Click] | None = None) -> PartAnswer:
+    """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
+    (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
+    reveal the part, the answer when nothing shorter is found. A part too large to be
+    proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
+    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`); another
+    part not proved within :data:`_PROOF` of its time spends the rest on that search."""
+    from exactmines.efficiency.greedy import greedy
+
+    problem = _Problem(layout, part, start)
+    best = greedy(layout, problem.start, part=part)
+    if incumbent is not None and len(incumbent) < len(best):
+        best = incumbent
+    if not budget.limited:
+        return problem.search(best, budget)
+    if len(part.numbered) > LARGE:
+        best = problem.improve(best, budget.share(0.5))
+        return problem.search(best, budget)
+    answer = problem.search(best, budget.share(_PROOF))
+    if answer.optimal or budget.expired():
+        return answer
+    # Not proved in time: the rest of the time to look for a shorter sequence.
+    better = problem.improve(answer.clicks, budget)
+    return PartAnswer(better, answer.lower_bound, len(better) <= answer.lower_bound,
+                      answer.cuts, answer.solves)
+
+
+def _repaired(layout: Layout, roots: list[Click], chords: list[int],
+              part: Part) -> list[Click]:
+    """The assignment made playable: while numbers stay covered, a left click on a covered
+    number of a chosen chord (the first, in each group of covered numbers), the chords
+    played again; flags no played chord needs are left out."""
+    roots = list(roots)
+    waiting = set(chords)
+    while True:
+        played, state = _play(layout, roots, chords)
+        covered = [v for v in part.numbered if not state.revealed[v]]
+        if not covered:
+            break
+        for group in _groups(layout, covered, state):
+            d = min((v for v in group if v in waiting), default=group[0])
+            roots.append(("left", d))
+    needed = {i for kind, d in played if kind == "chord"
+              for i in layout.neighbours[d] if layout.mine[i]}
+    return [c for c in played if c[0] != "flag" or c[1] in needed]
+
+
+def _unreached(layout: Layout, covered: list[int], chords: set[int],
+               state: Any) -> list[tuple[int, ...]]:
+    """Groups of covered numbers that nothing chosen reveals from outside: each joined
+    group (:func:`~exactmines.efficiency.model._groups`), and for each covered number the
+    covered numbers whose chosen chords would reveal it (beside it, or on the border of an
+    opening it borders), followed back."""
+    waiting = chords & set(covered)
+    found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
+    for v in covered:
+        group, stack = {v}, [v]
+        while stack:
+            a = stack.pop()
+            before = [d for d in layout.neighbours[a] if d in waiting]
+            for k in layout.borders_of[a]:
+                before += [d for d in layout.openings[k][1] if d in waiting]
+            for d in before:
+                if d not in group:
+                    group.add(d)
+                    stack.append(d)
+        found.add(tuple(sorted(group)))
+    return sorted(found)
