@@ -69,8 +69,8 @@ def find_fault(position: Position, engine: Backend, *,
             return Fault(f"inconsistent: no layout satisfies {_clue_words(position, cells)} "
                          "together", cells)
         counts.append(found)
-    left = frontier.mines_left
-    if left is None:
+    left, total = frontier.mines_left, position.mines
+    if left is None or total is None:
         return None
     numbers = [c.mine_numbers() for c in counts]
     outside = len(frontier.outside)
@@ -79,7 +79,7 @@ def find_fault(position: Position, engine: Backend, *,
     low = sum(min(n) for n in numbers)
     high = sum(max(n) for n in numbers) + outside
     flags = len(position.flags)
-    return Fault(f"inconsistent: the total of {plural(position.mines, 'mine')} does not fit; "
+    return Fault(f"inconsistent: the total of {plural(total, 'mine')} does not fit; "
                  f"the numbers allow between {low + flags} and {high + flags} (flags included)",
                  count=True)
 

@@ -108,12 +108,12 @@ def _numbered(ax: Any, name: str, clicks: Sequence[tuple[str, tuple[int, int]]],
     points = cell * 72  # a cell's side in points
     for (r, c), here in on_cell.items():
         if len(here) > 2:  # a flag put and taken off again and again: its first click
-            here = [(here[0][0], here[0][1], f"{here[0][0]}+{len(here) - 1}")]
+            marks = [(here[0][1], f"{here[0][0]}+{len(here) - 1}")]
         else:
-            here = [(number, kind, str(number)) for number, kind in here]
-        n = len(here)
+            marks = [(kind, str(number)) for number, kind in here]
+        n = len(marks)
         scale = 1.0 if n == 1 else 0.55
-        for j, (_, kind, label) in enumerate(here):
+        for j, (kind, label) in enumerate(marks):
             marker, colour, _ = KIND_STYLE[kind]
             x = c + 0.5 + (j - (n - 1) / 2) * (0.9 / n)
             ax.scatter([x], [r + 0.5], s=(0.8 * points * scale) ** 2, marker=marker,

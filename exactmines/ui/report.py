@@ -148,7 +148,8 @@ def analysis_to_text(result: Analysis, file: str | None = None) -> str:
     if not result.verdicts_complete:
         lines.append("[bold yellow]verdicts incomplete[/]: the time limit came first; every "
                      "safe and mine shown is proved, some unknown cells may be either")
-    shape = ("frontier not built" if result.components is None else
+    shape = ("frontier not built" if result.components is None
+             or result.frontier_cells is None else
              f"{plural(result.components, 'component')}, "
              f"{plural(result.frontier_cells, 'frontier cell')} "
              f"(largest {result.largest_component})")
