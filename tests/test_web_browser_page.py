@@ -15,6 +15,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     page,
     wait_ready,
 )
+from test_web_page_ends import menu_closed_over_a_board_in_reach, one_step
 
 SAFE_CELLS = ("window.exactmines.state.overlay.analysis.cell_groups"
               ".filter(g => g.verdict === 'safe').flatMap(g => g.cells)")
@@ -27,11 +28,7 @@ def test_a_wrong_flag_is_counted_once_in_the_safe_cells(page, base_url):  # noqa
     page.goto(base_url + "#play:30x16x99:opening:3:noguess")
     wait_ready(page)
     for _ in range(3):
-        # A step may open several cells: each waits for the clicks to grow past its own.
-        before = page.evaluate("window.exactmines.state.game.clicks.length")
-        page.click("#step")
-        page.wait_for_function(f"() => window.exactmines.state.game.clicks.length > {before}")
-        wait_ready(page)
+        one_step(page)
     safe = page.evaluate(SAFE_CELLS)
     assert len(safe) > 2
     page.click(f"#c{safe[-1]}", button="right")
@@ -121,14 +118,7 @@ def test_the_phones_menu_closes_when_another_size_shape_or_mode_is_chosen(browse
     tab.select_option("#preset", "16x16x40")
     tab.wait_for_function("() => window.exactmines.state.game.width === 16")
     wait_ready(tab)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / "test_the_menu_after_another_size.png"))
-    assert not tab.locator("#controls").is_visible()
-    assert tab.get_attribute("#menu", "aria-expanded") == "false"
-    box = tab.locator("#c0").bounding_box()
-    hit = tab.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, "
-                       f"{box['y'] + box['height'] / 2}).id")
-    assert hit == "c0"
+    menu_closed_over_a_board_in_reach(tab, "test_the_menu_after_another_size.png")
     # Analyse from the header, the menu open: the board drawn is in reach at once.
     tab.tap("#menu")
     assert tab.locator("#controls").is_visible()

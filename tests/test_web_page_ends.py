@@ -53,15 +53,7 @@ def test_the_menu_of_a_phone_closes_when_a_board_is_loaded_or_a_game_dealt(brows
     tab.tap("#paste-load")
     tab.wait_for_function("() => window.exactmines.state.width === 9")
     wait_ready(tab)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / "test_the_menu_after_paste.png"))
-    assert not tab.locator("#controls").is_visible()
-    assert tab.get_attribute("#menu", "aria-expanded") == "false"
-    # The board is in reach: a tap lands on a cell (the menu covered it).
-    box = tab.locator("#c0").bounding_box()
-    hit = tab.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, "
-                       f"{box['y'] + box['height'] / 2}).id")
-    assert hit == "c0"
+    menu_closed_over_a_board_in_reach(tab, "test_the_menu_after_paste.png")
     tab.tap("#mode-play")
     tab.wait_for_function("() => window.exactmines.state.game !== null")
     tab.tap("#menu")
@@ -141,17 +133,35 @@ def test_after_a_game_the_cell_panel_says_the_game_is_over(page, base_url):  # n
         assert "analysing" not in info and "the game is over" in info, info
 
 
+def menu_closed_over_a_board_in_reach(tab, shot: str) -> None:
+    """The phone's menu is closed (screenshot ``shot`` taken) and a tap on the board lands
+    on a cell (the open menu covered it)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / shot))
+    assert not tab.locator("#controls").is_visible()
+    assert tab.get_attribute("#menu", "aria-expanded") == "false"
+    box = tab.locator("#c0").bounding_box()
+    hit = tab.evaluate(f"document.elementFromPoint({box['x'] + box['width'] / 2}, "
+                       f"{box['y'] + box['height'] / 2}).id")
+    assert hit == "c0"
+
+
+def one_step(tab) -> None:
+    """Press Step and wait for its answer: a step may open several cells, so it waits for
+    the clicks to grow past their number before it, then for the overlay."""
+    before = tab.evaluate("window.exactmines.state.game.clicks.length")
+    tab.click("#step")
+    tab.wait_for_function(f"() => window.exactmines.state.game.clicks.length > {before}")
+    wait_ready(tab)
+
+
 def test_the_hint_names_every_safe_cell_the_panel_counts_and_frames(page, base_url):  # noqa: F811 (fixtures)
     # The hint said "(and 2 more certainly safe cells)" while the panel said 6 safe and
     # framed 6: the player's move was the few cells its local rules found first.
     page.goto(base_url + "#play:30x16x99:opening:3:noguess")
     wait_ready(page)
     for _ in range(3):
-        # A step may open several cells: each waits for the clicks to grow past its own.
-        before = page.evaluate("window.exactmines.state.game.clicks.length")
-        page.click("#step")
-        page.wait_for_function(f"() => window.exactmines.state.game.clicks.length > {before}")
-        wait_ready(page)
+        one_step(page)
         safe = page.evaluate("window.exactmines.state.overlay.analysis.cell_groups"
                              ".filter(g => g.verdict === 'safe')"
                              ".reduce((n, g) => n + g.cells.length, 0)")

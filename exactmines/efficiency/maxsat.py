@@ -30,7 +30,15 @@ from typing import Any
 
 from exactmines.budget import Budget
 from exactmines.efficiency.layout import Click, Layout
-from exactmines.efficiency.model import Part, PartAnswer, _entries, _groups, _play, _revealers
+from exactmines.efficiency.model import (
+    Part,
+    PartAnswer,
+    _entries,
+    _groups,
+    _play,
+    _revealers,
+    reach,
+)
 
 __all__ = ["solve_part_maxsat"]
 
@@ -325,15 +333,5 @@ def _unreached(layout: Layout, covered: list[int], chords: set[int],
     waiting = chords & set(covered)
     found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
     for v in covered:
-        group, stack = {v}, [v]
-        while stack:
-            a = stack.pop()
-            before = [d for d in layout.neighbours[a] if d in waiting]
-            for k in layout.borders_of[a]:
-                before += [d for d in layout.openings[k][1] if d in waiting]
-            for d in before:
-                if d not in group:
-                    group.add(d)
-                    stack.append(d)
-        found.add(tuple(sorted(group)))
+        found.add(tuple(sorted(reach(layout, v, waiting))))
     return sorted(found)

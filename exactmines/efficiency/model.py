@@ -401,24 +401,31 @@ def _play(layout: Layout, roots: list[Click], chords: list[int]) -> tuple[list[C
 
 def _groups(layout: Layout, covered: list[int], state: Any) -> list[list[int]]:
     """The covered numbers in groups: joined when beside each other or on the border of the
-    same (covered) opening."""
+    same (covered) opening. Each group starts with the number it was grown from."""
     todo = set(covered)
     found = []
     while todo:
         seed = todo.pop()
-        group, stack = [seed], [seed]
-        while stack:
-            v = stack.pop()
-            near = [i for i in layout.neighbours[v] if i in todo]
-            for k in layout.borders_of[v]:
-                near += [i for i in layout.openings[k][1] if i in todo]
-            for i in near:
-                if i in todo:
-                    todo.discard(i)
-                    group.append(i)
-                    stack.append(i)
-        found.append(group)
+        group = reach(layout, seed, todo)
+        todo -= group
+        found.append([seed] + sorted(group - {seed}))
     return found
+
+
+def reach(layout: Layout, start: int, within: set[int]) -> set[int]:
+    """``start`` and the cells of ``within`` joined to it, step by step: beside each other,
+    or on the border of the same opening."""
+    group, stack = {start}, [start]
+    while stack:
+        v = stack.pop()
+        near = [i for i in layout.neighbours[v] if i in within]
+        for k in layout.borders_of[v]:
+            near += [i for i in layout.openings[k][1] if i in within]
+        for i in near:
+            if i not in group:
+                group.add(i)
+                stack.append(i)
+    return group
 
 
 def _entries(layout: Layout, group: list[int], L: dict[int, int], left: dict[int, int],
