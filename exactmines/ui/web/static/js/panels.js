@@ -420,7 +420,7 @@ function renderReplay() {
     ["ms_toollib", time],
     ["clicks", el("span", { id: "replay-classes" }, replayClasses(a))],
   ]));
-  box.append(ziniPathSection() || "");
+  box.append(ziniPathSection(renderPanel) || "");
   const event = replayEvent();
   if (event) {
     const at = `${event.kind} at ${event.cell[0]},${event.cell[1]}, ${event.time.toFixed(3)} s`;

@@ -6,7 +6,6 @@
  * board's own rendering never touches them), drawn by style.css. */
 import { api } from "./api.js";
 import { $, clearError, el, entries, showError } from "./dom.js";
-import { renderPanel } from "./panels.js";
 import { state } from "./state.js";
 
 export const KINDS = { left: "left click", flag: "flag", chord: "chord" };
@@ -31,7 +30,7 @@ function mark(sequence) {
   });
 }
 
-async function toggle(on) {
+async function toggle(on, redraw) {
   wanted = on;
   const replay = state.replay;
   if (on && replay && !replay.answer.efficiency) {
@@ -48,18 +47,20 @@ async function toggle(on) {
       $("busy").textContent = "";
     }
   }
-  renderPanel();
+  redraw();
 }
 
 /** The Replay panel's section for a won game: the toggle and, when on, the counts and the
- * legend; the numbers put on the board (or taken off). Null for a lost game. */
-export function ziniPathSection() {
+ * legend; the numbers put on the board (or taken off). Null for a lost game. `redraw`
+ * draws the panel again once the toggle has changed (the panel's own function, handed in
+ * so that this module needs nothing from the panel's). */
+export function ziniPathSection(redraw) {
   clearMarks();
   const replay = state.replay;
   if (!replay || !replay.answer.won) return null;
   const input = el("input", { type: "checkbox", id: "zini-path-toggle" });
   input.checked = wanted;
-  input.addEventListener("change", () => toggle(input.checked));
+  input.addEventListener("change", () => toggle(input.checked, redraw));
   const box = el("section", { id: "zini-path" },
     el("label", null, input, " show the fewest clicks"));
   const e = replay.answer.efficiency;
