@@ -63,8 +63,15 @@ def test_a_hang_is_kept_with_its_input_and_replays(tmp_path):
 
 
 def test_an_interrupted_run_keeps_what_it_found(tmp_path):
-    process = subprocess.Popen([sys.executable, str(SCRIPT), "--inputs", "100000", "--only",
-                                "cli", "--timeout", "0.01", "--out", str(tmp_path)],
+    from test_signals import DEFAULT_SIGNALS
+
+    # Started with Ctrl-C as a shell leaves it (a child inherits an ignored SIGINT from the
+    # test run, and then runs to its end).
+    script = ("import runpy; sys.argv = sys.argv[1:]; "
+              "runpy.run_path(sys.argv[0], run_name='__main__')")
+    process = subprocess.Popen([sys.executable, "-c", DEFAULT_SIGNALS + script, str(SCRIPT),
+                                "--inputs", "100000", "--only", "cli", "--timeout", "0.01",
+                                "--out", str(tmp_path)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     findings = tmp_path / "findings"
     deadline = time.monotonic() + 300

@@ -227,18 +227,23 @@ def test_generate_with_workers_interrupted_keeps_its_boards_and_resumes(tmp_path
     import os
     import signal
     import subprocess
-    import sys
     import time
 
+    from test_signals import exactmines
+
     out = tmp_path / "o"
-    args = [sys.executable, "-m", "exactmines", "generate", "noguess", "--width", "30",
-            "--height", "16", "--mines", "200", "--count", "400", "--seed", "4",
-            "--workers", "2", "--out", str(out)]
+    # Started with Ctrl-C as a shell leaves it (a child inherits an ignored SIGINT from the
+    # test run: the run then went to its end and exited 0, in a whole run under load), and
+    # more boards than can be dealt before the signal comes.
+    args = exactmines("generate", "noguess", "--width", "30", "--height", "16", "--mines",
+                      "200", "--count", "4000", "--seed", "4", "--workers", "2", "--out",
+                      str(out))
     run = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while len(list(out.glob("*.json"))) < 3 and time.monotonic() < deadline \
             and run.poll() is None:
         time.sleep(0.05)
+    assert run.poll() is None, "the run ended before the signal"
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=120)
     assert run.returncode == 130, err

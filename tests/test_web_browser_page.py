@@ -176,3 +176,30 @@ def test_what_the_player_types_before_the_server_answers_stays(page, base_url): 
     page.wait_for_function("() => document.getElementById('backend').options.length > 1")
     assert [page.input_value(f"#{name}") for name in ("width", "height", "mines", "time-limit")] \
         == ["30", "16", "240", "2"]
+
+
+def test_what_the_player_types_while_a_game_is_dealt_stays(page, base_url):  # noqa: F811
+    # Play deals a game at once; when it came back (late on a loaded machine) the fields took
+    # its size back, so a width typed meanwhile went, and New game then dealt 9x16 with 240
+    # mines ("must be 0 to 143") instead of the 30x16 the player had typed.
+    page.goto(base_url)
+    wait_ready(page)
+    held = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.click("#mode-play")
+    page.wait_for_function("() => true")
+    page.fill("#width", "30")
+    page.fill("#height", "16")
+    page.fill("#mines", "240")
+    page.fill("#seed", "5")
+    assert held, "Play deals a game at once"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/games")
+    page.wait_for_function("() => window.exactmines.state.game !== null")
+    assert [page.input_value(f"#{name}") for name in ("width", "height", "mines", "seed")] \
+        == ["30", "16", "240", "5"]
+    page.click("#new-game")
+    page.wait_for_function("() => window.exactmines.state.game.mines === 240")
+    game = page.evaluate("window.exactmines.state.game")
+    assert (game["width"], game["height"], game["seed"]) == (30, 16, 5)

@@ -26,14 +26,18 @@ setInterval(() => {
   if (g && timer && g.started && !g.over) timer.textContent = clockText(gameSeconds());
 }, 100);
 
-/** Show a game as the server sent it. */
-export function setGame(game) {
+/** The game's fields as they stand (size, mines, shape, seed). */
+const sizeFields = () => ["width", "height", "mines", "topology", "seed"].map((id) => $(id).value).join(" ");
+
+/** Show a game as the server sent it; the size fields show its size unless `keepFields`
+ * (the player typed another while it was dealt). */
+export function setGame(game, keepFields = false) {
   const sized = !state.game || state.game.width !== game.width || state.game.height !== game.height
     || state.game.topology !== game.topology;
   state.game = game;
   state.clock = game.seconds === null ? null : { seconds: game.seconds, at: performance.now() };
   state.width = game.width; state.height = game.height;
-  if (!game.fixed_board) {
+  if (!game.fixed_board && !keepFields) {
     $("width").value = game.width; $("height").value = game.height; $("mines").value = game.mines;
     $("topology").value = game.topology;
     const key = `${game.width}x${game.height}x${game.mines}`;
@@ -59,14 +63,18 @@ export async function newGame(board) {
     topology: $("topology").value,
   };
   if (seedText !== "" && !/^\d+$/.test(seedText)) { showError(`seed ${seedText}: a whole number, 0 or more`); return; }
+  const asked = sizeFields();
   try {
     const game = await gameRequest(() => api("/api/games", body));
     clearError();
     state.hintMove = null; state.hintNote = null;
     state.game = null;
-    if (!board) $("seed").value = String(game.seed);
+    // What the player typed while the game was dealt stays for the next New game (the
+    // fields took the game's size back, and New game then dealt a size nobody asked for).
+    const typed = !board && sizeFields() !== asked;
+    if (!board && !typed) $("seed").value = String(game.seed);
     showCellInfo(null);
-    await setGame(game);
+    await setGame(game, typed);
   } catch (error) { showError(error.message); }
 }
 
