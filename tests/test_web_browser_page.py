@@ -155,6 +155,17 @@ def test_the_jsminesweeper_link_copied_is_read_back_by_convert(page, base_url, t
     assert read_board(out) == Board(8, 5, frozenset({(0, 0), (2, 3), (4, 6), (4, 7)}))
 
 
+def type_in(page, values: dict[str, str]) -> None:  # noqa: F811 (fixtures)
+    """Type each value in the field of that id, as a player would."""
+    for name, value in values.items():
+        page.fill(f"#{name}", value)
+
+
+def fields(page, values: dict[str, str]) -> dict[str, str]:  # noqa: F811 (fixtures)
+    """What the fields named in ``values`` hold now."""
+    return {name: page.input_value(f"#{name}") for name in values}
+
+
 def test_what_the_player_types_before_the_server_answers_stays(page, base_url):  # noqa: F811
     # The server's first answer (its limits and shapes) held back while the player picks
     # Play and types a size: the page used to draw its empty 9x9 board when the answer came,
@@ -165,17 +176,14 @@ def test_what_the_player_types_before_the_server_answers_stays(page, base_url): 
     page.goto(base_url)
     page.wait_for_function("() => document.querySelector('#board .cell') !== null")
     page.click("#mode-play")
-    page.fill("#width", "30")
-    page.fill("#height", "16")
-    page.fill("#mines", "240")
-    page.fill("#time-limit", "2")
+    typed = {"width": "30", "height": "16", "mines": "240", "time-limit": "2"}
+    type_in(page, typed)
     page.wait_for_function("() => true")  # one turn of the page's loop
     assert held, "the page asks the server for its limits at once"
     for route in held:
         route.continue_()
     page.wait_for_function("() => document.getElementById('backend').options.length > 1")
-    assert [page.input_value(f"#{name}") for name in ("width", "height", "mines", "time-limit")] \
-        == ["30", "16", "240", "2"]
+    assert fields(page, typed) == typed
 
 
 def test_what_the_player_types_while_a_game_is_dealt_stays(page, base_url):  # noqa: F811
@@ -188,17 +196,14 @@ def test_what_the_player_types_while_a_game_is_dealt_stays(page, base_url):  # n
     page.route("**/api/games", lambda route: held.append(route))
     page.click("#mode-play")
     page.wait_for_function("() => true")
-    page.fill("#width", "30")
-    page.fill("#height", "16")
-    page.fill("#mines", "240")
-    page.fill("#seed", "5")
+    typed = {"width": "30", "height": "16", "mines": "240", "seed": "5"}
+    type_in(page, typed)
     assert held, "Play deals a game at once"
     for route in held:
         route.continue_()
     page.unroute("**/api/games")
     page.wait_for_function("() => window.exactmines.state.game !== null")
-    assert [page.input_value(f"#{name}") for name in ("width", "height", "mines", "seed")] \
-        == ["30", "16", "240", "5"]
+    assert fields(page, typed) == typed
     page.click("#new-game")
     page.wait_for_function("() => window.exactmines.state.game.mines === 240")
     game = page.evaluate("window.exactmines.state.game")
