@@ -33,7 +33,6 @@ from exactmines.efficiency.layout import Click, Layout
 from exactmines.efficiency.model import (
     Part,
     PartAnswer,
-    _entries,
     _groups,
     _play,
     _revealers,
@@ -145,16 +144,6 @@ class _Problem:
         for d, x in chord.items():
             formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
             formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
-        small: set[frozenset[int]] = set()
-        for v in part.numbered:
-            small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
-        groups = ([sorted(g) for g in small]
-                  + [list(layout.openings[k][1]) for k in part.openings])
-        for group in sorted(groups):
-            formula.append([c for c, _ in _entries(layout, group, L, left, chord)])
-        if self.start is not None:
-            formula.append([left[self.start] if self.start in left
-                            else L[layout.opening_of[self.start]]])
         # For each number, what can reveal it first: (variable, the chord's number or -1).
         self._into: dict[int, list[tuple[int, int]]] = {}
         for v in part.numbered:
@@ -164,10 +153,21 @@ class _Problem:
                 found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
             found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
             self._into[v] = sorted(found)
+        small: set[frozenset[int]] = set()
+        for v in part.numbered:
+            small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
+        groups = ([sorted(g) for g in small]
+                  + [list(layout.openings[k][1]) for k in part.openings])
+        for group in sorted(groups):
+            formula.append(self.entries(tuple(group)))
+        if self.start is not None:
+            formula.append([left[self.start] if self.start in left
+                            else L[layout.opening_of[self.start]]])
 
     def entries(self, group: tuple[int, ...]) -> list[int]:
-        """The variables of :func:`~exactmines.efficiency.model._entries` (what reveals a
-        number of ``group`` first, from outside it), from each number's list made once."""
+        """The variables of what can reveal a number of ``group`` first, from outside it
+        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's list
+        made once."""
         members = set(group)
         return sorted({x for v in group for x, source in self._into[v]
                        if source not in members})
