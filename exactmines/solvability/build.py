@@ -122,13 +122,15 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for round_ in range(BUILD_ROUNDS):
         fresh = outcome.revealed
         while not outcome.solvable:
-            unreached = ((1 << area) - 1) & ~shape.dilate(outcome.revealed) & ~outcome.flagged
             moved = _move(shape, area, mine, keep, outcome, fresh, rng,
                           lean if not round_ else 0)
             if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
                 return None
             before = outcome.revealed
-            lean += (moved[0] & unreached).bit_count() - (mine & unreached).bit_count()
+            if not round_:  # only the first round balances its moves
+                unreached = (((1 << area) - 1) & ~shape.dilate(outcome.revealed)
+                             & ~outcome.flagged)
+                lean += (moved[0] & unreached).bit_count() - (mine & unreached).bit_count()
             # deduction goes on from where it stood: only what the move changed is
             # looked at again
             outcome = solver.move(indices_of(mine ^ moved[0]))
