@@ -251,6 +251,8 @@ def test_generate_with_workers_interrupted_keeps_its_boards_and_resumes(tmp_path
     kept = {p.name: p.read_text() for p in out.iterdir()}
     assert kept and all(name.endswith((".json", ".mine")) for name in kept)
     assert not [name for name in os.listdir(out) if name.startswith(".")]  # no half file
+    stems = {name.rsplit(".", 1)[0] for name in kept}  # each board with both of its files
+    assert sorted(kept) == sorted(f"{stem}.{ext}" for stem in stems for ext in ("json", "mine"))
     for name in [n for n in kept if n.endswith(".json")][:3]:  # each one whole
         import json
         assert json.loads(kept[name])["certificate"]["solvable"] is True

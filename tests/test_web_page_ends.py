@@ -77,6 +77,9 @@ def test_a_replay_lost_at_its_first_click_reads_as_the_cli_reads_it(page, base_u
     recorder.left((0, 0))
     path = tmp_path / "boom.evf"
     path.write_bytes(recorder.evf(player="me", software="test"))
+    # ms_toollib's video may be dropped only by the thread that made it: kept in this frame,
+    # the garbage collector freed it later in a server thread ("unsendable" warning).
+    del recorder
     open_replay(page, base_url, path)
     assert main(["replay", str(path)]) == 0
     text = capsys.readouterr().out

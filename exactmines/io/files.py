@@ -10,11 +10,14 @@ import errno
 import glob
 import os
 import select
+import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from pathlib import Path
@@ -32,8 +35,8 @@ from exactmines.words import plural
 
 __all__ = ["read_text", "read_position", "read_board", "read_board_and_click",
            "read_board_or_link", "read_replay", "files_named", "write_position", "write_board",
-           "write_atomic", "check_folder", "source_name", "is_link", "STDIN", "TopologySpec",
-           "settings_meta"]
+           "write_atomic", "interrupts_deferred", "check_folder", "source_name", "is_link",
+           "STDIN", "TopologySpec", "settings_meta"]
 
 #: Inputs larger than this are refused (a 10,000 x 10,000 board is ~100 MB): a file whose
 #: size ``stat`` reports before reading, and any input (a pipe, a device, standard input) as
@@ -381,7 +384,6 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
             target.parent.mkdir(parents=True, exist_ok=True)
         else:
             check_folder(target)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except (FileExistsError, NotADirectoryError):
         raise InputError(f"cannot write: a parent of {target.name!r} is a file, not a folder",
                          source=str(path)) from None
@@ -389,17 +391,58 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
         if exc.errno in DEVICE_ERRNOS:
             raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
         raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+    # From the temporary file's making to its rename, Ctrl-C waits: an interrupt between
+    # ``mkstemp`` and the ``try`` that removes the file again left a ``.tmp`` behind.
+    with interrupts_deferred():
+        try:
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".tmp")
+        except OSError as exc:
+            if exc.errno in DEVICE_ERRNOS:
+                raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
+            raise InputError(f"cannot write: {exc.strerror or exc}", source=str(path)) from None
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(raw)
+            os.replace(tmp, target)
+        except BaseException as exc:
+            Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise OutputError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
+                                  "written") from None
+            raise
+
+
+#: The signals :func:`interrupts_deferred` holds back: Ctrl-C, and SIGTERM (which the
+#: runner turns into an interrupt).
+_DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM arriving inside the block take effect when it ends: for a few
+    short writes that must be whole together (a file and its rename; a board's ``.mine``
+    and its ``.json``). Nested blocks hand a held signal to the outer one.
+
+    Only the main thread receives Python's signal handlers; elsewhere this does nothing.
+    A handler not set from Python (``signal.getsignal`` gives ``None``) is left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, Any] = {}
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
-                              "written") from None
-        raise
+        for number in _DEFERRED_SIGNALS:
+            if signal.getsignal(number) is not None:
+                previous[number] = signal.signal(number, lambda n, _frame: held.append(n))
+        yield
+    finally:
+        for held_back, handler in previous.items():
+            signal.signal(held_back, handler)
+        if held:  # delivered again, now to the handler that was there before
+            signal.raise_signal(held[0])
 
 
 def _write_stream(target: Path, data: bytes, source: str) -> None:

@@ -288,12 +288,14 @@ def _generate_report(written: list[dict[str, Any]], output: "TextOrJson") -> Non
 def _generate_write(out: Path, instance: Any) -> dict[str, Any]:
     """Write one instance's files into ``out`` (made with its parents); its row of
     ``generate``'s answer."""
-    from exactmines.io.files import write_atomic
+    from exactmines.io.files import interrupts_deferred, write_atomic
 
     mine_path = out / f"{instance.name}{instance.suffix}"
     json_path = out / f"{instance.name}.json"
-    write_atomic(mine_path, instance.text, make_folders=True)  # --out names the folder
-    write_atomic(json_path, instance.json_text())
+    text, json_text = instance.text, instance.json_text()
+    with interrupts_deferred():  # the pair whole: Ctrl-C between them left a lone .mine
+        write_atomic(mine_path, text, make_folders=True)  # --out names the folder
+        write_atomic(json_path, json_text)
     row: dict[str, Any] = {"mine": str(mine_path), "json": str(json_path)}
     row.update((k, instance.metadata[k]) for k in ("kind", "model_count", "size", "method")
                if k in instance.metadata)

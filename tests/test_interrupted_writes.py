@@ -1,0 +1,77 @@
+"""Ctrl-C at any moment of a write leaves whole files only: no ``.tmp`` beside the target,
+and a generated board's ``.mine`` never without its ``.json``.
+
+The signal is sent from inside the write (``signal.raise_signal``), at the moments a whole
+run under load hit: just after the temporary file is made, and between a board's two files.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import pytest
+
+from exactmines.io import files
+from exactmines.io.files import interrupts_deferred, write_atomic
+from exactmines.ui.cli import main
+
+
+def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_the_file_whole(tmp_path,
+                                                                            monkeypatch):
+    made = files.tempfile.mkstemp
+
+    def mkstemp_then_ctrl_c(*args, **kwargs):
+        handle = made(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # before the caller has the name to remove
+        return handle
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp_then_ctrl_c)
+    target = tmp_path / "board.mine"
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, "x.\n..\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["board.mine"]  # no .board.mine.*.tmp
+    assert target.read_text() == "x.\n..\n"
+
+
+def test_ctrl_c_between_a_boards_two_files_keeps_both(tmp_path, monkeypatch):
+    real = files.write_atomic
+    written: list[str] = []
+
+    def write_then_ctrl_c(path, data, **kwargs):
+        real(path, data, **kwargs)
+        written.append(str(path))
+        if len(written) == 1:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(files, "write_atomic", write_then_ctrl_c)
+    out = tmp_path / "o"
+    assert main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10",
+                 "--count", "3", "--seed", "1", "--out", str(out), "-q"]) == 130
+    assert sorted(p.name for p in out.iterdir()) == [
+        "noguess-9x9x10-seed1-000.json", "noguess-9x9x10-seed1-000.mine"]
+
+
+def test_a_signal_held_in_nested_blocks_comes_when_the_outer_one_ends():
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt), interrupts_deferred():
+        with interrupts_deferred():
+            signal.raise_signal(signal.SIGINT)
+            reached.append("inner")
+        reached.append("outer")
+    assert reached == ["inner", "outer"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_outside_the_main_thread_nothing_is_held():
+    seen: list[object] = []
+
+    def work() -> None:
+        with interrupts_deferred():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    before = signal.getsignal(signal.SIGINT)
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(30)
+    assert seen == [before]
