@@ -75,3 +75,24 @@ def test_outside_the_main_thread_nothing_is_held():
     thread.start()
     thread.join(30)
     assert seen == [before]
+
+
+def test_ctrl_c_between_an_exports_two_files_keeps_both(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from exactmines.analysis import export
+
+    real = export.write_atomic
+    written: list[str] = []
+
+    def write_then_ctrl_c(path, data, **kwargs):
+        real(path, data, **kwargs)
+        written.append(str(path))
+        if len(written) == 1:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(export, "write_atomic", write_then_ctrl_c)
+    reference = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
+    out = tmp_path / "reference.cnf"
+    assert main(["export", str(reference), "--to", "cnf", "--out", str(out)]) == 130
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reference.cnf", "reference.cnf.json"]

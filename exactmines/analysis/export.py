@@ -51,7 +51,7 @@ from exactmines.analysis.frontier import build_frontier
 from exactmines.analysis.serialize import analysis_to_dict, decimal
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import InputError, ParameterError
-from exactmines.io.files import write_atomic
+from exactmines.io.files import interrupts_deferred, write_atomic
 from exactmines.position import Cell, Position, Topology
 from exactmines.words import plural
 
@@ -173,8 +173,10 @@ def write_export(path: str | os.PathLike[str], position: Position, to: str, *,
             raise InputError("is a directory, expected a file name to write", source=str(name))
     exported = export_position(position, to, count=count, backend=backend,
                                budget=budget, source=source)
-    write_atomic(out, exported.text)
-    write_atomic(sidecar, json.dumps(exported.sidecar(source), separators=(", ", ": ")) + "\n")
+    truth = json.dumps(exported.sidecar(source), separators=(", ", ": ")) + "\n"
+    with interrupts_deferred():  # the pair whole: Ctrl-C between them left no ground truth
+        write_atomic(out, exported.text)
+        write_atomic(sidecar, truth)
     return exported
 
 
