@@ -17,6 +17,15 @@ from exactmines.io.files import interrupts_deferred, write_atomic
 from exactmines.ui.cli import main
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_as_a_shell_leaves_it():
+    """Ctrl-C raises KeyboardInterrupt here, as in a terminal: a test run started in the
+    background of a script inherits an ignored SIGINT (and these tests then saw nothing)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_the_file_whole(tmp_path,
                                                                             monkeypatch):
     made = files.tempfile.mkstemp
@@ -61,6 +70,14 @@ def test_a_signal_held_in_nested_blocks_comes_when_the_outer_one_ends():
         reached.append("outer")
     assert reached == ["inner", "outer"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_an_ignored_signal_stays_ignored():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with interrupts_deferred():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.raise_signal(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def test_outside_the_main_thread_nothing_is_held():

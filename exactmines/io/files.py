@@ -426,7 +426,8 @@ def interrupts_deferred() -> Iterator[None]:
     and its ``.json``). Nested blocks hand a held signal to the outer one.
 
     Only the main thread receives Python's signal handlers; elsewhere this does nothing.
-    A handler not set from Python (``signal.getsignal`` gives ``None``) is left alone.
+    An ignored signal, and a handler not set from Python (``signal.getsignal`` gives
+    ``None``), are left alone.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -435,7 +436,7 @@ def interrupts_deferred() -> Iterator[None]:
     previous: dict[int, Any] = {}
     try:
         for number in _DEFERRED_SIGNALS:
-            if signal.getsignal(number) is not None:
+            if signal.getsignal(number) not in (None, signal.SIG_IGN):
                 previous[number] = signal.signal(number, lambda n, _frame: held.append(n))
         yield
     finally:
