@@ -84,6 +84,31 @@ MOVES_PER_STEP = 8
 GATES = 8
 
 
+def edge_weight(density: float) -> float:
+    """How much likelier a move sends a mine to an edge cell (one with fewer neighbours
+    than the most any cell has) than to an interior cell of the same pool, and takes one
+    from an interior cell than from an edge cell, at mine ``density`` (mines over the cells
+    the first-click rule leaves free).
+
+    Uniform no-guess boards hold more mines per edge cell than per interior cell, the more
+    the denser (1.0 at 30x16/99, 1.17 at /150, about 1.55 at /200 and 1.6-1.75 at /240:
+    docs/noguess.md), and the moves alone do not make that. The weight is calibrated on
+    those measurements: 1 up to a density of 0.2, then ``1 + 50 (density - 0.2)^2`` (about
+    1.7, 3.5 and 5.8 at 150, 200 and 240 mines on 30x16), at most 8.
+    """
+    return min(8.0, 1.0 + 50.0 * max(0.0, density - 0.2) ** 2)
+
+
+def lean_slack(mines: int, density: float) -> int:
+    """Mines the first round's moves may take into the cells not reached before fills go
+    first (the balance of :func:`build_board`): 0 up to a density of 0.42, then
+    ``1.5 (density - 0.42)`` of the mines. Uniform no-guess boards are flat with the distance
+    from the first click up to about 200 mines on 30x16 but denser far from it above (far
+    over near 1.4-1.5 at 240 mines, docs/noguess.md), where a strict balance holds the mines
+    too near and costs moves."""
+    return round(1.5 * mines * max(0.0, density - 0.42))
+
+
 class Built(NamedTuple):
     """A board :func:`build_board` made: its mines (flat indices, ascending), the moves made,
     and the check from its first click that cleared it (a fresh
@@ -112,6 +137,16 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for r, c in protected_cells(width, height, start, at, topology):
         keep |= 1 << (r * width + c)
     free = [i for i in range(area) if not keep >> i & 1]
+    density = mines / len(free) if free else 0.0
+    weight = edge_weight(density)
+    slack = lean_slack(mines, density)
+    table = shape.neighbour_table
+    most = max(map(len, table), default=0)
+    edge = 0
+    if weight != 1.0:
+        for i, around in enumerate(table):
+            if len(around) < most:
+                edge |= 1 << i
     mine = 0
     for i in rng.sample(free, mines):
         mine |= 1 << i
@@ -123,7 +158,7 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
         fresh = outcome.revealed
         while not outcome.solvable:
             moved = _move(shape, area, mine, keep, outcome, fresh, rng,
-                          lean if not round_ else 0)
+                          lean - slack if not round_ else 0, edge, weight)
             if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
                 return None
             before = outcome.revealed
@@ -155,7 +190,8 @@ def _checked(width: int, height: int, mine: int, first: int, use_count: bool,
 
 
 def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
-          rng: random.Random, lean: int = 0) -> tuple[int, int] | None:
+          rng: random.Random, lean: int = 0, edge: int = 0,
+          weight: float = 1.0) -> tuple[int, int] | None:
     """The mines after one move on a board where deduction stuck at ``outcome``, with the
     proved mine the move took away (0 if none), or ``None`` when no move is possible.
 
@@ -219,12 +255,15 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
                 continue  # (the pool was shared with the moves before)
             pool = (hidden if fill else free) & ~around  # enough: counted above
         far, near = pool & ~seen, pool & seen
+        # mines cleared go to edge cells ``weight`` times likelier, filled ones come from
+        # interior cells ``weight`` times likelier (:func:`edge_weight`)
+        lift = 1.0 / weight if fill else weight
         for cell in indices_of(changed):
             if far:
-                other = _nth_bit(far, rng.randrange(far.bit_count()))
+                other = _pick(far, edge, lift, rng)
                 far ^= 1 << other
             else:
-                other = _nth_bit(near, rng.randrange(near.bit_count()))
+                other = _pick(near, edge, lift, rng)
                 near ^= 1 << other
             mine ^= (1 << cell) | (1 << other)
             if fill:
@@ -256,6 +295,18 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
         opened |= 1 << wall
         taken |= shape.dilate(shape.dilate(around | (1 << wall)))
     return mine, opened
+
+
+def _pick(pool: int, edge: int, lift: float, rng: random.Random) -> int:
+    """A cell of ``pool`` (not empty) at random, the cells of ``edge`` ``lift`` times
+    likelier than the others."""
+    if lift == 1.0 or not edge:
+        return _nth_bit(pool, rng.randrange(pool.bit_count()))
+    on, off = pool & edge, pool & ~edge
+    n_on, n_off = on.bit_count(), off.bit_count()
+    if rng.random() * (lift * n_on + n_off) < lift * n_on:
+        return _nth_bit(on, rng.randrange(n_on))
+    return _nth_bit(off, rng.randrange(n_off))
 
 
 def _nth_bit(mask: int, k: int) -> int:
