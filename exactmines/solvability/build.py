@@ -33,9 +33,14 @@ are balanced: when the cells not reached hold more mines than they were dealt, a
 (which takes its mines from there) goes before a clear of the same cost. That keeps the
 mine density flat with the distance from the first click, as on uniform no-guess boards,
 for about a fifth more time at 200 mines on 30x16 (later rounds, which repair what the
-moves broke, do not balance: there fills make walls that need more rounds). The bias is
-measured by ``scripts/bench_noguess.py`` and ``scripts/bench_noguess_bias.py``
-(docs/noguess.md).
+moves broke, do not balance: there fills make walls that need more rounds). Above a
+density of 0.42 the balance allows some drift (:func:`lean_slack`): uniform no-guess boards
+are denser far from the click there. And uniform no-guess boards hold more mines per edge
+cell than per interior cell at high density (edge mines force fewer guesses), which moves
+chosen uniformly do not make: a move sends the mines it clears to edge cells, and takes the
+mines it fills from interior cells, with a weight that grows with the density
+(:func:`edge_weight`, calibrated on the measured uniform boards). The bias is measured by
+``scripts/bench_noguess.py`` and ``scripts/bench_noguess_bias.py`` (docs/noguess.md).
 """
 
 from __future__ import annotations
@@ -47,10 +52,10 @@ from exactmines.errors import SolverError
 from exactmines.game import Game, board_from_indices, deal, protected_cells
 from exactmines.position import Cell, Topology, indices_of
 from exactmines.solvability.check import Outcome, Solver, solve_indices
-from exactmines.topology import square
+from exactmines.topology import MASK_TABLE_CELLS, neighbour_masks, square
 
-__all__ = ["Built", "build_board", "deal_noguess", "hopeless", "PROBES", "BUILD_ROUNDS",
-           "REJECTIONS", "DEALS"]
+__all__ = ["Built", "build_board", "deal_noguess", "hopeless", "edge_weight", "lean_slack",
+           "PROBES", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
 
 #: Checks from the first click per dealt board before it is dealt again (each after the
 #: resumed deduction cleared the board).
@@ -140,6 +145,7 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     density = mines / len(free) if free else 0.0
     weight = edge_weight(density)
     slack = lean_slack(mines, density)
+    cells = _Cells(shape)
     table = shape.neighbour_table
     most = max(map(len, table), default=0)
     edge = 0
@@ -157,18 +163,18 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for round_ in range(BUILD_ROUNDS):
         fresh = outcome.revealed
         while not outcome.solvable:
-            moved = _move(shape, area, mine, keep, outcome, fresh, rng,
+            moved = _move(cells, area, mine, keep, outcome, fresh, rng,
                           lean - slack if not round_ else 0, edge, weight)
             if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
                 return None
             before = outcome.revealed
             if not round_:  # only the first round balances its moves
-                unreached = (((1 << area) - 1) & ~shape.dilate(outcome.revealed)
+                unreached = (((1 << area) - 1) & ~cells.dilate(outcome.revealed)
                              & ~outcome.flagged)
                 lean += (moved[0] & unreached).bit_count() - (mine & unreached).bit_count()
             # deduction goes on from where it stood: only what the move changed is
             # looked at again
-            outcome = solver.move(indices_of(mine ^ moved[0]))
+            outcome = solver.move(_bits(mine ^ moved[0]))
             mine = moved[0]
             moves += 1
             fresh = outcome.revealed & ~before
@@ -189,7 +195,7 @@ def _checked(width: int, height: int, mine: int, first: int, use_count: bool,
     return solver
 
 
-def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
+def _move(shape: _Cells, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
           rng: random.Random, lean: int = 0, edge: int = 0,
           weight: float = 1.0) -> tuple[int, int] | None:
     """The mines after one move on a board where deduction stuck at ``outcome``, with the
@@ -222,8 +228,8 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     # neighbour relation is symmetric on every topology)
     near_old = shape.dilate(old)
     ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
-    for n in indices_of(revealed & shape.dilate(covered)):
-        around = covered & shape.mask_of(n)
+    for n in _bits(revealed & shape.dilate(covered)):
+        around = covered & shape.around(n)
         for fill, changed, pool in ((0, around & mine, free), (1, around & ~mine, hidden)):
             cost = changed.bit_count()
             if not cost or (pool & ~around).bit_count() < cost:
@@ -258,7 +264,7 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
         # mines cleared go to edge cells ``weight`` times likelier, filled ones come from
         # interior cells ``weight`` times likelier (:func:`edge_weight`)
         lift = 1.0 / weight if fill else weight
-        for cell in indices_of(changed):
+        for cell in _bits(changed):
             if far:
                 other = _pick(far, edge, lift, rng)
                 far ^= 1 << other
@@ -273,7 +279,7 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     return mine, 0
 
 
-def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
+def _gate(shape: _Cells, mine: int, free: int, walls: int, seen: int,
           rng: random.Random) -> tuple[int, int] | None:
     """Proved mines of ``walls`` moved to covered free cells (next to nothing revealed if
     there are): ``(mines, the walls' bits)``, or ``None`` when there is no wall or no cell.
@@ -287,7 +293,7 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
         if not left or not free:
             break
         wall = _nth_bit(left, rng.randrange(left.bit_count()))
-        around = shape.mask_of(wall)
+        around = shape.around(wall)
         far = free & ~seen & ~around or free & ~around or free
         target = _nth_bit(far, rng.randrange(far.bit_count()))
         mine ^= (1 << wall) | (1 << target)
@@ -295,6 +301,53 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
         opened |= 1 << wall
         taken |= shape.dilate(shape.dilate(around | (1 << wall)))
     return mine, opened
+
+
+class _Cells:
+    """The topology's neighbourhoods as the builder asks for them, in compiled code where
+    it can: the square grid's dilation by shifts, each cell's neighbours from a table
+    (boards up to :data:`~exactmines.topology.MASK_TABLE_CELLS` cells), else the
+    topology's own methods."""
+
+    def __init__(self, shape: Topology) -> None:
+        self.shape = shape
+        self.width = shape.width
+        self.square = shape.kind == "square"
+        self.table: list[int] = []
+        if shape.cells <= MASK_TABLE_CELLS:
+            self.table = list(neighbour_masks(shape.width, shape.height) if self.square
+                              else shape.masks())
+        everything = (1 << shape.cells) - 1
+        first = 0
+        for r in range(shape.height):
+            first |= 1 << (r * shape.width)
+        self.everything = everything
+        self.not_first = everything & ~first
+        self.not_last = everything & ~(first << (shape.width - 1))
+
+    def dilate(self, mask: int) -> int:
+        """``mask`` and every neighbour of its cells."""
+        if not self.square:
+            return self.shape.dilate(mask)
+        row = mask | ((mask << 1) & self.not_first) | ((mask >> 1) & self.not_last)
+        return (row | (row << self.width) | (row >> self.width)) & self.everything
+
+    def around(self, index: int) -> int:
+        """Cell ``index``'s neighbours."""
+        if self.table:
+            return self.table[index]
+        return self.shape.mask_of(index)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending: :func:`~exactmines.position.indices_of` for
+    masks of a few bits (the lowest peeled off one at a time), in compiled code."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _pick(pool: int, edge: int, lift: float, rng: random.Random) -> int:
