@@ -331,15 +331,19 @@ class Solver:
         numbers = game.numbers
         grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
-    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED) -> Outcome:
+    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED,
+            exact: bool = True) -> Outcome:
         """Reveal ``safe``, flag ``mines``, then deduce until stuck or won, within
-        ``budget``."""
+        ``budget`` (with ``exact`` false, the local rules only: stuck may then not be
+        stuck for the complete deduction)."""
         self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
             # Steps 1 and 2: one clue, else two, near what changed.
             safe, mines = local_deductions(grid)
             if not (safe or mines):
+                if not exact:
+                    break
                 budget.check("deducing")
                 safe, mines = self.exact_step(budget)
                 if not (safe or mines):
@@ -353,7 +357,8 @@ class Solver:
         return Outcome(game.revealed, grid.mines, game.safe_mask, self.steps,
                        self.exact_steps, self.count_deductions)
 
-    def move(self, cells: list[int], budget: Budget = UNLIMITED) -> Outcome:
+    def move(self, cells: list[int], budget: Budget = UNLIMITED,
+             exact: bool = True) -> Outcome:
         """Toggle the mine of each covered cell of ``cells`` (as many leave as arrive; a
         flagged cell losing its mine is unflagged first), then deduce on (:meth:`run`).
 
@@ -376,7 +381,7 @@ class Solver:
             hidden[i] ^= 1
         numbers = game.numbers
         grid.renumber([(i, numbers[i]) for i in changed])
-        return self.run([], [], budget)
+        return self.run([], [], budget, exact)
 
     # -- step 3: exact ------------------------------------------------------------------
 
