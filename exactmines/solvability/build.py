@@ -106,10 +106,10 @@ def edge_weight(density: float) -> float:
     Uniform no-guess boards hold more mines per edge cell than per interior cell, the more
     the denser (1.0 at 30x16/99, 1.17 at /150, about 1.55 at /200 and 1.6-1.75 at /240:
     docs/noguess.md), and the moves alone do not make that. The weight is calibrated on
-    those measurements: 1 up to a density of 0.2, then ``1 + 50 (density - 0.2)^2`` (about
-    1.7, 3.5 and 5.8 at 150, 200 and 240 mines on 30x16), at most 8.
+    those measurements: 1 up to a density of 0.2, then ``1 + 80 (density - 0.2)^2`` (about
+    2.1 and 5.0 at 150 and 200 mines on 30x16), at most 8 (from 240 mines on 30x16).
     """
-    return min(8.0, 1.0 + 50.0 * max(0.0, density - 0.2) ** 2)
+    return min(8.0, 1.0 + 80.0 * max(0.0, density - 0.2) ** 2)
 
 
 def lean_slack(mines: int, density: float) -> int:
