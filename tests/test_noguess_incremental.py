@@ -94,3 +94,28 @@ def test_the_builders_nth_bit_is_the_nth_index_of_the_mask(mask, pick):
     cells = indices_of(mask)
     k = pick % len(cells)
     assert _nth_bit(mask, k) == cells[k]
+
+
+def test_a_move_by_the_local_rules_only_stops_where_they_stick_and_the_exact_step_goes_on():
+    # build resumes with the local rules only (Solver.move(exact=False)); the exact step
+    # then runs from where they stuck and reaches what the complete deduction reaches
+    rng = random.Random(7)
+    width, height, first = 8, 7, 3 * 8 + 4
+    area = width * height
+    seen_short = False
+    for _ in range(60):
+        mines = sorted(rng.sample([i for i in range(area) if i != first], 14))
+        complete, local = (_solver(width, height, mines, None, True) for _ in range(2))
+        a, b = complete.run([first], []), local.run([first], [])
+        if a.solvable:
+            continue
+        moved = _moves(rng, set(mines), area, a, first)
+        a, steps = complete.move(moved), local.exact_steps
+        b = local.move(moved, exact=False)
+        assert local.exact_steps == steps  # no exact step after the move
+        assert b.revealed & ~a.revealed == 0 and b.flagged & ~a.flagged == 0
+        seen_short |= b.revealed != a.revealed
+        if not a.solvable:  # the exact step from there reaches the same
+            c = local.run([], [])
+            assert (c.revealed, c.flagged) == (a.revealed, a.flagged)
+    assert seen_short  # the local rules alone did stop short somewhere

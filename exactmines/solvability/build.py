@@ -8,9 +8,13 @@ one (no number the player has seen changes there), else to another covered cell.
 then equals its proved mines, so its covered neighbours are safe: deduction goes on from
 what it had revealed and flagged, in the same
 :class:`~exactmines.solvability.check.Solver` (:meth:`~exactmines.solvability.check.Solver.move`:
-only the clues the move changed are looked at again, and only the frontier's components
-not met before are enumerated), not from the first click. Each move reveals at least one
-more cell, so a run of moves ends.
+only the clues the move changed are looked at again), not from the first click, and by the
+local rules only: after a move the exact step mostly proved only that nothing more
+follows (37 of 41 exact steps a board at 240 mines on 30x16), so where the local rules
+stick the next move is made at once, and the exact step runs in the checks from the first
+click (a third less time at 240 mines, the same bias). A clear or a fill reveals or flags
+at least one more cell (its number's rule alone proves them); a run of moves that goes on
+past :data:`MOVES_PER_CELL` moves a cell gives the board up (never seen).
 
 A move changes numbers already seen, so the cells revealed before it may no longer all
 follow from the first click: when the resumed deduction has revealed every safe cell, the
@@ -33,9 +37,14 @@ are balanced: when the cells not reached hold more mines than they were dealt, a
 (which takes its mines from there) goes before a clear of the same cost. That keeps the
 mine density flat with the distance from the first click, as on uniform no-guess boards,
 for about a fifth more time at 200 mines on 30x16 (later rounds, which repair what the
-moves broke, do not balance: there fills make walls that need more rounds). The bias is
-measured by ``scripts/bench_noguess.py`` and ``scripts/bench_noguess_bias.py``
-(docs/noguess.md).
+moves broke, do not balance: there fills make walls that need more rounds). Above a
+density of 0.42 the balance allows some drift (:func:`lean_slack`): uniform no-guess boards
+are denser far from the click there. And uniform no-guess boards hold more mines per edge
+cell than per interior cell at high density (edge mines force fewer guesses), which moves
+chosen uniformly do not make: a move sends the mines it clears to edge cells, and takes the
+mines it fills from interior cells, with a weight that grows with the density
+(:func:`edge_weight`, calibrated on the measured uniform boards). The bias is measured by
+``scripts/bench_noguess.py`` and ``scripts/bench_noguess_bias.py`` (docs/noguess.md).
 """
 
 from __future__ import annotations
@@ -47,10 +56,10 @@ from exactmines.errors import SolverError
 from exactmines.game import Game, board_from_indices, deal, protected_cells
 from exactmines.position import Cell, Topology, indices_of
 from exactmines.solvability.check import Outcome, Solver, solve_indices
-from exactmines.topology import square
+from exactmines.topology import MASK_TABLE_CELLS, neighbour_masks, square
 
-__all__ = ["Built", "build_board", "deal_noguess", "hopeless", "PROBES", "BUILD_ROUNDS",
-           "REJECTIONS", "DEALS"]
+__all__ = ["Built", "build_board", "deal_noguess", "hopeless", "edge_weight", "lean_slack",
+           "PROBES", "BUILD_ROUNDS", "REJECTIONS", "DEALS"]
 
 #: Checks from the first click per dealt board before it is dealt again (each after the
 #: resumed deduction cleared the board).
@@ -83,6 +92,35 @@ MOVES_PER_STEP = 8
 #: Gates opened at once (:func:`_gate`), at walls whose neighbourhoods do not meet.
 GATES = 8
 
+#: Moves a cell of the board :func:`build_board` makes at most before it gives the board up
+#: (a safeguard: about 0.1 a cell are made at 240 mines on 30x16).
+MOVES_PER_CELL = 4
+
+
+def edge_weight(density: float) -> float:
+    """How much likelier a move sends a mine to an edge cell (one with fewer neighbours
+    than the most any cell has) than to an interior cell of the same pool, and takes one
+    from an interior cell than from an edge cell, at mine ``density`` (mines over the cells
+    the first-click rule leaves free).
+
+    Uniform no-guess boards hold more mines per edge cell than per interior cell, the more
+    the denser (1.0 at 30x16/99, 1.17 at /150, about 1.55 at /200 and 1.6-1.75 at /240:
+    docs/noguess.md), and the moves alone do not make that. The weight is calibrated on
+    those measurements: 1 up to a density of 0.2, then ``1 + 80 (density - 0.2)^2`` (about
+    2.1 and 5.0 at 150 and 200 mines on 30x16), at most 8 (from 240 mines on 30x16).
+    """
+    return min(8.0, 1.0 + 80.0 * max(0.0, density - 0.2) ** 2)
+
+
+def lean_slack(mines: int, density: float) -> int:
+    """Mines the first round's moves may take into the cells not reached before fills go
+    first (the balance of :func:`build_board`): 0 up to a density of 0.42, then
+    ``1.5 (density - 0.42)`` of the mines. Uniform no-guess boards are flat with the distance
+    from the first click up to about 200 mines on 30x16 but denser far from it above (far
+    over near 1.4-1.5 at 240 mines, docs/noguess.md), where a strict balance holds the mines
+    too near and costs moves."""
+    return round(1.5 * mines * max(0.0, density - 0.42))
+
 
 class Built(NamedTuple):
     """A board :func:`build_board` made: its mines (flat indices, ascending), the moves made,
@@ -112,6 +150,17 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for r, c in protected_cells(width, height, start, at, topology):
         keep |= 1 << (r * width + c)
     free = [i for i in range(area) if not keep >> i & 1]
+    density = mines / len(free) if free else 0.0
+    weight = edge_weight(density)
+    slack = lean_slack(mines, density)
+    cells = _Cells(shape)
+    table = shape.neighbour_table
+    most = max(map(len, table), default=0)
+    edge = 0
+    if weight != 1.0:
+        for i, around in enumerate(table):
+            if len(around) < most:
+                edge |= 1 << i
     mine = 0
     for i in rng.sample(free, mines):
         mine |= 1 << i
@@ -122,18 +171,18 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
     for round_ in range(BUILD_ROUNDS):
         fresh = outcome.revealed
         while not outcome.solvable:
-            moved = _move(shape, area, mine, keep, outcome, fresh, rng,
-                          lean if not round_ else 0)
-            if moved is None or moved == (mine, 0):  # (no move, or one that changed nothing)
-                return None
+            moved = _move(cells, area, mine, keep, outcome, fresh, rng,
+                          lean - slack if not round_ else 0, edge, weight)
+            if moved is None or moved == (mine, 0) or moves > MOVES_PER_CELL * area:
+                return None  # (no move, one that changed nothing, or far too many)
             before = outcome.revealed
             if not round_:  # only the first round balances its moves
-                unreached = (((1 << area) - 1) & ~shape.dilate(outcome.revealed)
+                unreached = (((1 << area) - 1) & ~cells.dilate(outcome.revealed)
                              & ~outcome.flagged)
                 lean += (moved[0] & unreached).bit_count() - (mine & unreached).bit_count()
             # deduction goes on from where it stood: only what the move changed is
             # looked at again
-            outcome = solver.move(indices_of(mine ^ moved[0]))
+            outcome = solver.move(_bits(mine ^ moved[0]), exact=False)
             mine = moved[0]
             moves += 1
             fresh = outcome.revealed & ~before
@@ -154,8 +203,9 @@ def _checked(width: int, height: int, mine: int, first: int, use_count: bool,
     return solver
 
 
-def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
-          rng: random.Random, lean: int = 0) -> tuple[int, int] | None:
+def _move(shape: _Cells, area: int, mine: int, keep: int, outcome: Outcome, fresh: int,
+          rng: random.Random, lean: int = 0, edge: int = 0,
+          weight: float = 1.0) -> tuple[int, int] | None:
     """The mines after one move on a board where deduction stuck at ``outcome``, with the
     proved mine the move took away (0 if none), or ``None`` when no move is possible.
 
@@ -186,8 +236,8 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     # neighbour relation is symmetric on every topology)
     near_old = shape.dilate(old)
     ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
-    for n in indices_of(revealed & shape.dilate(covered)):
-        around = covered & shape.mask_of(n)
+    for n in _bits(revealed & shape.dilate(covered)):
+        around = covered & shape.around(n)
         for fill, changed, pool in ((0, around & mine, free), (1, around & ~mine, hidden)):
             cost = changed.bit_count()
             if not cost or (pool & ~around).bit_count() < cost:
@@ -219,12 +269,15 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
                 continue  # (the pool was shared with the moves before)
             pool = (hidden if fill else free) & ~around  # enough: counted above
         far, near = pool & ~seen, pool & seen
-        for cell in indices_of(changed):
+        # mines cleared go to edge cells ``weight`` times likelier, filled ones come from
+        # interior cells ``weight`` times likelier (:func:`edge_weight`)
+        lift = 1.0 / weight if fill else weight
+        for cell in _bits(changed):
             if far:
-                other = _nth_bit(far, rng.randrange(far.bit_count()))
+                other = _pick(far, edge, lift, rng)
                 far ^= 1 << other
             else:
-                other = _nth_bit(near, rng.randrange(near.bit_count()))
+                other = _pick(near, edge, lift, rng)
                 near ^= 1 << other
             mine ^= (1 << cell) | (1 << other)
             if fill:
@@ -234,7 +287,7 @@ def _move(shape: Topology, area: int, mine: int, keep: int, outcome: Outcome, fr
     return mine, 0
 
 
-def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
+def _gate(shape: _Cells, mine: int, free: int, walls: int, seen: int,
           rng: random.Random) -> tuple[int, int] | None:
     """Proved mines of ``walls`` moved to covered free cells (next to nothing revealed if
     there are): ``(mines, the walls' bits)``, or ``None`` when there is no wall or no cell.
@@ -248,7 +301,7 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
         if not left or not free:
             break
         wall = _nth_bit(left, rng.randrange(left.bit_count()))
-        around = shape.mask_of(wall)
+        around = shape.around(wall)
         far = free & ~seen & ~around or free & ~around or free
         target = _nth_bit(far, rng.randrange(far.bit_count()))
         mine ^= (1 << wall) | (1 << target)
@@ -256,6 +309,65 @@ def _gate(shape: Topology, mine: int, free: int, walls: int, seen: int,
         opened |= 1 << wall
         taken |= shape.dilate(shape.dilate(around | (1 << wall)))
     return mine, opened
+
+
+class _Cells:
+    """The topology's neighbourhoods as the builder asks for them, in compiled code where
+    it can: the square grid's dilation by shifts, each cell's neighbours from a table
+    (boards up to :data:`~exactmines.topology.MASK_TABLE_CELLS` cells), else the
+    topology's own methods."""
+
+    def __init__(self, shape: Topology) -> None:
+        self.shape = shape
+        self.width = shape.width
+        self.square = shape.kind == "square"
+        self.table: list[int] = []
+        if shape.cells <= MASK_TABLE_CELLS:
+            self.table = list(neighbour_masks(shape.width, shape.height) if self.square
+                              else shape.masks())
+        everything = (1 << shape.cells) - 1
+        first = 0
+        for r in range(shape.height):
+            first |= 1 << (r * shape.width)
+        self.everything = everything
+        self.not_first = everything & ~first
+        self.not_last = everything & ~(first << (shape.width - 1))
+
+    def dilate(self, mask: int) -> int:
+        """``mask`` and every neighbour of its cells."""
+        if not self.square:
+            return self.shape.dilate(mask)
+        row = mask | ((mask << 1) & self.not_first) | ((mask >> 1) & self.not_last)
+        return (row | (row << self.width) | (row >> self.width)) & self.everything
+
+    def around(self, index: int) -> int:
+        """Cell ``index``'s neighbours."""
+        if self.table:
+            return self.table[index]
+        return self.shape.mask_of(index)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending: :func:`~exactmines.position.indices_of` for
+    masks of a few bits (the lowest peeled off one at a time), in compiled code."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _pick(pool: int, edge: int, lift: float, rng: random.Random) -> int:
+    """A cell of ``pool`` (not empty) at random, the cells of ``edge`` ``lift`` times
+    likelier than the others."""
+    if lift == 1.0 or not edge:
+        return _nth_bit(pool, rng.randrange(pool.bit_count()))
+    on, off = pool & edge, pool & ~edge
+    n_on, n_off = on.bit_count(), off.bit_count()
+    if rng.random() * (lift * n_on + n_off) < lift * n_on:
+        return _nth_bit(on, rng.randrange(n_on))
+    return _nth_bit(off, rng.randrange(n_off))
 
 
 def _nth_bit(mask: int, k: int) -> int:

@@ -331,15 +331,19 @@ class Solver:
         numbers = game.numbers
         grid.show([(i, numbers[i]) for i in game.reveal_indices(safe)])
 
-    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED) -> Outcome:
+    def run(self, safe: list[int], mines: list[int], budget: Budget = UNLIMITED,
+            exact: bool = True) -> Outcome:
         """Reveal ``safe``, flag ``mines``, then deduce until stuck or won, within
-        ``budget``."""
+        ``budget`` (with ``exact`` false, the local rules only: stuck may then not be
+        stuck for the complete deduction)."""
         self.apply(safe, mines)
         game, grid = self.game, self.grid
         while not game.won:
             # Steps 1 and 2: one clue, else two, near what changed.
             safe, mines = local_deductions(grid)
             if not (safe or mines):
+                if not exact:
+                    break
                 budget.check("deducing")
                 safe, mines = self.exact_step(budget)
                 if not (safe or mines):
@@ -353,7 +357,8 @@ class Solver:
         return Outcome(game.revealed, grid.mines, game.safe_mask, self.steps,
                        self.exact_steps, self.count_deductions)
 
-    def move(self, cells: list[int], budget: Budget = UNLIMITED) -> Outcome:
+    def move(self, cells: list[int], budget: Budget = UNLIMITED,
+             exact: bool = True) -> Outcome:
         """Toggle the mine of each covered cell of ``cells`` (as many leave as arrive; a
         flagged cell losing its mine is unflagged first), then deduce on (:meth:`run`).
 
@@ -376,7 +381,7 @@ class Solver:
             hidden[i] ^= 1
         numbers = game.numbers
         grid.renumber([(i, numbers[i]) for i in changed])
-        return self.run([], [], budget)
+        return self.run([], [], budget, exact)
 
     # -- step 3: exact ------------------------------------------------------------------
 
@@ -415,8 +420,8 @@ class Solver:
             whole = (1 << len(cells)) - 1
             can_mine, can_clear = summary.verdicts(ok, budget)
             proved_safe, proved_mine = whole & ~can_mine, whole & ~can_clear
-            safe.extend(cells[k] for k in indices_of(proved_safe))
-            mines.extend(cells[k] for k in indices_of(proved_mine))
+            safe.extend(cells[k] for k in _bits(proved_safe))
+            mines.extend(cells[k] for k in _bits(proved_mine))
             if ok != every:
                 loose_mine, loose_clear = summary.verdicts(every, budget)
                 self.count_deductions += ((proved_safe & loose_mine)
@@ -443,6 +448,18 @@ class Solver:
         since they are then all revealed or all flagged)."""
         frontier = {i for cells, _ in parts for i in cells}
         return [i for i in indices_of(self.grid.unknown) if i not in frontier]
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a component's mask (a few), ascending: what
+    :func:`~exactmines.position.indices_of` gives, in compiled code (the exact step asks
+    for two per component)."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class _Summary(ABC):
