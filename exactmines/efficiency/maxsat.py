@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from exactmines.budget import Budget
@@ -39,7 +40,11 @@ from exactmines.efficiency.model import (
     reach,
 )
 
-__all__ = ["solve_part_maxsat"]
+__all__ = ["solve_part_maxsat", "Report"]
+
+#: Told the search's progress: ``report(best=clicks, lower=bound)``, either left out when
+#: unchanged (:class:`~exactmines.efficiency.killable.Progress`).
+Report = Callable[..., None]
 
 #: Parts with more numbers than this are searched for shorter sequences before the proof
 #: (the largest part of 200 seeded intermediate boards had 174 numbers, the smallest
@@ -74,8 +79,14 @@ def _rc2(formula: Any) -> Any:
         ``None`` as RC2 expects."""
 
         expired = False
+        #: Called with RC2's cost each time it grows (a proved bound, between SAT calls).
+        on_cost: Any = None
+        reported = 0
 
         def _call_oracle(self, assumptions: Any = (), expect_interrupt: bool = False) -> Any:
+            if self.on_cost is not None and self.cost > self.reported:
+                self.reported = self.cost
+                self.on_cost(self.cost)
             if self.expired:
                 raise _Stopped
             result = self.oracle.solve_limited(assumptions=list(assumptions),
@@ -191,10 +202,11 @@ class _Problem:
         return chosen
 
     def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
-               ) -> PartAnswer:
+               report: Report | None = None) -> PartAnswer:
         """The proof loop: RC2's assignments of fewest clicks, each played, its unplayable
         groups cut, until one plays through or ``budget`` runs out. ``fixed``: variables
         held at a value (a neighbourhood search; the bound then says nothing of the part).
+        ``report``: told each shorter sequence and each higher bound as they are found.
         """
         from exactmines.efficiency.greedy import greedy
 
@@ -209,6 +221,8 @@ class _Problem:
         if len(best) <= lower:
             return PartAnswer(best, lower, True)
         rc2 = _rc2(formula)
+        if report is not None and fixed is None:
+            rc2.on_cost = lambda cost: report(lower=cost)
         alarm = _Alarm(rc2, budget.remaining())
         try:
             while not budget.expired():
@@ -232,6 +246,8 @@ class _Problem:
                 if not covered:
                     if len(played) < len(best):
                         best = played
+                    if report is not None and fixed is None:
+                        report(best, lower)
                     break
                 tries = [_repaired(layout, roots, chords, part)]
                 if solves % _GREEDY_EVERY == 1:
@@ -239,6 +255,8 @@ class _Problem:
                 for finished in tries:
                     if len(finished) < len(best):
                         best = finished
+                if report is not None:
+                    report(best, None if fixed is not None else lower)
                 if fixed is None and len(best) <= lower:
                     break
                 for group in _unreached(layout, covered, set(chords), state):
@@ -251,10 +269,12 @@ class _Problem:
             rc2.delete()
         return PartAnswer(best, lower, fixed is None and len(best) <= lower, cuts, solves)
 
-    def improve(self, best: list[Click], budget: Budget, seed: int = 0) -> list[Click]:
+    def improve(self, best: list[Click], budget: Budget, seed: int = 0,
+                report: Report | None = None) -> list[Click]:
         """A neighbourhood search from ``best``: every click outside a square of the board
         held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
-        at random, until ``budget`` runs out. Never longer than ``best``."""
+        at random, until ``budget`` runs out. Never longer than ``best``; ``report`` is
+        told each shorter sequence."""
         import random
 
         layout, rng = self.layout, random.Random(seed)
@@ -273,33 +293,40 @@ class _Problem:
             found = self.search(best, window, fixed)
             if len(found.clicks) < len(best):
                 best = found.clicks
+                if report is not None:
+                    report(best)
         return best
 
 
 def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Budget,
-                      incumbent: list[Click] | None = None) -> PartAnswer:
+                      incumbent: list[Click] | None = None,
+                      report: Report | None = None) -> PartAnswer:
     """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
     reveal the part, the answer when nothing shorter is found. A part too large to be
     proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
     time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`); another
-    part not proved within :data:`_PROOF` of its time spends the rest on that search."""
+    part not proved within :data:`_PROOF` of its time spends the rest on that search.
+    ``report``: told each shorter sequence and higher bound as they are found (what is
+    kept when the search is ended from outside)."""
     from exactmines.efficiency.greedy import greedy
 
     problem = _Problem(layout, part, start)
     best = greedy(layout, problem.start, part=part)
     if incumbent is not None and len(incumbent) < len(best):
         best = incumbent
+    if report is not None:
+        report(best, 1)
     if not budget.limited:
-        return problem.search(best, budget)
+        return problem.search(best, budget, report=report)
     if len(part.numbered) > LARGE:
-        best = problem.improve(best, budget.share(0.5))
-        return problem.search(best, budget)
-    answer = problem.search(best, budget.share(_PROOF))
+        best = problem.improve(best, budget.share(0.5), report=report)
+        return problem.search(best, budget, report=report)
+    answer = problem.search(best, budget.share(_PROOF), report=report)
     if answer.optimal or budget.expired():
         return answer
     # Not proved in time: the rest of the time to look for a shorter sequence.
-    better = problem.improve(answer.clicks, budget)
+    better = problem.improve(answer.clicks, budget, report=report)
     return PartAnswer(better, answer.lower_bound, len(better) <= answer.lower_bound,
                       answer.cuts, answer.solves)
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.efficiency.greedy import heuristic_runs
+from exactmines.efficiency.killable import solve_part_bounded
 from exactmines.efficiency.layout import Click, Layout, tidy
-from exactmines.efficiency.maxsat import solve_part_maxsat
 from exactmines.efficiency.model import Part, parts, solve_part, solver_name
 from exactmines.position import Board, Cell
 
@@ -110,7 +110,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
         # Each part's clicks from the run that clears it in fewest: the parts are
         # independent, so together they clear the board in no more than any one run.
         mine = min(([c for c in run if owner[c[1]] == n] for run, _ in runs), key=len)
-        solve = solve_part_maxsat if method == "maxsat" else solve_part
+        solve = solve_part_bounded if method == "maxsat" else solve_part
         answer = solve(layout, part, first,
                        budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
                        incumbent=mine)
