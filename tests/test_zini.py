@@ -256,7 +256,7 @@ def test_every_group_cut_holds_for_real_sequences():
     # on proved and heuristic sequences, for the groups the search cuts at and random ones.
     from exactmines.efficiency.greedy import best_greedy
     from exactmines.efficiency.layout import Clicks, Layout
-    from exactmines.efficiency.maxsat import _Problem, _unreached
+    from exactmines.efficiency.maxsat import _near, _Problem, _unreached
     from exactmines.efficiency.model import _entries, parts
 
     for seed in range(4):
@@ -281,6 +281,12 @@ def test_every_group_cut_holds_for_real_sequences():
             state = Clicks(layout)
             chosen = {d for d in layout.numbered if rng.random() < 0.4}
             groups += _unreached(layout, list(layout.numbered), chosen, state)
+            # The search's fast path (each number's joined numbers listed once): the same
+            # groups.
+            near = _near(layout, layout.numbered)
+            for covered in (list(layout.numbered), rng.sample(layout.numbered, 12)):
+                assert _unreached(layout, covered, chosen, state, near) == _unreached(
+                    layout, covered, chosen, state)
             for group in groups:
                 assert made & {c for c, _ in _entries(layout, group, L, left, chord)}, group
         # The search's own copy of the entries: the same variables.

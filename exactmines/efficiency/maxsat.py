@@ -95,6 +95,14 @@ def _rc2(formula: Any) -> Any:
                 raise _Stopped
             return result
 
+        def add_hard(self, clause: list[int]) -> None:
+            """A hard clause of the formula's own positive variables, added to the SAT
+            solver directly (RC2's ``add_clause`` maps each literal in Python, a third of
+            the search's time on intermediate boards)."""
+            e2i = self.vmap.e2i
+            self.oracle.add_clause([e2i[x] if x in e2i else self._map_extlit(x)
+                                    for x in clause])
+
     return TimedRC2(formula, solver=_SOLVER, adapt=True, exhaust=True, minz=True)
 
 
@@ -164,6 +172,7 @@ class _Problem:
                 found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
             found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
             self._into[v] = sorted(found)
+        self.near = _near(layout, part.numbered)
         small: set[frozenset[int]] = set()
         for v in part.numbered:
             small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
@@ -259,8 +268,8 @@ class _Problem:
                     report(best, None if fixed is not None else lower)
                 if fixed is None and len(best) <= lower:
                     break
-                for group in _unreached(layout, covered, set(chords), state):
-                    rc2.add_clause(self.entries(group))
+                for group in _unreached(layout, covered, set(chords), state, self.near):
+                    rc2.add_hard(self.entries(group))
                     cuts += 1
         except _Stopped:
             lower = max(lower, rc2.cost)
@@ -351,14 +360,49 @@ def _repaired(layout: Layout, roots: list[Click], chords: list[int],
     return [c for c in played if c[0] != "flag" or c[1] in needed]
 
 
-def _unreached(layout: Layout, covered: list[int], chords: set[int],
-               state: Any) -> list[tuple[int, ...]]:
+def _unreached(layout: Layout, covered: list[int], chords: set[int], state: Any,
+               near: dict[int, tuple[int, ...]] | None = None) -> list[tuple[int, ...]]:
     """Groups of covered numbers that nothing chosen reveals from outside: each joined
     group (:func:`~exactmines.efficiency.model._groups`), and for each covered number the
     covered numbers whose chosen chords would reveal it (beside it, or on the border of an
-    opening it borders), followed back."""
+    opening it borders), followed back. ``near``: each number's joined numbers
+    (:func:`_near`), made once per part, else worked out from the layout."""
     waiting = chords & set(covered)
-    found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
+    if near is None:
+        found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
+        for v in covered:
+            found.add(tuple(sorted(reach(layout, v, waiting))))
+        return sorted(found)
+    todo = set(covered)
+    found = set()
+    while todo:
+        group = _reach(near, todo.pop(), todo)
+        todo -= group
+        found.add(tuple(sorted(group)))
     for v in covered:
-        found.add(tuple(sorted(reach(layout, v, waiting))))
+        found.add(tuple(sorted(_reach(near, v, waiting))))
     return sorted(found)
+
+
+def _near(layout: Layout, numbered: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """For each number, the numbers :func:`~exactmines.efficiency.model.reach` joins to
+    it in one step: beside it, or on the border of an opening it borders."""
+    near = {}
+    for v in numbered:
+        joined = {i for i in layout.neighbours[v] if layout.numbers[i] and not layout.mine[i]}
+        for k in layout.borders_of[v]:
+            joined.update(layout.openings[k][1])
+        joined.discard(v)
+        near[v] = tuple(sorted(joined))
+    return near
+
+
+def _reach(near: dict[int, tuple[int, ...]], start: int, within: set[int]) -> set[int]:
+    """:func:`~exactmines.efficiency.model.reach` by the lists of :func:`_near`."""
+    group, stack = {start}, [start]
+    while stack:
+        for i in near[stack.pop()]:
+            if i in within and i not in group:
+                group.add(i)
+                stack.append(i)
+    return group
