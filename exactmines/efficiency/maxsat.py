@@ -165,15 +165,17 @@ class _Problem:
         for d, x in chord.items():
             formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
             formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
-        # For each number, what can reveal it first: (variable, the chord's number or -1).
-        self._into: dict[int, list[tuple[int, int]]] = {}
+        # For each number, the variables of what can reveal it first. A chord's variable
+        # is there only for the chord's own number, so a group's entries are the union of
+        # its members' sets less its members' chords (:meth:`entries`).
+        self._into: dict[int, frozenset[int]] = {}
         for v in part.numbered:
-            found = {(left[v], -1)} if v in left else set()
+            found = {left[v]} if v in left else set()
             for k in layout.borders_of[v]:
-                found.add((L[k], -1))
-                found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
-            found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
-            self._into[v] = sorted(found)
+                found.add(L[k])
+                found.update(chord[e] for e in layout.openings[k][1] if e in chord)
+            found.update(chord[e] for e in layout.neighbours[v] if e in chord)
+            self._into[v] = frozenset(found)
         self.near = _near(layout, part.numbered)
         small: set[frozenset[int]] = set()
         for v in part.numbered:
@@ -190,9 +192,10 @@ class _Problem:
         """The variables of what can reveal a number of ``group`` first, from outside it
         (:func:`~exactmines.efficiency.model._entries`' columns), from each number's list
         made once."""
-        members = set(group)
-        return sorted({x for v in group for x, source in self._into[v]
-                       if source not in members})
+        into, chord = self._into, self.chord
+        found = set().union(*(into[v] for v in group))
+        found.difference_update([chord[e] for e in group if e in chord])
+        return sorted(found)
 
     def variables(self, clicks: list[Click]) -> set[int]:
         """The variables a sequence that reveals the part sets: each click's own, a left
