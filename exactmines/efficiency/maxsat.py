@@ -57,6 +57,11 @@ LARGE = 250
 #: a loaded machine, where it got a third of a core.
 _PROOF = 0.7
 
+#: The share of a large part's time (more than :data:`LARGE` numbers) for the neighbourhood
+#: search before the proof. At a half, 2 of 29 expert boards came out a click above
+#: cal_rzini on a machine loaded past 13 (a board got 2 to 3 s of processor time in 10).
+_SEARCH = 0.7
+
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
 
@@ -320,8 +325,9 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
     reveal the part, the answer when nothing shorter is found. A part too large to be
-    proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
-    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`); another
+    proved in time (more than :data:`LARGE` numbers: expert boards) first spends
+    :data:`_SEARCH` of its time on a neighbourhood search from the incumbent
+    (:meth:`_Problem.improve`); another
     part not proved within :data:`_PROOF` of its time spends the rest on that search.
     ``report``: told each shorter sequence and higher bound as they are found (what is
     kept when the search is ended from outside)."""
@@ -336,7 +342,7 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     if not budget.limited:
         return problem.search(best, budget, report=report)
     if len(part.numbered) > LARGE:
-        best = problem.improve(best, budget.share(0.5), report=report)
+        best = problem.improve(best, budget.share(_SEARCH), report=report)
         return problem.search(best, budget, report=report)
     answer = problem.search(best, budget.share(_PROOF), report=report)
     if answer.optimal or budget.expired():
