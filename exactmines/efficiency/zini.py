@@ -24,9 +24,11 @@ from exactmines.position import Board, Cell
 
 __all__ = ["Zini", "fewest_clicks"]
 
-#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 5 s): the
+#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 2 s): the
 #: exact search finds its own sequences, the runs are its first bound and the fallback.
-_HEURISTIC = 0.25
+#: A tenth of a second makes about 200 runs on a beginner board, 70 on an intermediate
+#: and 30 on an expert one (processor time; a loaded machine gives it a third).
+_HEURISTIC = 0.1
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     CBC without highspy) for the parts' exact search.
 
     Under ``budget`` the answer is the best sequence found in time, with ``optimal`` false
-    unless the proved lower bound meets it. Cost: the heuristics' runs (at most 0.25 s),
+    unless the proved lower bound meets it. Cost: the heuristics' runs (at most 0.1 s),
     then one exact search per part: a beginner board is proved in a fraction of a second,
     most intermediate boards in seconds; expert boards rarely within ten.
 
