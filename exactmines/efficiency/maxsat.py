@@ -195,7 +195,7 @@ class _Problem:
 
     def entries(self, group: tuple[int, ...]) -> list[int]:
         """The variables of what can reveal a number of ``group`` first, from outside it
-        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's list
+        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's set
         made once."""
         into, chord = self._into, self.chord
         found = set().union(*(into[v] for v in group))
