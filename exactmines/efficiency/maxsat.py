@@ -52,10 +52,11 @@ Report = Callable[..., None]
 LARGE = 250
 
 #: The share of a part's time for the proof before the neighbourhood search takes over
-#: (parts of at most :data:`LARGE` numbers). At 0.8 the search's 2 s of 10 found one
-#: intermediate board's best sequence (55 clicks, the heuristics' 57) in some runs only on
-#: a loaded machine, where it got a third of a core.
-_PROOF = 0.7
+#: (parts of at most :data:`LARGE` numbers). At 0.8, and at 0.7, the search's seconds of
+#: 10 did not find one intermediate board's best sequence (55 clicks; the proof's 56, the
+#: heuristics' 57) on a loaded machine, where it got a third of a core: from the proof's
+#: sequence it takes about 80 squares, a second of processor time.
+_PROOF = 0.6
 
 #: The share of a large part's time (more than :data:`LARGE` numbers) for the neighbourhood
 #: search before the proof. At a half, 2 of 29 expert boards came out a click above
@@ -263,7 +264,9 @@ class _Problem:
                 played, state = _play(layout, roots, chords)
                 covered = [v for v in part.numbered if not state.revealed[v]]
                 if not covered:
-                    if len(played) < len(best):
+                    # In a square (``fixed``), the square's optimum even when no shorter.
+                    if len(played) < len(best) or (fixed is not None
+                                                   and len(played) == len(best)):
                         best = played
                     if report is not None and fixed is None:
                         report(best, lower)
@@ -292,8 +295,10 @@ class _Problem:
                 report: Report | None = None, windows: int | None = None) -> list[Click]:
         """A neighbourhood search from ``best``: every click outside a square of the board
         held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
-        at random, until ``budget`` runs out (or after ``windows`` squares). Never longer
-        than ``best``; ``report`` is told each shorter sequence."""
+        at random, until ``budget`` runs out (or after ``windows`` squares). A square's
+        optimum replaces the sequence when no longer (a move sideways: from one 56-click
+        sequence of intermediate board 32 only such moves led to 55). Never longer than
+        ``best``; ``report`` is told each shorter sequence."""
         import random
 
         layout, rng = self.layout, random.Random(seed)
@@ -312,10 +317,9 @@ class _Problem:
                                 for z in at)}
             window = Budget.seconds(max(min(_WINDOW, budget.remaining()), 0.001))
             found = self.search(best, window, fixed)
-            if len(found.clicks) < len(best):
-                best = found.clicks
-                if report is not None:
-                    report(best)
+            if len(found.clicks) < len(best) and report is not None:
+                report(found.clicks)
+            best = found.clicks
         return best
 
 
