@@ -60,6 +60,11 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
     broken at random; above: sometimes a chord saving a click less) and the next opening or
     number to left-click is drawn at random."""
     state = Clicks(layout)
+    state.changed = []
+    # Each number's (premium, units), kept until a cell beside it or itself is revealed or
+    # flagged: everything _premium reads is there (an opening becomes active as its zeros
+    # and border are revealed).
+    cache: dict[int, tuple[int, int]] = {}
     active = bytearray(len(layout.openings))
     numbered = layout.numbered if part is None else part.numbered
     openings = range(len(layout.openings)) if part is None else part.openings
@@ -69,6 +74,11 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
     def click(c: Click) -> None:
         clicks.append(c)
         state.play(c)
+        for i in state.changed:
+            cache.pop(i, None)
+            for j in layout.neighbours[i]:
+                cache.pop(j, None)
+        state.changed.clear()
         for k in range(len(layout.openings)):
             if not active[k] and state.revealed[layout.openings[k][0][0]]:
                 active[k] = 1
@@ -87,7 +97,10 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
         dead: list[int] = []
         if rng is None:
             for d in live:
-                premium, units = _premium(layout, state, active, d)
+                got = cache.get(d)
+                if got is None:
+                    got = cache[d] = _premium(layout, state, active, d)
+                premium, units = got
                 if units < 0:
                     dead.append(d)
                 if premium > best or (premium == best and chosen >= 0 and units > best_units):
@@ -95,7 +108,10 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
         else:
             score = -1.0
             for d in live:
-                premium, units = _premium(layout, state, active, d)
+                got = cache.get(d)
+                if got is None:
+                    got = cache[d] = _premium(layout, state, active, d)
+                premium, units = got
                 if units < 0:
                     dead.append(d)
                 if premium >= threshold:

@@ -110,18 +110,26 @@ class Clicks:
         self.revealed = bytearray(size)
         self.flagged = bytearray(size)
         self.left_to_reveal = size - sum(layout.mine)
+        #: When a list, every cell revealed or flagged is appended to it (the greedy's
+        #: cache of premiums forgets the numbers around them).
+        self.changed: list[int] | None = None
 
     def _open(self, index: int) -> int:
         layout, revealed = self.layout, self.revealed
         if revealed[index] or self.flagged[index]:
             return 0
         revealed[index] = 1
+        changed = self.changed
+        if changed is not None:
+            changed.append(index)
         count, stack = 1, [index] if layout.numbers[index] == 0 else []
         while stack:
             for i in layout.neighbours[stack.pop()]:
                 if not revealed[i] and not self.flagged[i]:
                     revealed[i] = 1
                     count += 1
+                    if changed is not None:
+                        changed.append(i)
                     if layout.numbers[i] == 0:
                         stack.append(i)
         self.left_to_reveal -= count
@@ -142,6 +150,8 @@ class Clicks:
             if self.revealed[index] or self.flagged[index]:
                 return False
             self.flagged[index] = 1
+            if self.changed is not None:
+                self.changed.append(index)
             return True
         if kind == "left":
             if layout.mine[index]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from exactmines.budget import Budget
@@ -39,7 +40,11 @@ from exactmines.efficiency.model import (
     reach,
 )
 
-__all__ = ["solve_part_maxsat"]
+__all__ = ["solve_part_maxsat", "Report"]
+
+#: Told the search's progress: ``report(best=clicks, lower=bound)``, either left out when
+#: unchanged (:class:`~exactmines.efficiency.killable.Progress`).
+Report = Callable[..., None]
 
 #: Parts with more numbers than this are searched for shorter sequences before the proof
 #: (the largest part of 200 seeded intermediate boards had 174 numbers, the smallest
@@ -47,8 +52,16 @@ __all__ = ["solve_part_maxsat"]
 LARGE = 250
 
 #: The share of a part's time for the proof before the neighbourhood search takes over
-#: (parts of at most :data:`LARGE` numbers).
-_PROOF = 0.8
+#: (parts of at most :data:`LARGE` numbers). At 0.8, and at 0.7, the search's seconds of
+#: 10 did not find one intermediate board's best sequence (55 clicks; the proof's 56, the
+#: heuristics' 57) on a loaded machine, where it got a third of a core: from the proof's
+#: sequence it takes about 80 squares, a second of processor time.
+_PROOF = 0.6
+
+#: The share of a large part's time (more than :data:`LARGE` numbers) for the neighbourhood
+#: search before the proof. At a half, 2 of 29 expert boards came out a click above
+#: cal_rzini on a machine loaded past 13 (a board got 2 to 3 s of processor time in 10).
+_SEARCH = 0.7
 
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
@@ -74,8 +87,14 @@ def _rc2(formula: Any) -> Any:
         ``None`` as RC2 expects."""
 
         expired = False
+        #: Called with RC2's cost each time it grows (a proved bound, between SAT calls).
+        on_cost: Any = None
+        reported = 0
 
         def _call_oracle(self, assumptions: Any = (), expect_interrupt: bool = False) -> Any:
+            if self.on_cost is not None and self.cost > self.reported:
+                self.reported = self.cost
+                self.on_cost(self.cost)
             if self.expired:
                 raise _Stopped
             result = self.oracle.solve_limited(assumptions=list(assumptions),
@@ -83,6 +102,14 @@ def _rc2(formula: Any) -> Any:
             if result is None and self.expired:
                 raise _Stopped
             return result
+
+        def add_hard(self, clause: list[int]) -> None:
+            """A hard clause of the formula's own positive variables, added to the SAT
+            solver directly (RC2's ``add_clause`` maps each literal in Python, a third of
+            the search's time on intermediate boards)."""
+            e2i = self.vmap.e2i
+            self.oracle.add_clause([e2i[x] if x in e2i else self._map_extlit(x)
+                                    for x in clause])
 
     return TimedRC2(formula, solver=_SOLVER, adapt=True, exhaust=True, minz=True)
 
@@ -144,15 +171,18 @@ class _Problem:
         for d, x in chord.items():
             formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
             formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
-        # For each number, what can reveal it first: (variable, the chord's number or -1).
-        self._into: dict[int, list[tuple[int, int]]] = {}
+        # For each number, the variables of what can reveal it first. A chord's variable
+        # is there only for the chord's own number, so a group's entries are the union of
+        # its members' sets less its members' chords (:meth:`entries`).
+        self._into: dict[int, frozenset[int]] = {}
         for v in part.numbered:
-            found = {(left[v], -1)} if v in left else set()
+            found = {left[v]} if v in left else set()
             for k in layout.borders_of[v]:
-                found.add((L[k], -1))
-                found.update((chord[e], e) for e in layout.openings[k][1] if e in chord)
-            found.update((chord[e], e) for e in layout.neighbours[v] if e in chord)
-            self._into[v] = sorted(found)
+                found.add(L[k])
+                found.update(chord[e] for e in layout.openings[k][1] if e in chord)
+            found.update(chord[e] for e in layout.neighbours[v] if e in chord)
+            self._into[v] = frozenset(found)
+        self.near = _near(layout, part.numbered)
         small: set[frozenset[int]] = set()
         for v in part.numbered:
             small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
@@ -166,11 +196,12 @@ class _Problem:
 
     def entries(self, group: tuple[int, ...]) -> list[int]:
         """The variables of what can reveal a number of ``group`` first, from outside it
-        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's list
+        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's set
         made once."""
-        members = set(group)
-        return sorted({x for v in group for x, source in self._into[v]
-                       if source not in members})
+        into, chord = self._into, self.chord
+        found = set().union(*(into[v] for v in group))
+        found.difference_update([chord[e] for e in group if e in chord])
+        return sorted(found)
 
     def variables(self, clicks: list[Click]) -> set[int]:
         """The variables a sequence that reveals the part sets: each click's own, a left
@@ -191,10 +222,11 @@ class _Problem:
         return chosen
 
     def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
-               ) -> PartAnswer:
+               report: Report | None = None) -> PartAnswer:
         """The proof loop: RC2's assignments of fewest clicks, each played, its unplayable
         groups cut, until one plays through or ``budget`` runs out. ``fixed``: variables
         held at a value (a neighbourhood search; the bound then says nothing of the part).
+        ``report``: told each shorter sequence and each higher bound as they are found.
         """
         from exactmines.efficiency.greedy import greedy
 
@@ -209,6 +241,8 @@ class _Problem:
         if len(best) <= lower:
             return PartAnswer(best, lower, True)
         rc2 = _rc2(formula)
+        if report is not None and fixed is None:
+            rc2.on_cost = lambda cost: report(lower=cost)
         alarm = _Alarm(rc2, budget.remaining())
         try:
             while not budget.expired():
@@ -230,8 +264,12 @@ class _Problem:
                 played, state = _play(layout, roots, chords)
                 covered = [v for v in part.numbered if not state.revealed[v]]
                 if not covered:
-                    if len(played) < len(best):
+                    # In a square (``fixed``), the square's optimum even when no shorter.
+                    if len(played) < len(best) or (fixed is not None
+                                                   and len(played) == len(best)):
                         best = played
+                    if report is not None and fixed is None:
+                        report(best, lower)
                     break
                 tries = [_repaired(layout, roots, chords, part)]
                 if solves % _GREEDY_EVERY == 1:
@@ -239,10 +277,12 @@ class _Problem:
                 for finished in tries:
                     if len(finished) < len(best):
                         best = finished
+                if report is not None:
+                    report(best, None if fixed is not None else lower)
                 if fixed is None and len(best) <= lower:
                     break
-                for group in _unreached(layout, covered, set(chords), state):
-                    rc2.add_clause(self.entries(group))
+                for group in _unreached(layout, covered, set(chords), state, self.near):
+                    rc2.add_hard(self.entries(group))
                     cuts += 1
         except _Stopped:
             lower = max(lower, rc2.cost)
@@ -251,10 +291,14 @@ class _Problem:
             rc2.delete()
         return PartAnswer(best, lower, fixed is None and len(best) <= lower, cuts, solves)
 
-    def improve(self, best: list[Click], budget: Budget, seed: int = 0) -> list[Click]:
+    def improve(self, best: list[Click], budget: Budget, seed: int = 0,
+                report: Report | None = None, windows: int | None = None) -> list[Click]:
         """A neighbourhood search from ``best``: every click outside a square of the board
         held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
-        at random, until ``budget`` runs out. Never longer than ``best``."""
+        at random, until ``budget`` runs out (or after ``windows`` squares). A square's
+        optimum replaces the sequence when no longer (a move sideways: from one 56-click
+        sequence of intermediate board 32 only such moves led to 55). Never longer than
+        ``best``; ``report`` is told each shorter sequence."""
         import random
 
         layout, rng = self.layout, random.Random(seed)
@@ -262,7 +306,9 @@ class _Problem:
         # The cells of each variable: an opening's zeros, else its own cell.
         where = [layout.openings[i][0] if kind == "L" else (i,) for kind, i in self.keys]
         cells = list(self.part.numbered)
-        while not budget.expired():
+        done = 0
+        while not budget.expired() and (windows is None or done < windows):
+            done += 1
             cr, cc = divmod(rng.choice(cells), width)
             radius = rng.choice((2, 3, 3, 4))
             chosen = self.variables(best)
@@ -271,35 +317,42 @@ class _Problem:
                                 for z in at)}
             window = Budget.seconds(max(min(_WINDOW, budget.remaining()), 0.001))
             found = self.search(best, window, fixed)
-            if len(found.clicks) < len(best):
-                best = found.clicks
+            if len(found.clicks) < len(best) and report is not None:
+                report(found.clicks)
+            best = found.clicks
         return best
 
 
 def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Budget,
-                      incumbent: list[Click] | None = None) -> PartAnswer:
+                      incumbent: list[Click] | None = None,
+                      report: Report | None = None) -> PartAnswer:
     """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
     reveal the part, the answer when nothing shorter is found. A part too large to be
-    proved in time (more than :data:`LARGE` numbers: expert boards) first spends half its
-    time on a neighbourhood search from the incumbent (:meth:`_Problem.improve`); another
-    part not proved within :data:`_PROOF` of its time spends the rest on that search."""
+    proved in time (more than :data:`LARGE` numbers: expert boards) first spends
+    :data:`_SEARCH` of its time on a neighbourhood search from the incumbent
+    (:meth:`_Problem.improve`); another
+    part not proved within :data:`_PROOF` of its time spends the rest on that search.
+    ``report``: told each shorter sequence and higher bound as they are found (what is
+    kept when the search is ended from outside)."""
     from exactmines.efficiency.greedy import greedy
 
     problem = _Problem(layout, part, start)
     best = greedy(layout, problem.start, part=part)
     if incumbent is not None and len(incumbent) < len(best):
         best = incumbent
+    if report is not None:
+        report(best, 1)
     if not budget.limited:
-        return problem.search(best, budget)
+        return problem.search(best, budget, report=report)
     if len(part.numbered) > LARGE:
-        best = problem.improve(best, budget.share(0.5))
-        return problem.search(best, budget)
-    answer = problem.search(best, budget.share(_PROOF))
+        best = problem.improve(best, budget.share(_SEARCH), report=report)
+        return problem.search(best, budget, report=report)
+    answer = problem.search(best, budget.share(_PROOF), report=report)
     if answer.optimal or budget.expired():
         return answer
     # Not proved in time: the rest of the time to look for a shorter sequence.
-    better = problem.improve(answer.clicks, budget)
+    better = problem.improve(answer.clicks, budget, report=report)
     return PartAnswer(better, answer.lower_bound, len(better) <= answer.lower_bound,
                       answer.cuts, answer.solves)
 
@@ -324,14 +377,49 @@ def _repaired(layout: Layout, roots: list[Click], chords: list[int],
     return [c for c in played if c[0] != "flag" or c[1] in needed]
 
 
-def _unreached(layout: Layout, covered: list[int], chords: set[int],
-               state: Any) -> list[tuple[int, ...]]:
+def _unreached(layout: Layout, covered: list[int], chords: set[int], state: Any,
+               near: dict[int, tuple[int, ...]] | None = None) -> list[tuple[int, ...]]:
     """Groups of covered numbers that nothing chosen reveals from outside: each joined
     group (:func:`~exactmines.efficiency.model._groups`), and for each covered number the
     covered numbers whose chosen chords would reveal it (beside it, or on the border of an
-    opening it borders), followed back."""
+    opening it borders), followed back. ``near``: each number's joined numbers
+    (:func:`_near`), made once per part, else worked out from the layout."""
     waiting = chords & set(covered)
-    found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
+    if near is None:
+        found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
+        for v in covered:
+            found.add(tuple(sorted(reach(layout, v, waiting))))
+        return sorted(found)
+    todo = set(covered)
+    found = set()
+    while todo:
+        group = _reach(near, todo.pop(), todo)
+        todo -= group
+        found.add(tuple(sorted(group)))
     for v in covered:
-        found.add(tuple(sorted(reach(layout, v, waiting))))
+        found.add(tuple(sorted(_reach(near, v, waiting))))
     return sorted(found)
+
+
+def _near(layout: Layout, numbered: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """For each number, the numbers :func:`~exactmines.efficiency.model.reach` joins to
+    it in one step: beside it, or on the border of an opening it borders."""
+    near = {}
+    for v in numbered:
+        joined = {i for i in layout.neighbours[v] if layout.numbers[i] and not layout.mine[i]}
+        for k in layout.borders_of[v]:
+            joined.update(layout.openings[k][1])
+        joined.discard(v)
+        near[v] = tuple(sorted(joined))
+    return near
+
+
+def _reach(near: dict[int, tuple[int, ...]], start: int, within: set[int]) -> set[int]:
+    """:func:`~exactmines.efficiency.model.reach` by the lists of :func:`_near`."""
+    group, stack = {start}, [start]
+    while stack:
+        for i in near[stack.pop()]:
+            if i in within and i not in group:
+                group.add(i)
+                stack.append(i)
+    return group

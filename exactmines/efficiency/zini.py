@@ -17,16 +17,18 @@ from typing import Any
 
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.efficiency.greedy import heuristic_runs
+from exactmines.efficiency.killable import solve_part_bounded
 from exactmines.efficiency.layout import Click, Layout, tidy
-from exactmines.efficiency.maxsat import solve_part_maxsat
 from exactmines.efficiency.model import Part, parts, solve_part, solver_name
 from exactmines.position import Board, Cell
 
 __all__ = ["Zini", "fewest_clicks"]
 
-#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 5 s): the
+#: Seconds at most for the heuristics' runs (a twentieth of a time limit below 2 s): the
 #: exact search finds its own sequences, the runs are its first bound and the fallback.
-_HEURISTIC = 0.25
+#: A tenth of a second makes about 200 runs on a beginner board, 70 on an intermediate
+#: and 30 on an expert one (processor time; a loaded machine gives it a third).
+_HEURISTIC = 0.1
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
     CBC without highspy) for the parts' exact search.
 
     Under ``budget`` the answer is the best sequence found in time, with ``optimal`` false
-    unless the proved lower bound meets it. Cost: the heuristics' runs (at most 0.25 s),
+    unless the proved lower bound meets it. Cost: the heuristics' runs (at most 0.1 s),
     then one exact search per part: a beginner board is proved in a fraction of a second,
     most intermediate boards in seconds; expert boards rarely within ten.
 
@@ -110,7 +112,7 @@ def fewest_clicks(board: Board, start: Cell | None = None, *,
         # Each part's clicks from the run that clears it in fewest: the parts are
         # independent, so together they clear the board in no more than any one run.
         mine = min(([c for c in run if owner[c[1]] == n] for run, _ in runs), key=len)
-        solve = solve_part_maxsat if method == "maxsat" else solve_part
+        solve = solve_part_bounded if method == "maxsat" else solve_part
         answer = solve(layout, part, first,
                        budget.share(1 / (len(pieces) - n)) if budget.limited else budget,
                        incumbent=mine)

@@ -1,0 +1,89 @@
+"""The time limit of ``zini`` holds: a large part is searched in a child process that is
+ended when the budget runs out, and an ended child's last reported sequence and bound are
+the answer. No wall-clock threshold: the child below reports and then never returns, so
+only its ending gives an answer. The functions at the top run in the child (it imports
+this module by name)."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from test_zini import _seq, replay  # the game's rules, written apart from the solver
+
+from exactmines.budget import UNLIMITED, Budget
+from exactmines.efficiency import killable
+from exactmines.efficiency.killable import Progress, read_progress, solve_part_bounded
+from exactmines.efficiency.layout import Layout
+from exactmines.efficiency.maxsat import solve_part_maxsat
+from exactmines.efficiency.model import parts
+from exactmines.efficiency.zini import fewest_clicks
+from exactmines.game import random_board
+
+
+def stalled(layout, part, start, incumbent, path, deadline, budget):  # runs in the child
+    """The part proved and reported, then no answer: the child must be ended."""
+    solve_part_maxsat(layout, part, start, UNLIMITED, incumbent, report=Progress(path))
+    threading.Event().wait()
+
+
+def _board(seed=0):
+    board = random_board(9, 9, 10, random.Random(seed))
+    layout = Layout.of(board)
+    return board, layout, max(parts(layout), key=lambda p: len(p.numbered))
+
+
+def test_the_progress_file_holds_the_best_sequence_and_the_proved_bound(tmp_path):
+    board, layout, part = _board()
+    assert read_progress(str(tmp_path / "none.json")) is None
+    path = str(tmp_path / "progress.json")
+    answer = solve_part_maxsat(layout, part, None, UNLIMITED, report=Progress(path))
+    clicks, lower = read_progress(path)
+    assert answer.optimal and len(clicks) == len(answer.clicks) and lower == answer.lower_bound
+    # Interrupted early, the last report is never better than what was proved.
+    quick = str(tmp_path / "quick.json")
+    big = random_board(30, 16, 99, random.Random(3))
+    big_layout = Layout.of(big)
+    big_part = max(parts(big_layout), key=lambda p: len(p.numbered))
+    stopped = solve_part_maxsat(big_layout, big_part, None, Budget.seconds(0.5),
+                                report=Progress(quick))
+    clicks, lower = read_progress(quick)
+    assert 1 <= lower <= stopped.lower_bound <= len(stopped.clicks) <= len(clicks)
+
+
+def test_an_ended_child_still_gives_its_reported_sequence_and_bound(monkeypatch):
+    # The child proves the part, reports, and hangs: without the ending and the progress
+    # file, this call would never return, or return the incumbent with a bound of 1.
+    board, layout, part = _board()
+    proved = solve_part_maxsat(layout, part, None, UNLIMITED)
+    assert proved.optimal
+    from exactmines.efficiency.greedy import greedy
+
+    incumbent = greedy(layout, None, part=part)
+    assert len(incumbent) > proved.lower_bound  # a board where the greedy is not optimal
+    monkeypatch.setattr(killable, "IN_PROCESS", 0)
+    answer = solve_part_bounded(layout, part, None, Budget.seconds(10), incumbent,
+                                work=stalled)
+    assert answer.extra == {"ended": True}
+    assert answer.optimal and answer.lower_bound == proved.lower_bound
+    assert len(answer.clicks) == len(proved.clicks)
+
+
+def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(monkeypatch):
+    calls = []
+    real = killable.run_in_child
+
+    def spy(work, args, budget, **options):
+        calls.append(work.__name__)
+        return real(work, args, budget, **options)
+
+    monkeypatch.setattr(killable, "run_in_child", spy)
+    board = random_board(16, 16, 40, random.Random(1))
+    answer = fewest_clicks(board, budget=Budget.seconds(5))
+    assert "_search" in calls
+    assert replay(board, _seq(answer)) == answer.clicks
+    assert answer.lower_bound <= answer.clicks <= answer.greedy
+    # Without a limit there is nothing to end: the search stays in this process.
+    calls.clear()
+    small = random_board(9, 9, 10, random.Random(0))
+    assert fewest_clicks(small).optimal and calls == []
