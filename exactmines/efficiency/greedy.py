@@ -60,7 +60,8 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
     broken at random; above: sometimes a chord saving a click less) and the next opening or
     number to left-click is drawn at random."""
     state = Clicks(layout)
-    state.changed = []
+    changed: list[int] = []
+    state.changed = changed  # the cells each click changes, read and cleared below
     # Each number's (premium, units), kept until a cell beside it or itself is revealed or
     # flagged: everything _premium reads is there (an opening becomes active as its zeros
     # and border are revealed).
@@ -74,11 +75,11 @@ def greedy(layout: Layout, start: int | None = None, *, openings_first: bool = F
     def click(c: Click) -> None:
         clicks.append(c)
         state.play(c)
-        for i in state.changed:
+        for i in changed:
             cache.pop(i, None)
             for j in layout.neighbours[i]:
                 cache.pop(j, None)
-        state.changed.clear()
+        changed.clear()
         for k in range(len(layout.openings)):
             if not active[k] and state.revealed[layout.openings[k][0][0]]:
                 active[k] = 1
