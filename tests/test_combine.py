@@ -148,3 +148,22 @@ def test_binomial_by_prime_factors(n, k):
     from exactmines.analysis.combine import binomial
 
     assert binomial(n, k) == (comb(n, k) if 0 <= k <= n else 0)
+
+
+@given(st.integers(0, 40), st.integers(-2, 45))
+def test_nothing_left_to_count_combines_as_through_the_frame(outside, left):
+    # A position whose frontier is all settled has no parts: combined in closed form, it
+    # must say what the frame says of a part with one empty layout.
+    from exactmines.analysis.combine import weigh
+    from exactmines.analysis.counts import ComponentCounts
+
+    alone = weigh([], [], outside, left)
+    framed = weigh([ComponentCounts((1,), ((),))], [()], outside, left)
+    assert alone.layouts == framed.layouts == (comb(outside, left) if 0 <= left <= outside
+                                               else 0)
+    assert (alone.box is None) == (framed.box is None)
+    if alone.layouts:
+        assert (alone.outside is None) == (framed.outside is None) == (outside == 0)
+        if outside:
+            assert Fraction(*alone.outside) == Fraction(*framed.outside) == Fraction(left,
+                                                                                      outside)

@@ -26,6 +26,7 @@ from itertools import compress, repeat
 from math import comb, gcd
 from math import prod as math_prod
 from operator import mul
+from typing import NamedTuple
 
 from exactmines.analysis.counts import ComponentCounts
 
@@ -145,13 +146,14 @@ class Combined:
 Ratio = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Ratios:
+class Ratios(NamedTuple):
     """What :class:`Combined` holds, before any fraction is made (:func:`combine_ratios`).
 
     A :class:`~fractions.Fraction` costs a gcd and an object per box, paid for every box of
     every position analysed; the analysis keeps these integers and makes the fractions of
-    the cells only when they are read.
+    the cells only when they are read. (A named tuple, made at C speed by
+    ``tuple.__new__``: a compiled frozen dataclass is made by the Python ``__init__`` that
+    ``dataclasses`` writes, a tenth of the combination of a small position.)
 
     Attributes
     ----------
@@ -177,10 +179,6 @@ class Ratios:
         return Combined(self.layouts,
                         tuple(tuple(fraction_of(*r) for r in box) for box in self.box),
                         None if self.outside is None else fraction_of(*self.outside))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
-        return (Ratios, (self.layouts, self.box, self.outside))
 
 
 def _support(layouts: Sequence[int]) -> tuple[int, list[int]]:
@@ -421,6 +419,14 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
     """
     if mines_left is None:
         return _independent(counts, sizes)
+    if not counts and scale is None:
+        # Nothing on the frontier left to count (every cell next to a number settled: half
+        # the small boards): the mines left lie among the cells off it, C(U, L) ways, each
+        # of those cells a mine in L of U (the ratios the frame below gives, without it).
+        if not 0 <= mines_left <= outside:
+            return _INCONSISTENT
+        return tuple.__new__(Ratios, (binomial(outside, mines_left), (),
+                                      (mines_left, outside) if outside else None))
     frame = _frame(counts, outside, mines_left, scale)
     if frame is None:
         return _INCONSISTENT
@@ -467,7 +473,7 @@ def weigh(counts: Sequence[ComponentCounts], sizes: Sequence[Sequence[int]], out
         for i, (t, e) in enumerate(zip(total_poly, weights, strict=True)):
             hits += t * e * (mines_left - base - i)
         outside_probability = (hits, outside * reduced)
-    return Ratios(layouts, tuple(box_probability), outside_probability)
+    return tuple.__new__(Ratios, (layouts, tuple(box_probability), outside_probability))
 
 
 def count_layouts(counts: Sequence[ComponentCounts], outside: int, mines_left: int,
@@ -540,7 +546,7 @@ def _independent(counts: Sequence[ComponentCounts],
         sums = map(sum, zip(*c.box_mines, strict=True)) if c.box_mines else ()
         box_probability.append(tuple(zip(sums, map(mul, box_sizes, repeat(total)),
                                          strict=True)))
-    return Ratios(layouts, tuple(box_probability), None)
+    return tuple.__new__(Ratios, (layouts, tuple(box_probability), None))
 
 
 _INCONSISTENT = Ratios(0, None, None)

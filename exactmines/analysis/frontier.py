@@ -165,7 +165,9 @@ def _masks(text: str, sets: Sequence[str]) -> list[int]:
     if not text.isascii():
         return [_mask(text, chars) for chars in sets]
     data = text.encode()[::-1]
-    return [int(data.translate(_byte_table(chars)) or b"0", 2) for chars in sets]
+    # (A single character absent from the text, flags or 8s most often, is no pass.)
+    return [0 if len(chars) == 1 and chars not in text
+            else int(data.translate(_byte_table(chars)) or b"0", 2) for chars in sets]
 
 
 @lru_cache(maxsize=32)
@@ -195,12 +197,21 @@ def _greater(a: Sequence[int], b: Sequence[int], within: int) -> int:
     """Bits of ``within`` where the number with bit planes ``a`` exceeds the one with
     planes ``b``. (Every mask stays non-negative: ``m & ~x`` is spelled ``(m | x) ^ x``, as
     Python's bitwise operations on a negative integer cost a third more.)"""
-    above, same = 0, within
-    for x, y in zip(reversed(a), reversed(b), strict=True):
-        above |= same & ((x | y) ^ y)
-        differ = x ^ y
-        same = (same | differ) ^ differ
-    return above
+    # From the top plane down (unrolled: no iterators to make, twice a propagation).
+    x, y = a[3], b[3]
+    above = within & ((x | y) ^ y)
+    differ = x ^ y
+    same = (within | differ) ^ differ
+    x, y = a[2], b[2]
+    above |= same & ((x | y) ^ y)
+    differ = x ^ y
+    same = (same | differ) ^ differ
+    x, y = a[1], b[1]
+    above |= same & ((x | y) ^ y)
+    differ = x ^ y
+    same = (same | differ) ^ differ
+    x, y = a[0], b[0]
+    return above | same & ((x | y) ^ y)
 
 
 #: The digits whose value has bit 1, 2, 4, 8 set.
@@ -214,6 +225,10 @@ _SPLIT_MASKS = (COVERED, FLAG, "012345678", *_DIGIT_PLANES)
 _ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
 
 
+#: Up to this many set bits :func:`_bits` reads a mask bit by bit.
+_FEW_BITS = 32
+
+
 def _bits(mask: int) -> list[int]:
     """The set bits of ``mask``, ascending (C-speed passes, not a loop per bit).
 
@@ -221,10 +236,22 @@ def _bits(mask: int) -> list[int]:
     read from the runs of zeros between its bits: the work is per set bit, and no integer
     is made for a place without one (``compress`` over a ``range`` makes one for every
     place: half the split of an expert position went to that and a character-by-character
-    ``str.translate``). A dense one is one pass over its places.
+    ``str.translate``). A dense one is one pass over its places. A mask of a few bits (the
+    forced cells and the free ones of a small board) is read bit by bit from the top: the
+    passes' half a dozen calls and objects cost more than three operations a bit (up to
+    about 40 bits in pure Python, more compiled).
     """
+    n = mask.bit_count()
+    if n <= _FEW_BITS:
+        out = [0] * n
+        while n:
+            n -= 1
+            top = mask.bit_length() - 1
+            out[n] = top
+            mask ^= 1 << top
+        return out
     digits = format(mask, "b").encode()[::-1]
-    if mask.bit_count() * 4 > len(digits):
+    if n * 4 > len(digits):
         return list(compress(range(len(digits)), digits.translate(_ZERO_ONE)))
     runs = digits.split(b"1")
     runs.pop()  # (the zeros above the top bit: none, format starts at it)
@@ -528,8 +555,7 @@ def _count_contradiction(mines: int | None, flags: int, covered: int) -> str | N
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
     """A position cut for counting with what the rules force on their own already settled
     (:func:`split_forced`): the forced cells, and the other boxes of the frontier in
     independent parts.
@@ -559,6 +585,11 @@ class Split:
         How many covered cells are next to no number.
     mines_left:
         The total less the flags and the forced mines; ``None`` when the total is unknown.
+
+    A named tuple, not a frozen dataclass, as :class:`Constraint` is: one is made per
+    position analysed, and a compiled frozen dataclass is made by the ``__init__`` that
+    ``dataclasses`` writes, in Python, a field at a time (2 us of a 50 us analysis of a
+    9x9 position); :func:`split_forced` makes it at C speed (``tuple.__new__``).
     """
 
     components: int
@@ -580,12 +611,6 @@ class Split:
     def safe(self) -> tuple[Cell, ...]:
         """The cells forced to be safe, row-major."""
         return tuple(padded_cells(self.forced_safe, self.width, self.height))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Spelled out: compiled by mypyc (setup.py), a frozen dataclass does not unpickle.
-        return (Split, (self.components, self.frontier_cells, self.largest_component,
-                        self.parts, self.part_cells, self.forced_mines, self.forced_safe,
-                        self.width, self.height, self.outside, self.mines_left))
 
 
 def split_forced(position: Position) -> Split | None:
@@ -623,17 +648,31 @@ def split_forced(position: Position) -> Split | None:
     free = touched_mask ^ (mines | safe)  # (both within it)
 
     # The shape: each component grown from its first cell through the numbers around it.
+    # It is whole when its cells, or the numbers around them, are the same as a step
+    # before (the numbers then reach no other cell): whichever comes first, which saves the
+    # last dilation of most components.
     sizes = []
     rest = touched_mask
     while rest:
         reach = rest & -rest
+        clues = clue_mask & _dilate(reach, stride)
         while True:
-            grown = touched_mask & _dilate(clue_mask & _dilate(reach, stride), stride)
+            grown = touched_mask & _dilate(clues, stride)
             if grown == reach:
                 break
             reach = grown
+            more = clue_mask & _dilate(reach, stride)
+            if more == clues:
+                break
+            clues = more
         sizes.append(reach.bit_count())
         rest ^= reach  # (a component of what is left)
+
+    if not free:  # every cell settled (half the small boards): no parts, no tables
+        return tuple.__new__(Split, (
+            len(sizes), touched_mask.bit_count(), max(sizes, default=0), (), (), mines, safe,
+            width, height, (covered_mask ^ touched_mask).bit_count(),
+            None if mines_left is None else mines_left - mines.bit_count()))
 
     # The unforced boxes and the numbers over them, joined into parts. (Plain loops and
     # comprehensions over a neighbour table: the fastest form in Python, and the form the
@@ -657,21 +696,16 @@ def split_forced(position: Position) -> Split | None:
             tuple.__new__(Constraint, (tuple([local[b] for b in under]), need)))
     cell_of = _padded_cells(width, height)
     box_cells = [tuple(map(cell_of, box)) for box in boxes.values()]
-    return Split(
-        components=len(sizes),
-        frontier_cells=touched_mask.bit_count(),
-        largest_component=max(sizes, default=0),
-        parts=tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r),
-                              (-1,) * len(nodes))
-                    for nodes, r in zip(members, rules, strict=True)),
-        part_cells=tuple(tuple(box_cells[b] for b in nodes) for nodes in members),
-        forced_mines=mines,
-        forced_safe=safe,
-        width=width,
-        height=height,
-        outside=(covered_mask ^ touched_mask).bit_count(),
-        mines_left=None if mines_left is None else mines_left - mines.bit_count(),
-    )
+    return tuple.__new__(Split, (
+        len(sizes),  # components
+        touched_mask.bit_count(),  # frontier_cells
+        max(sizes, default=0),  # largest_component
+        tuple(Component(tuple(len(box_cells[b]) for b in nodes), tuple(r), (-1,) * len(nodes))
+              for nodes, r in zip(members, rules, strict=True)),  # parts
+        tuple(tuple(box_cells[b] for b in nodes) for nodes in members),  # part_cells
+        mines, safe, width, height,
+        (covered_mask ^ touched_mask).bit_count(),  # outside
+        None if mines_left is None else mines_left - mines.bit_count()))  # mines_left
 
 
 def _byte_flags(mask: int, size: int) -> bytes:
