@@ -1043,7 +1043,7 @@ def test_copy_a_jsminesweeper_link_of_the_board_drawn(page, base_url, tmp_path):
     page.wait_for_function("() => window.exactmines.state.width === 9")
     wait_ready(page)
     page.click("#copy-jsm-link")
-    page.wait_for_selector("#jsm-link:not([hidden])")
+    page.wait_for_selector("#jsm-link:not([hidden])", timeout=60_000)  # a loaded machine
     link = page.get_attribute("#jsm-link", "href")
     assert link == board_to_jsm_url(board) and board_from_jsm_url(link) == board
     assert page.evaluate("navigator.clipboard.readText()") == link
