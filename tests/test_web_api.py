@@ -1059,9 +1059,9 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
                         classmethod(lambda cls, limit, parameter="": cls(deadline)))
     seen = []
 
-    def recorded(position, *, backend, budget):
+    def recorded(position, *, backend, budget, cache=None):
         seen.append(budget)
-        return analyze(position, backend=backend, budget=budget)
+        return analyze(position, backend=backend, budget=budget, cache=cache)
 
     monkeypatch.setattr(bodies, "analyze", recorded)
     request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)

@@ -26,6 +26,7 @@ from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.io.replays import Replay, parse_replay, replay_kind
 from exactmines.play.advice import Advice, advise, recommendation_to_dict
+from exactmines.play.shared import SharedCounts
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
@@ -101,14 +102,16 @@ def overlay_body(request: Request) -> bytes:
     budget = Budget.seconds(request.time_limit)
     position = _position(request)
     engine = get_backend(request.backend)
-    result = analyze(position, backend=engine, budget=budget)
+    counts = SharedCounts()  # each component counted once, for the analysis and the advice
+    result = analyze(position, backend=engine, budget=budget, cache=counts)
     out: dict[str, Any] = {"analysis": _analysis(result, request.grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    out.update(advise(position, result, flagged=request.flagged, budget=budget).to_dict())
+    out.update(advise(position, result, flagged=request.flagged, budget=budget,
+                      counts=counts).to_dict())
     return json_bytes(out)
 
 

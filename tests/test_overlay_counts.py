@@ -1,0 +1,96 @@
+"""The page's overlay counts each component once: its analysis and the player's advice share
+one :class:`~exactmines.play.shared.SharedCounts`, and the answers are those of the two
+asked apart."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from exactmines.analysis.analyze import analyze
+from exactmines.analysis.backends.auto import AutoBackend
+from exactmines.analysis.counting import canonical
+from exactmines.analysis.frontier import Component, Constraint, split_forced
+from exactmines.io.formats import position_from_text
+from exactmines.play import lookahead
+from exactmines.play.advice import advise
+from exactmines.play.shared import SharedCounts
+from exactmines.ui.web import bodies
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+GUIDES = sorted(INSTANCES.glob("guide-*.mine"))
+
+
+def _request(path: Path, grouped: bool = False) -> bodies.Request:
+    return bodies.Request(path.read_text(), None, None, "auto", 60.0, (), grouped)
+
+
+def _key(sizes, rule_boxes, needs) -> Component:  # type: ignore[no-untyped-def]
+    return canonical(Component(tuple(sizes), tuple(
+        Constraint(tuple(b), n) for b, n in zip(rule_boxes, needs, strict=True))))
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
+def test_the_overlays_analysis_is_the_analysis(path: Path) -> None:
+    """The overlay's probabilities (its whole analysis) are those of /api/analyze."""
+    overlay = json.loads(bodies.overlay_body(_request(path)))["analysis"]
+    alone = json.loads(bodies.analysis_body(_request(path)))
+    overlay.pop("seconds")
+    alone.pop("seconds")
+    assert overlay == alone
+    assert any(cell["probability"] not in ("0", "1") for cell in overlay["cells"])
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
+def test_shared_counts_give_the_same_advice(path: Path) -> None:
+    """The advice made on the analysis' counts is the advice made from scratch."""
+    position = position_from_text(path.read_text(), path.name)
+    shared = SharedCounts()
+    result = analyze(position, cache=shared)
+    assert len(shared) > 0
+    assert advise(position, result, counts=shared) == advise(position, analyze(position))
+
+
+def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the 30x16/99 guide position, every component of the analysis is counted once,
+    by the engine or by the box search, for the analysis and the advice together (before,
+    the player's box search counted each again)."""
+    path = INSTANCES / "guide-candidates-30x16x99-seed1.mine"
+    position = position_from_text(path.read_text(), path.name)
+    counted: Counter[Component] = Counter()
+    search, count = lookahead.box_search, AutoBackend.count
+
+    def spied_search(sizes, rule_boxes, needs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        counted[_key(sizes, rule_boxes, needs)] += 1
+        return search(sizes, rule_boxes, needs, *args, **kwargs)
+
+    def spied_count(self, component, **kwargs):  # type: ignore[no-untyped-def]
+        counted[canonical(component)] += 1
+        return count(self, component, **kwargs)
+
+    monkeypatch.setattr(lookahead, "box_search", spied_search)
+    monkeypatch.setattr(AutoBackend, "count", spied_count)
+    out = json.loads(bodies.overlay_body(_request(path)))
+    assert out["recommendation"]["kind"] == "frontier"
+    split = split_forced(position)
+    assert split is not None and split.parts
+    for part in split.parts:
+        assert counted[canonical(part)] == 1, part
+
+
+def test_shared_counts_past_the_budget_count_nothing() -> None:
+    """Out of time, the shared counts raise as an engine does and keep nothing (the box
+    search is not a way around the analysis' time limit)."""
+    from exactmines.budget import Budget
+    from exactmines.errors import OutOfTime
+
+    shared = SharedCounts()
+    component = Component((1, 1), (Constraint((0, 1), 1),))
+    with pytest.raises(OutOfTime):
+        shared.count(AutoBackend(), component, budget=Budget(0.0))
+    assert len(shared) == 0
+    counts = shared.count(AutoBackend(), component)
+    assert counts.layouts == (0, 2) and shared.listed(AutoBackend(), component)[1]
