@@ -83,14 +83,20 @@ def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch)
 
 def test_shared_counts_past_the_budget_count_nothing() -> None:
     """Out of time, the shared counts raise as an engine does and keep nothing (the box
-    search is not a way around the analysis' time limit)."""
+    search is not a way around the analysis' time limit); in time, a part of the split path
+    (nothing forced) is counted by the box search, which lists its solutions, and a
+    component with forced boxes by the engine, whose counts the player takes and lists."""
     from exactmines.budget import Budget
     from exactmines.errors import OutOfTime
 
-    shared = SharedCounts()
-    component = Component((1, 1), (Constraint((0, 1), 1),))
+    shared, engine = SharedCounts(), AutoBackend()
+    part = Component((1, 1), (Constraint((0, 1), 1),), (-1, -1))
     with pytest.raises(OutOfTime):
-        shared.count(AutoBackend(), component, budget=Budget(0.0))
+        shared.count(engine, part, budget=Budget(0.0))
     assert len(shared) == 0
-    counts = shared.count(AutoBackend(), component)
-    assert counts.layouts == (0, 2) and shared.listed(AutoBackend(), component)[1]
+    assert shared.count(engine, part).layouts[:2] == (0, 2)
+    counts, solutions = shared.listed(engine, part)
+    assert solutions is not None and shared.hits == 1 and shared.misses == 1
+    whole = Component((1, 1, 1), (Constraint((0, 1), 1), Constraint((2,), 1)), (-1, -1, 1))
+    shared.count(engine, whole)
+    assert shared.listed(engine, whole)[1] is not None and shared.misses == 2

@@ -152,7 +152,7 @@ def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget,
     if shared is not None:
         component = Component(sizes, tuple(Constraint(b, n)
                                            for b, n in zip(rule_boxes, needs, strict=True)))
-        counts, listed = shared.listed(engine, component, budget, search=True)
+        counts, listed = shared.listed(engine, component, budget)
         return Part(box_masks, sizes, rule_boxes, needs, counts, listed,
                     _profile(sizes, counts))
     solutions: list[Solution] = []

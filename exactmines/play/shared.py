@@ -69,53 +69,90 @@ class SharedCounts(CountCache):
         super().__init__(limit)
         self.nodes = nodes
         self._listed: dict[Component, Listed] = {}
+        #: The components the box search was run on (its solutions, or past its limit).
+        self._searched: set[Component] = set()
 
     def __len__(self) -> int:
         return len(self._listed)
 
     def count(self, engine: Backend, component: Component, *,
               budget: Budget = UNLIMITED) -> ComponentCounts:
-        """The analysis' question (:meth:`CountCache.count`): ``component``'s counts, by the
-        box search within its node limit or else by ``engine``, which raises as it does
-        (nothing is kept then)."""
-        return self.listed(engine, component, budget)[0]
+        """The analysis' question (:meth:`CountCache.count`): ``component``'s counts.
 
-    def listed(self, engine: Backend, component: Component, budget: Budget = UNLIMITED, *,
-               search: bool = False) -> Listed:
-        """``component``'s counts and box solutions (``None`` when the engine counted it).
-
-        ``search``: the player's fallback when ``engine`` gives up on a component too wide
-        for it (:class:`~exactmines.errors.TooLarge`): the box search without a node limit,
-        until ``budget`` runs out (:func:`~exactmines.play.lookahead.counted_large`). The
-        analysis does not ask for it: its engine's limits are its answer.
-
-        Cost: a hash of the component's rules when it was met before; else the box search
-        (at most ``nodes`` nodes), then the engine's count.
-
-        Raises
-        ------
-        BudgetExceeded
-            As the engine does (:class:`~exactmines.errors.OutOfTime` as soon as ``budget``
-            has run out, before any search); nothing is kept then.
+        A component whose rules force nothing on their own (``forced`` all -1: the parts of
+        the analysis' split path, which the player meets as they are) is counted by the box
+        search within ``nodes`` nodes, which lists its solutions for the player; any other
+        (a whole component of the general path, with its forced boxes, or one without
+        ``forced``), and one past the search's limit, by ``engine``, as a plain cache
+        would. Raises as the engine does (:class:`~exactmines.errors.OutOfTime` as soon as
+        ``budget`` has run out, before any search); nothing is kept then.
         """
         key = canonical(component)
         found = self._listed.get(key)
         if found is not None:
             self.hits += 1
+            return found[0]
+        searched = component.forced is not None and max(component.forced, default=-1) < 0
+        listed = self._search(key, budget) if searched else None
+        if listed is None:
+            listed = (count_components((component,), engine, budget, every=False)[0], None)
+        self._keep(key, listed, searched)
+        return listed[0]
+
+    def listed(self, engine: Backend, component: Component,
+               budget: Budget = UNLIMITED) -> Listed:
+        """The player's question: ``component``'s counts and box solutions, as the player's
+        own :class:`~exactmines.play.lookahead.Cache` finds them: the box search within
+        ``nodes`` nodes; else ``engine``, and should it give up on a component too wide
+        for it, the box search without a node limit until ``budget`` runs out
+        (:func:`~exactmines.play.lookahead.counted_large`). A component the analysis'
+        engine counted keeps those counts; its solutions are listed when the box search
+        finds them within its limit (``None`` past it).
+
+        Cost: a hash of the component's rules when it was met before (and, once, the
+        listing of a component the engine counted); else the box search, then the
+        engine's count.
+        """
+        key = canonical(component)
+        found = self._listed.get(key)
+        if found is not None:
+            self.hits += 1
+            if found[1] is None and key not in self._searched:
+                again = self._search(key, budget)
+                if again is not None:
+                    found = self._listed[key] = (found[0], again[1])
+                self._searched.add(key)
             return found
-        sizes = key.sizes
-        rule_boxes = tuple(c.boxes for c in key.constraints)
-        needs = tuple(c.mines for c in key.constraints)
+        listed = self._search(key, budget)
+        if listed is None:
+            listed = (lookahead.counted_large(key.sizes, _boxes(key), _needs(key), engine,
+                                              budget), None)
+        self._keep(key, listed, True)
+        return listed
+
+    def _search(self, key: Component, budget: Budget) -> Listed | None:
+        """Counts and solutions by the box search, ``None`` past ``nodes`` nodes."""
         solutions: list[Solution] = []
         try:
-            found = (lookahead.count_boxes(sizes, rule_boxes, needs, self.nodes, solutions,
-                                           budget=budget), tuple(solutions))
+            counts = lookahead.count_boxes(key.sizes, _boxes(key), _needs(key), self.nodes,
+                                           solutions, budget=budget)
         except TooLarge:
-            counts = (lookahead.counted_large(sizes, rule_boxes, needs, engine, budget)
-                      if search else count_components((component,), engine, budget, every=False)[0])
-            found = (counts, None)
+            return None
+        return counts, tuple(solutions)
+
+    def _keep(self, key: Component, listed: Listed, searched: bool) -> None:
         self.misses += 1
         if len(self._listed) >= self.limit:
             self._listed.clear()
-        self._listed[key] = found
-        return found
+            self._searched.clear()
+        self._listed[key] = listed
+        if searched:
+            self._searched.add(key)
+
+
+def _boxes(component: Component) -> tuple[tuple[int, ...], ...]:
+    return tuple(c.boxes for c in component.constraints)
+
+
+def _needs(component: Component) -> tuple[int, ...]:
+    return tuple(c.mines for c in component.constraints)
