@@ -54,12 +54,34 @@ def test_shared_counts_give_the_same_advice(path: Path) -> None:
     assert advise(position, result, counts=shared) == advise(position, analyze(position))
 
 
-def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the 30x16/99 guide position, every component of the analysis is counted once,
-    by the engine or by the box search, for the analysis and the advice together (before,
-    the player's box search counted each again)."""
-    path = INSTANCES / "guide-candidates-30x16x99-seed1.mine"
+def _players_components(position) -> list[Component]:  # type: ignore[no-untyped-def]
+    """The components of the player's view at its move on ``position`` (after its local
+    rules marked the mines they prove), canonical."""
+    from exactmines.deduction import component
+    from exactmines.play.strategy import STRATEGIES, Player, _checked_estimate, _local_safe
+    from exactmines.position import COVERED
+
+    width = position.width
+    player = Player(width, position.height, position.mines, STRATEGIES["best"])
+    player.show([(r * width + c, n) for r, row in enumerate(position.rows)
+                 for c, ch in enumerate(row)
+                 if ch != COVERED and (n := position.number((r, c))) is not None])
+    view = player.view.copy()
+    _local_safe(view)
+    base = _checked_estimate(view, player.cache)
+    return [canonical(component(rules)[0]) for _, rules in base.groups]
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
+def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
+                                                path: Path) -> None:
+    """Every component of the analysis is counted once, by the engine or by the box
+    search, for the analysis and the advice together (before, the player's box search
+    counted each again); a component of the player's that is an analysis' part without
+    the mines its local rules proved (the endgame position's) is made from that part's
+    counts, not counted."""
     position = position_from_text(path.read_text(), path.name)
+    players = _players_components(position)
     counted: Counter[Component] = Counter()
     search, count = lookahead.box_search, AutoBackend.count
 
@@ -74,11 +96,14 @@ def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(lookahead, "box_search", spied_search)
     monkeypatch.setattr(AutoBackend, "count", spied_count)
     out = json.loads(bodies.overlay_body(_request(path)))
-    assert out["recommendation"]["kind"] == "frontier"
+    assert out["recommendation"]["kind"] in ("frontier", "fifty", "endgame")
     split = split_forced(position)
     assert split is not None and split.parts
-    for part in split.parts:
-        assert counted[canonical(part)] == 1, part
+    parts = {canonical(part) for part in split.parts}
+    for part in parts:
+        assert counted[part] == 1, part
+    for component in players:
+        assert counted[component] == (1 if component in parts else 0), component
 
 
 def test_shared_counts_past_the_budget_count_nothing() -> None:

@@ -26,12 +26,14 @@ for it and dropped after it, never shared through a module global or pickled wit
 
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING
 
 from exactmines.analysis.cache import CountCache
 from exactmines.analysis.counting import canonical, count_components
 from exactmines.analysis.counts import ComponentCounts
-from exactmines.analysis.frontier import Component
+from exactmines.analysis.frontier import Component, Constraint
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES
 from exactmines.errors import TooLarge
@@ -71,6 +73,8 @@ class SharedCounts(CountCache):
         self._listed: dict[Component, Listed] = {}
         #: The components the box search was run on (its solutions, or past its limit).
         self._searched: set[Component] = set()
+        #: Components the player met made from one met before (:meth:`_derived`).
+        self.derived = 0
 
     def __len__(self) -> int:
         return len(self._listed)
@@ -123,12 +127,47 @@ class SharedCounts(CountCache):
                     found = self._listed[key] = (found[0], again[1])
                 self._searched.add(key)
             return found
+        listed = self._derived(key)
+        if listed is not None:
+            self.derived += 1
+            self._keep(key, listed, True)
+            return listed
         listed = self._search(key, budget)
         if listed is None:
             listed = (lookahead.counted_large(key.sizes, _boxes(key), _needs(key), engine,
                                               budget), None)
         self._keep(key, listed, True)
         return listed
+
+    def _derived(self, key: Component) -> Listed | None:
+        """``key``'s counts and solutions made from a component met before that is ``key``
+        with more boxes, each a mine in every layout (the player's local rules proved mines
+        the analysis' split left in its part: the player's component is the part without
+        them), else ``None``.
+
+        Such boxes hold their mines in every layout, so the layouts of the two correspond
+        one to one, ``m`` mines apart (the dropped boxes' cells): the counts at ``k + m``
+        and the solutions without those boxes are the smaller component's, exactly. Only
+        components whose solutions were listed are tried, and at most
+        :data:`_MOST_DROPS` ways to drop boxes from each. Cost: per such component, a pass
+        over its counts and a few rebuilt keys.
+        """
+        n = len(key.sizes)
+        for found, (counts, solutions) in self._listed.items():
+            extra = len(found.sizes) - n
+            if solutions is None or extra <= 0:
+                continue
+            sizes = found.sizes
+            full = [b for b in range(len(sizes))
+                    if all(row[b] == sizes[b] * layouts
+                           for row, layouts in zip(counts.box_mines, counts.layouts,
+                                                   strict=True))]
+            if len(full) < extra or comb(len(full), extra) > _MOST_DROPS:
+                continue
+            for drop in combinations(full, extra):
+                if _without(found, drop) == key:
+                    return _conditioned(counts, solutions, sizes, drop)
+        return None
 
     def _search(self, key: Component, budget: Budget) -> Listed | None:
         """Counts and solutions by the box search, ``None`` past ``nodes`` nodes."""
@@ -148,6 +187,40 @@ class SharedCounts(CountCache):
         self._listed[key] = listed
         if searched:
             self._searched.add(key)
+
+
+#: The most ways :meth:`SharedCounts._derived` tries to drop a component's certain boxes.
+_MOST_DROPS = 64
+
+
+def _without(component: Component, drop: tuple[int, ...]) -> Component | None:
+    """``component`` with the boxes ``drop`` taken as mines and removed (the others keep
+    their order; each rule needs their mines less), canonical; ``None`` when a rule would
+    need fewer than none."""
+    sizes = component.sizes
+    dropped = set(drop)
+    index = {b: i for i, b in enumerate(b for b in range(len(sizes)) if b not in dropped)}
+    rules = set()
+    for constraint in component.constraints:
+        need = constraint.mines - sum(sizes[b] for b in constraint.boxes if b in dropped)
+        boxes = tuple(index[b] for b in constraint.boxes if b not in dropped)
+        if need < 0:
+            return None
+        if boxes:
+            rules.add(Constraint(boxes, need))
+    return Component(tuple(sizes[b] for b in index), tuple(sorted(rules)))
+
+
+def _conditioned(counts: ComponentCounts, solutions: tuple[Solution, ...],
+                 sizes: tuple[int, ...], drop: tuple[int, ...]) -> Listed:
+    """The counts and solutions of a component without the boxes ``drop``, mines in every
+    layout of it (:meth:`SharedCounts._derived`)."""
+    m = sum(sizes[b] for b in drop)
+    keep = [b for b in range(len(sizes)) if b not in drop]
+    return (ComponentCounts(counts.layouts[m:],
+                            tuple(tuple(row[b] for b in keep) for row in counts.box_mines[m:])),
+            tuple((k - m, tuple(chosen[b] for b in keep), weight)
+                  for k, chosen, weight in solutions))
 
 
 def _boxes(component: Component) -> tuple[tuple[int, ...], ...]:
