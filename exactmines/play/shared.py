@@ -15,10 +15,12 @@ as it is, counts and solutions: the analysis' count is the player's.
 
 Keyed by :func:`~exactmines.analysis.counting.canonical` (the boxes and the set of rules):
 the analysis and the player list a component's rules in different orders, and both order
-its boxes by their first cell, so the same cells under the same rules meet. A component the
-player sees otherwise (its local rules proved a mine the analysis' counted part still
-holds) is another component, counted when the player meets it. Counts are exact whatever
-counted them, so the analysis' answers are the same as with a plain cache.
+its boxes by their first cell, so the same cells under the same rules meet. Where the
+player's local rules proved mines that the analysis' counted part still holds (its pair
+rules; the analysis' split settles what single rules force), the player's component is
+that part without those boxes, and is made from the part's counts and solutions
+(:meth:`SharedCounts.listed`), not counted. Counts are exact whatever counted them, so the
+analysis' answers are the same as with a plain cache.
 
 One piece of work's state, like any :class:`~exactmines.analysis.cache.CountCache`: made
 for it and dropped after it, never shared through a module global or pickled with a game.
@@ -111,7 +113,9 @@ class SharedCounts(CountCache):
         for it, the box search without a node limit until ``budget`` runs out
         (:func:`~exactmines.play.lookahead.counted_large`). A component the analysis'
         engine counted keeps those counts; its solutions are listed when the box search
-        finds them within its limit (``None`` past it).
+        finds them within its limit (``None`` past it). A component that is one met before
+        without some of its boxes that are mines in every layout is made from it
+        (:meth:`_derived`).
 
         Cost: a hash of the component's rules when it was met before (and, once, the
         listing of a component the engine counted); else the box search, then the
