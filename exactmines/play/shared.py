@@ -77,6 +77,8 @@ class SharedCounts(CountCache):
         self._searched: set[Component] = set()
         #: Components the player met made from one met before (:meth:`_derived`).
         self.derived = 0
+        #: Per component with listed solutions, its boxes full in every layout.
+        self._full: dict[Component, list[int]] = {}
 
     def __len__(self) -> int:
         return len(self._listed)
@@ -162,7 +164,10 @@ class SharedCounts(CountCache):
             if solutions is None or extra <= 0:
                 continue
             sizes = found.sizes
-            full = [b for b in range(len(sizes))
+            full = self._full.get(found)
+            if full is None:
+                full = self._full[found] = [
+                    b for b in range(len(sizes))
                     if all(row[b] == sizes[b] * layouts
                            for row, layouts in zip(counts.box_mines, counts.layouts,
                                                    strict=True))]
@@ -188,6 +193,7 @@ class SharedCounts(CountCache):
         if len(self._listed) >= self.limit:
             self._listed.clear()
             self._searched.clear()
+            self._full.clear()
         self._listed[key] = listed
         if searched:
             self._searched.add(key)
