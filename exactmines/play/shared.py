@@ -89,22 +89,26 @@ class SharedCounts(CountCache):
 
         A component whose rules force nothing on their own (``forced`` all -1: the parts of
         the analysis' split path, which the player meets as they are) is counted by the box
-        search within ``nodes`` nodes, which lists its solutions for the player; any other
-        (a whole component of the general path, with its forced boxes, or one without
-        ``forced``), and one past the search's limit, by ``engine``, as a plain cache
-        would. Raises as the engine does (:class:`~exactmines.errors.OutOfTime` as soon as
+        search within ``nodes`` nodes, which lists its solutions for the player (past it,
+        by ``engine``), and kept; any other (a whole component of the general path, with
+        its forced boxes, or one without ``forced``) by ``engine``, as without a cache, and
+        not kept. Raises as the engine does (:class:`~exactmines.errors.OutOfTime` as soon as
         ``budget`` has run out, before any search); nothing is kept then.
         """
+        if component.forced is None or max(component.forced, default=-1) >= 0:
+            # Not a part of the split path: counted as an analysis without a cache counts
+            # it (its key, a sort and a hash of every rule, costs 5 % of a 300x300
+            # position's analysis, and the player seldom meets such a component as it is).
+            return count_components((component,), engine, budget, every=False)[0]
         key = canonical(component)
         found = self._listed.get(key)
         if found is not None:
             self.hits += 1
             return found[0]
-        searched = component.forced is not None and max(component.forced, default=-1) < 0
-        listed = self._search(key, budget) if searched else None
+        listed = self._search(key, budget)
         if listed is None:
             listed = (count_components((component,), engine, budget, every=False)[0], None)
-        self._keep(key, listed, searched)
+        self._keep(key, listed, True)
         return listed[0]
 
     def listed(self, engine: Backend, component: Component,
