@@ -95,8 +95,14 @@ def test_analyze_is_exactly_the_cli_json(client, capsys, name):
     expected = cli_json(capsys, path)
     answer = client.post("/api/analyze", json={"text": path.read_text()})
     assert answer.status_code == 200
-    assert without_timing(answer.json()) == without_timing(expected)
-    assert set(answer.json()) == set(expected) - {"file"}
+    # The CLI's object (no "file"), and the topology as one object.
+    reply = answer.json()
+    assert reply.pop("geometry") == {"kind": "square", "word": "square", "cell": "square",
+                                     "wraps": [False, False], "width": expected["width"],
+                                     "height": expected["height"], "layers": None,
+                                     "nodes": None}
+    assert without_timing(reply) == without_timing(expected)
+    assert set(reply) == set(expected) - {"file"}
 
 
 def test_analyze_takes_plain_text_and_a_grid(client):
@@ -1059,9 +1065,9 @@ def test_the_overlay_analyses_with_the_budget_the_analysis_endpoint_has(monkeypa
                         classmethod(lambda cls, limit, parameter="": cls(deadline)))
     seen = []
 
-    def recorded(position, *, backend, budget):
+    def recorded(position, *, backend, budget, cache=None):
         seen.append(budget)
-        return analyze(position, backend=backend, budget=budget)
+        return analyze(position, backend=backend, budget=budget, cache=cache)
 
     monkeypatch.setattr(bodies, "analyze", recorded)
     request = bodies.Request(REFERENCE, None, None, "auto", 5.0, grouped=True)

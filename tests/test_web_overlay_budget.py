@@ -17,6 +17,7 @@ from exactmines.analysis.analyze import analyze
 from exactmines.analysis.backends import get_backend
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime
+from exactmines.play.shared import SharedCounts
 from exactmines.ui.web import bodies
 from exactmines.ui.web.models import OverlayReply
 
@@ -37,8 +38,8 @@ def fixed_budget(monkeypatch):
 def _analysis_taking(monkeypatch, seconds: float) -> None:
     """The overlay's analysis as it is, said to have taken ``seconds``."""
     monkeypatch.setattr(bodies, "analyze",
-                        lambda position, *, backend, budget: replace(
-                            analyze(position, backend=backend, budget=budget),
+                        lambda position, *, backend, budget, cache=None: replace(
+                            analyze(position, backend=backend, budget=budget, cache=cache),
                             seconds=seconds))
 
 
@@ -127,6 +128,9 @@ class _BigOnesRunOut:
 def test_a_partly_counted_overlay_has_the_counted_probabilities_and_one_note(monkeypatch,
                                                                              mines):
     monkeypatch.setattr(bodies, "get_backend", lambda name: _BigOnesRunOut())
+    # The engine decides what is counted: no component is left to the box search of the
+    # counts the analysis shares with the advice (which counts these in a few nodes).
+    monkeypatch.setattr(bodies, "SharedCounts", lambda: SharedCounts(nodes=0))
     request = bodies.Request(None, COMPONENTS, mines, "dp", 5.0)
     body = json.loads(bodies.overlay_body(request))
     OverlayReply.model_validate(body)

@@ -17,14 +17,29 @@ from typing import TYPE_CHECKING, Literal, overload
 
 from exactmines.analysis.cache import CountCache
 from exactmines.analysis.counts import ComponentCounts
+from exactmines.analysis.frontier import Component
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded
 
 if TYPE_CHECKING:
     from exactmines.analysis.backends import Backend
-    from exactmines.analysis.frontier import Component
 
-__all__ = ["count_components"]
+__all__ = ["count_components", "canonical"]
+
+
+def canonical(component: Component) -> Component:
+    """``component`` with its rules sorted and each rule once: the same counts (a count
+    depends on the boxes and the set of rules, not on their order nor on a rule written
+    twice), so one key for a component however its rules were listed.
+
+    The analysis lists a part's rules by the cells of their numbers (two numbers over the
+    same cells give the rule twice) and the player by its rules' cells; both order the
+    boxes by their first cell, so the same cells under the same rules give one key. Used
+    as the key of counts shared between the two
+    (:class:`~exactmines.play.shared.SharedCounts`). Cost: a sort of the rules.
+    """
+    return Component(component.sizes, tuple(sorted(set(component.constraints))),
+                     component.forced)
 
 
 @overload

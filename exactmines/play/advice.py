@@ -19,6 +19,7 @@ from exactmines.analysis.analyze import Analysis
 from exactmines.analysis.serialize import fraction_text
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import BudgetExceeded, TooLarge
+from exactmines.play.shared import SharedCounts
 from exactmines.play.strategy import STRATEGIES, Candidate, Explanation, Player
 from exactmines.position import COVERED, Cell, Position, indices_of
 from exactmines.words import plural
@@ -138,7 +139,7 @@ class Advice:
 
 
 def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] = (),
-           budget: Budget = UNLIMITED) -> Advice:
+           budget: Budget = UNLIMITED, counts: SharedCounts | None = None) -> Advice:
     """The advice on ``position`` (flags trusted as mines): every cell the analysis proves
     safe when there is one; else the player's guess, how it was chosen, the best guesses,
     the dead cells and the 50/50s (what matters when a guess must be made).
@@ -146,6 +147,10 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
     ``flagged``: cells a player of a game has flagged (not trusted: they are covered in
     ``position``): never recommended nor listed; when the player's choice is one of them,
     the best guess not flagged is recommended instead, and the note says so.
+
+    ``counts``: the counts the analysis was made with
+    (``analyze(position, cache=counts)``), which the player takes instead of counting the
+    same components again (:mod:`exactmines.play.shared`).
 
     Needs a consistent position with a known total and computed probabilities (the player
     reasons on exact counts). Cost: one move of the player, from scratch (no history), made
@@ -189,7 +194,7 @@ def advise(position: Position, analysis: Analysis, *, flagged: Collection[Cell] 
                             "was left for the player's search")
     topology = position.topology
     player = Player(width, position.height, position.mines, STRATEGIES["best"],
-                    topology=None if topology.is_square else topology)
+                    topology=None if topology.is_square else topology, counts=counts)
     player.show(shown)
     known = sum(1 << (r * width + c) for r, c in position.flags)
     if known:

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
@@ -68,6 +69,9 @@ from exactmines.deduction import NODES, box_search, boxes, group
 from exactmines.errors import BudgetExceeded, OutOfTime, TooLarge
 from exactmines.position import indices_of as _bits
 
+if TYPE_CHECKING:
+    from exactmines.play.shared import SharedCounts
+
 __all__ = [
     "Solution",
     "Part",
@@ -79,6 +83,8 @@ __all__ = [
     "Counted",
     "counted",
     "Values",
+    "count_boxes",
+    "counted_large",
 ]
 
 
@@ -113,7 +119,7 @@ class Part:
                        self.solutions, self.profile))
 
 
-def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+def counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                    needs: tuple[int, ...], engine: Backend,
                    budget: Budget) -> ComponentCounts:
     """Exact counts by ``engine``, else by a box search with no node limit; both stop when
@@ -130,23 +136,32 @@ def _counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ..
                 raise
             budget.check("searching layouts")
         # Too wide for the engine: count by search after all, with no node limit.
-        return _count_boxes(sizes, rule_boxes, needs, None, budget=budget)
+        return count_boxes(sizes, rule_boxes, needs, None, budget=budget)
 
 
-def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget) -> Part:
+def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget,
+          shared: SharedCounts | None = None) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
     solutions when the box search finds them within its node limit (else ``engine`` counts, see
-    :func:`_counted_large`)."""
+    :func:`counted_large`); through ``shared`` when given, where a component the analysis
+    counted already is taken as it is."""
     box_masks, rule_boxes, _ = boxes(rules)
     sizes = tuple(m.bit_count() for m in box_masks)
     needs = tuple(need for _, need in rules)
-    solutions: list[Solution] | None = []
+    listed: tuple[Solution, ...] | None
+    if shared is not None:
+        component = Component(sizes, tuple(Constraint(b, n)
+                                           for b, n in zip(rule_boxes, needs, strict=True)))
+        counts, listed = shared.listed(engine, component, budget)
+        return Part(box_masks, sizes, rule_boxes, needs, counts, listed,
+                    _profile(sizes, counts))
+    solutions: list[Solution] = []
     try:
-        counts = _count_boxes(sizes, rule_boxes, needs, NODES, solutions)
+        counts = count_boxes(sizes, rule_boxes, needs, NODES, solutions)
+        listed = tuple(solutions)
     except TooLarge:
-        counts, solutions = _counted_large(sizes, rule_boxes, needs, engine, budget), None
-    return Part(box_masks, sizes, rule_boxes, needs, counts,
-                 None if solutions is None else tuple(solutions), _profile(sizes, counts))
+        counts, listed = counted_large(sizes, rule_boxes, needs, engine, budget), None
+    return Part(box_masks, sizes, rule_boxes, needs, counts, listed, _profile(sizes, counts))
 
 
 #: ``(lowest, support)`` of :func:`_profile`.
@@ -184,7 +199,7 @@ def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
 
     One search serves every ``m`` (the probe is tallied at the leaves, not imposed); when
     that search is too big, ``engine`` counts once per ``m`` with the probe as a rule
-    (:func:`_counted_large`).
+    (:func:`counted_large`).
     """
     box_masks, rule_boxes, inside = boxes(rules, probe)
     sizes = tuple(m.bit_count() for m in box_masks)
@@ -193,7 +208,7 @@ def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
     layouts: dict[int, dict[int, int]] = {}
     mines: dict[int, dict[int, list[int]]] = {}
 
-    # The tally of _count_boxes, keyed by the probe's mines too; written out again, not
+    # The tally of count_boxes, keyed by the probe's mines too; written out again, not
     # shared through a helper, because a leaf runs once per solution (the search's hot path).
     def leaf(chosen: list[int], weight: int, k: int) -> None:
         m = 0
@@ -215,7 +230,7 @@ def _probed(rules: tuple[Rule, ...], probe: int, engine: Backend,
     except TooLarge:
         # Straight to the DP: a bounded search per m, on the same boxes, mostly fails too.
         for m in range(probe.bit_count() + 1):
-            counts = _counted_large(sizes, (*rule_boxes, inside), (*needs, m), engine,
+            counts = counted_large(sizes, (*rule_boxes, inside), (*needs, m), engine,
                                     budget)
             if counts.total:
                 out[m] = Part(box_masks, sizes, rule_boxes, needs, counts)
@@ -445,7 +460,7 @@ def _spread(shape: tuple[tuple[int, int], ...], cut_mines: tuple[int, ...]
     return ways, inside_mines
 
 
-def _count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
+def count_boxes(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...],
                  needs: tuple[int, ...], limit: int | None,
                  solutions: list[Solution] | None = None, *,
                  budget: Budget = UNLIMITED) -> ComponentCounts:
@@ -486,12 +501,17 @@ class Cache:
     it a count raises :class:`~exactmines.errors.OutOfTime` and nothing is kept.
     """
 
-    def __init__(self, limit: int = 20_000, *, engine: Backend | None = None) -> None:
+    def __init__(self, limit: int = 20_000, *, engine: Backend | None = None,
+                 shared: SharedCounts | None = None) -> None:
         self.parts: dict[tuple[Rule, ...], Part] = {}
         self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]] = {}
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
         self.limit = limit
         self.engine: Backend = AutoBackend() if engine is None else engine
+        #: Counts shared with the analysis of the same piece of work
+        #: (:class:`~exactmines.play.shared.SharedCounts`), where the components are
+        #: counted when given: not kept when the cache is pickled.
+        self.shared = shared
 
     def __reduce__(self) -> tuple[object, ...]:
         # Spelled out: compiled by mypyc (setup.py), an instance does not unpickle by itself.
@@ -507,7 +527,7 @@ class Cache:
         if found is None:
             if len(self.parts) >= self.limit:
                 self.parts.clear()
-            found = self.parts[rules] = _part(rules, self.engine, budget)
+            found = self.parts[rules] = _part(rules, self.engine, budget, self.shared)
         return found
 
     def probed(self, rules: tuple[Rule, ...], probe: int,

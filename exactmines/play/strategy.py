@@ -64,6 +64,7 @@ from exactmines.play.lookahead import (
     Values,
     counted,
 )
+from exactmines.play.shared import SharedCounts
 from exactmines.position import indices_of as _bits
 from exactmines.topology import Topology, square
 from exactmines.words import plural
@@ -1099,11 +1100,15 @@ class Player:
     """
 
     def __init__(self, width: int, height: int, mines: int, strategy: Strategy, *,
-                 engine: Backend | None = None, topology: Topology | None = None) -> None:
+                 engine: Backend | None = None, topology: Topology | None = None,
+                 counts: SharedCounts | None = None) -> None:
         self.view = new_grid(topology or square(width, height), mines)
         self.strategy = strategy
-        #: Counts components too big for the box search (a new ``auto`` engine by default).
-        self.cache = Cache(engine=engine)
+        #: Counts components too big for the box search (a new ``auto`` engine by default),
+        #: through ``counts`` when given: the counts of the analysis of the same position
+        #: (:class:`~exactmines.play.shared.SharedCounts`), which the player then takes
+        #: instead of counting its components again.
+        self.cache = Cache(engine=engine, shared=counts)
         self.analyses = 0
         self.endgame_searches = 0
         #: Per kind of guess (:data:`GUESS_KINDS`), the sum of the mine probabilities of

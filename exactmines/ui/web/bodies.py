@@ -20,22 +20,29 @@ from typing import Any, NamedTuple
 from exactmines.analysis.analyze import Analysis, analyze, not_computed
 from exactmines.analysis.backends import get_backend, installed_backend_names
 from exactmines.analysis.fault import find_fault
-from exactmines.analysis.serialize import analysis_json, analysis_to_dict, fraction_text
+from exactmines.analysis.serialize import (
+    analysis_json,
+    analysis_to_dict,
+    fraction_text,
+    shape_to_dict,
+)
 from exactmines.budget import Budget
 from exactmines.errors import BudgetExceeded, InputError
 from exactmines.io.formats import board_from_text
 from exactmines.io.replays import Replay, parse_replay, replay_kind
 from exactmines.play.advice import Advice, advise, recommendation_to_dict
+from exactmines.play.shared import SharedCounts
 from exactmines.position import Position
 from exactmines.replay.judge import judge_replay
 from exactmines.replay.serialize import judgement_for_page
+from exactmines.topology import Topology
 from exactmines.ui.web.games import WebGame
 from exactmines.ui.web.inputs import EXPORT_KINDS, decode_base64, exported, imported_text
 from exactmines.ui.web.inputs import position_from_input as read_position
 
-__all__ = ["analysis_body", "overlay_body", "unanswered_body", "import_body", "export_body",
-           "replay_body", "unjudged_replay_body", "new_game", "play", "installed_backends",
-           "json_bytes", "Request"]
+__all__ = ["analysis_body", "overlay_body", "geometry", "unanswered_body", "import_body",
+           "export_body", "replay_body", "unjudged_replay_body", "new_game", "play",
+           "installed_backends", "json_bytes", "Request"]
 
 class Request(NamedTuple):
     """An analysis request as the server hands it over (``/api/analyze`` and
@@ -80,8 +87,25 @@ def analysis_body(request: Request) -> bytes:
 
 
 def _analysis_bytes(result: Analysis) -> bytes:
-    """The analysis's JSON as :func:`json_bytes` writes it, its cells written fast."""
-    return analysis_json(result, separators=(",", ":"), ensure_ascii=False).encode()
+    """The analysis's JSON as :func:`json_bytes` writes it, its cells written fast, with
+    :func:`geometry` last."""
+    text = analysis_json(result, separators=(",", ":"), ensure_ascii=False)
+    extra = json.dumps(geometry(result.position.topology), ensure_ascii=False,
+                       separators=(",", ":"))
+    return f'{text[:-1]},"geometry":{extra}}}'.encode()
+
+
+def geometry(topology: Topology) -> dict[str, Any]:
+    """The reply's topology as one object (``"geometry"``, beside the shape keys of
+    ``analyze --format json``, which existing clients read): its kind, the word a
+    ``.mine`` header names it by, how a cell is drawn, which edges wrap, and its size as
+    those keys give it (``height`` per layer on a cube; a graph's node count as its
+    ``width``)."""
+    keys = shape_to_dict(topology)
+    shape = topology.shape
+    return {"kind": topology.kind, "word": topology.word or topology.kind, "cell": shape.cell,
+            "wraps": list(shape.wraps), "width": keys["width"], "height": keys["height"],
+            "layers": keys.get("layers"), "nodes": keys.get("nodes")}
 
 
 def overlay_body(request: Request) -> bytes:
@@ -101,14 +125,16 @@ def overlay_body(request: Request) -> bytes:
     budget = Budget.seconds(request.time_limit)
     position = _position(request)
     engine = get_backend(request.backend)
-    result = analyze(position, backend=engine, budget=budget)
+    counts = SharedCounts()  # each component counted once, for the analysis and the advice
+    result = analyze(position, backend=engine, budget=budget, cache=counts)
     out: dict[str, Any] = {"analysis": _analysis(result, request.grouped), "fault": None}
     if result.consistent is False:
         fault = find_fault(position, engine, budget=budget)
         out["fault"] = None if fault is None else fault.to_dict()
     # Whatever is left, however little: a position without probabilities is said so
     # before any search starts.
-    out.update(advise(position, result, flagged=request.flagged, budget=budget).to_dict())
+    out.update(advise(position, result, flagged=request.flagged, budget=budget,
+                      counts=counts).to_dict())
     return json_bytes(out)
 
 
@@ -118,6 +144,7 @@ def _analysis(result: Analysis, grouped: bool) -> dict[str, Any]:
     out = analysis_to_dict(result, cells=not grouped)
     if grouped:
         out["cell_groups"] = cell_groups(result)
+    out["geometry"] = geometry(result.position.topology)
     return out
 
 

@@ -11,7 +11,7 @@ from exactmines.analysis.backends import backend_names
 from exactmines.ui.web.games import NOGUESS_METHODS, PageTopology
 from exactmines.ui.web.inputs import EXPORT_KINDS
 
-__all__ = ["PageTopology", "AnalyzeRequest", "ImportRequest", "ReplayRequest",
+__all__ = ["PageTopology", "TopologyReply", "AnalyzeRequest", "ImportRequest", "ReplayRequest",
            "ExportFormat", "ExportRequest", "NewGameRequest", "CellRequest", "AnalysisReply",
            "OverlayReply", "HealthReply", "ImportReply", "ExportReply", "ReplayReply",
            "GameReply"]
@@ -132,15 +132,36 @@ class CellGroup(_Reply):
     cells: list[int]
 
 
+class TopologyReply(_Reply):
+    """The board's topology as one object (every topology, the square grid too): the
+    shape keys of ``analyze --format json`` together, with how its cells are drawn."""
+
+    kind: str = Field(description="the topology's kind: square, torus, cylinder, hex, "
+                                  "triangle, cube, knight, offsets or graph")
+    word: str = Field(description="as a .mine header names it (square for the square grid; "
+                                  "offsets with its offsets)")
+    cell: Literal["square", "hex", "triangle", "cube", "node"] = Field(
+        description="how a cell is drawn")
+    wraps: tuple[bool, bool] = Field(description="[rows, columns]: which edges wrap around")
+    width: int = Field(description="a graph's node count")
+    height: int = Field(description="per layer on a cube; 1 on a graph")
+    layers: int | None = Field(description="a cube's, else null")
+    nodes: int | None = Field(description="a graph's, else null")
+
+
 class AnalysisReply(_Reply):
-    """The JSON of ``exactmines analyze --format json`` without ``"file"``
-    (docs/contract.md)."""
+    """The JSON of ``exactmines analyze --format json`` without ``"file"``, plus the
+    topology as one object (``geometry``; docs/contract.md)."""
 
     width: int
     height: int
-    topology: str | None = Field(None, description="another topology than the square grid")
-    layers: int | None = Field(None, description="a cube's (height is then per layer)")
-    nodes: int | None = Field(None, description="a graph's")
+    topology: str | None = Field(None, description="another topology than the square grid "
+                                                   "(its word; kept for existing clients: "
+                                                   "geometry has it with the rest)")
+    layers: int | None = Field(None, description="a cube's (height is then per layer); "
+                                                 "also in geometry")
+    nodes: int | None = Field(None, description="a graph's; also in geometry")
+    geometry: TopologyReply = Field(description="the board's topology as one object")
     mines: int | None
     consistent: bool | None
     layouts: str | None = Field(description="a decimal string, null when not counted")
