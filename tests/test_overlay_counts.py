@@ -72,16 +72,9 @@ def _players_components(position) -> list[Component]:  # type: ignore[no-untyped
     return [canonical(component(rules)[0]) for _, rules in base.groups]
 
 
-@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
-def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
-                                                path: Path) -> None:
-    """Every component of the analysis is counted once, by the engine or by the box
-    search, for the analysis and the advice together (before, the player's box search
-    counted each again); a component of the player's that is an analysis' part without
-    the mines its local rules proved (the endgame position's) is made from that part's
-    counts, not counted."""
-    position = position_from_text(path.read_text(), path.name)
-    players = _players_components(position)
+def _spy_counts(monkeypatch: pytest.MonkeyPatch) -> Counter[Component]:
+    """Every count of a component from now on, by the box search or the engine, keyed by
+    the component's canonical form."""
     counted: Counter[Component] = Counter()
     search, count = lookahead.box_search, AutoBackend.count
 
@@ -95,6 +88,20 @@ def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(lookahead, "box_search", spied_search)
     monkeypatch.setattr(AutoBackend, "count", spied_count)
+    return counted
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
+def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
+                                                path: Path) -> None:
+    """Every component of the analysis is counted once, by the engine or by the box
+    search, for the analysis and the advice together (before, the player's box search
+    counted each again); a component of the player's that is an analysis' part without
+    the mines its local rules proved (the endgame position's) is made from that part's
+    counts, not counted."""
+    position = position_from_text(path.read_text(), path.name)
+    players = _players_components(position)
+    counted = _spy_counts(monkeypatch)
     out = json.loads(bodies.overlay_body(_request(path)))
     assert out["recommendation"]["kind"] in ("frontier", "fifty", "endgame")
     split = split_forced(position)
@@ -104,6 +111,25 @@ def test_the_overlay_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
         assert counted[part] == 1, part
     for component in players:
         assert counted[component] == (1 if component in parts else 0), component
+
+
+@pytest.mark.parametrize("path", GUIDES, ids=lambda p: p.stem)
+def test_analyze_explain_counts_each_component_once(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    path: Path) -> None:
+    """``analyze --explain`` is the overlay on the command line: its analysis and its advice
+    count each component once too (its advice counted every component again)."""
+    from exactmines.ui.cli import main
+
+    position = position_from_text(path.read_text(), path.name)
+    counted = _spy_counts(monkeypatch)
+    assert main(["analyze", str(path), "--explain", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["explain"]["recommendation"]["kind"] in ("frontier", "fifty", "endgame")
+    split = split_forced(position)
+    assert split is not None and split.parts
+    assert counted and all(counted[canonical(part)] == 1 for part in split.parts), counted
+    assert set(counted.values()) == {1}
 
 
 def test_shared_counts_past_the_budget_count_nothing() -> None:

@@ -19,6 +19,7 @@ from exactmines.analysis.fault import Fault, find_fault
 from exactmines.analysis.serialize import analysis_to_dict, fraction_text
 from exactmines.budget import Budget
 from exactmines.play.advice import REASONS, Advice, CandidateRow, advise
+from exactmines.play.shared import SharedCounts
 from exactmines.position import Position
 from exactmines.ui.report import analysis_to_text
 from exactmines.words import plural
@@ -37,29 +38,33 @@ class Explained:
     advice: Advice
 
 
-def explain_dict(result: Analysis, file: str | None, engine: Backend,
-                 budget: Budget) -> dict[str, Any]:
+def explain_dict(result: Analysis, file: str | None, engine: Backend, budget: Budget,
+                 counts: SharedCounts | None = None) -> dict[str, Any]:
     """``analyze --explain --format json``: the analysis's JSON with its explanation under
     ``"explain"`` (:func:`explained_to_dict`), made now, within ``budget``."""
-    return {**analysis_to_dict(result, file),
-            "explain": explained_to_dict(explain(result.position, result, engine, budget))}
+    explained = explain(result.position, result, engine, budget, counts)
+    return {**analysis_to_dict(result, file), "explain": explained_to_dict(explained)}
 
 
-def explain_text(result: Analysis, file: str | None, engine: Backend, budget: Budget) -> str:
+def explain_text(result: Analysis, file: str | None, engine: Backend, budget: Budget,
+                 counts: SharedCounts | None = None) -> str:
     """``analyze --explain``: the analysis's report followed by its explanation
     (:func:`explained_to_text`), made now, within ``budget``."""
     return (analysis_to_text(result, file) + "\n"
-            + explained_to_text(explain(result.position, result, engine, budget)))
+            + explained_to_text(explain(result.position, result, engine, budget, counts)))
 
 
-def explain(position: Position, result: Analysis, engine: Backend,
-            budget: Budget) -> Explained:
+def explain(position: Position, result: Analysis, engine: Backend, budget: Budget,
+            counts: SharedCounts | None = None) -> Explained:
     """The fault of an inconsistent ``position`` and the advice on it, in what is left of
     ``budget`` after its analysis ``result`` (as the page's overlay does): the fault is
     looked for only when the analysis found the position inconsistent; the advice says why
-    there is none when it needs what the analysis did not compute in time."""
+    there is none when it needs what the analysis did not compute in time.
+
+    ``counts``: the :class:`SharedCounts` the analysis was made with (``analyze(...,
+    cache=counts)``), so that the advice counts no component again."""
     fault = find_fault(position, engine, budget=budget) if result.consistent is False else None
-    return Explained(position, fault, advise(position, result, budget=budget))
+    return Explained(position, fault, advise(position, result, budget=budget, counts=counts))
 
 
 def explained_to_dict(explained: Explained) -> dict[str, Any]:

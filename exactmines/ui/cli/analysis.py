@@ -96,22 +96,26 @@ def analyze_command(
     from exactmines.ui.report import analysis_to_text
 
     if explain:
+        from exactmines.play.shared import SharedCounts
         from exactmines.ui.explain import explain_dict, explain_text
 
     results, texts = [], []
     console = _console()
     for name, position in positions:
         budget = entry if len(positions) == 1 else Budget.seconds(time_limit)
-        result = analyze(position, backend=engine, budget=budget)
+        # With --explain, the analysis and the advice count each component once (as the
+        # page's overlay does).
+        counts = SharedCounts() if explain else None
+        result = analyze(position, backend=engine, budget=budget, cache=counts)
         results.append(result)
         if output is not OutputFormat.text:  # the JSON text (fast: many cells)
-            texts.append(_json_text(explain_dict(result, name, engine, budget)) if explain
-                         else analysis_json(result, name))
+            texts.append(_json_text(explain_dict(result, name, engine, budget, counts))
+                         if explain else analysis_json(result, name))
         if output is OutputFormat.jsonl:
             sys.stdout.write(texts[-1] + "\n")
             sys.stdout.flush()
         elif output is OutputFormat.text:
-            console.print(explain_text(result, name, engine, budget) if explain
+            console.print(explain_text(result, name, engine, budget, counts) if explain
                           else analysis_to_text(result, name))
             if len(positions) > 1:
                 console.print()
