@@ -43,17 +43,21 @@ def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_the_file_whole(tmp_
     assert target.read_text() == "x.\n..\n"
 
 
-def test_ctrl_c_between_a_boards_two_files_keeps_both(tmp_path, monkeypatch):
-    real = files.write_atomic
+def _ctrl_c_after_the_first(write):
+    """``write`` (a ``write_atomic``) that sends Ctrl-C once its first file is written."""
     written: list[str] = []
 
     def write_then_ctrl_c(path, data, **kwargs):
-        real(path, data, **kwargs)
+        write(path, data, **kwargs)
         written.append(str(path))
         if len(written) == 1:
             signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(files, "write_atomic", write_then_ctrl_c)
+    return write_then_ctrl_c
+
+
+def test_ctrl_c_between_a_boards_two_files_keeps_both(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "write_atomic", _ctrl_c_after_the_first(files.write_atomic))
     out = tmp_path / "o"
     assert main(["generate", "noguess", "--width", "9", "--height", "9", "--mines", "10",
                  "--count", "3", "--seed", "1", "--out", str(out), "-q"]) == 130
@@ -99,16 +103,7 @@ def test_ctrl_c_between_an_exports_two_files_keeps_both(tmp_path, monkeypatch):
 
     from exactmines.analysis import export
 
-    real = export.write_atomic
-    written: list[str] = []
-
-    def write_then_ctrl_c(path, data, **kwargs):
-        real(path, data, **kwargs)
-        written.append(str(path))
-        if len(written) == 1:
-            signal.raise_signal(signal.SIGINT)
-
-    monkeypatch.setattr(export, "write_atomic", write_then_ctrl_c)
+    monkeypatch.setattr(export, "write_atomic", _ctrl_c_after_the_first(export.write_atomic))
     reference = Path(__file__).parent.parent / "instances" / "reference-9x9.mine"
     out = tmp_path / "reference.cnf"
     assert main(["export", str(reference), "--to", "cnf", "--out", str(out)]) == 130

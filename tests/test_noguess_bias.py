@@ -18,7 +18,7 @@ from exactmines.solvability.build import build_board, edge_weight, lean_slack
 AT = (8, 15)
 
 
-def _ratios(mines: int, boards: int) -> tuple[float, float]:
+def pooled_ratios(mines: int, boards: int) -> tuple[float, float]:
     """(border over interior, far over near) mine densities, pooled over ``boards`` built
     30x16 boards (seeds 0, 1, ...): the opening is left out of the interior; near is king
     distance 2-4 from the first click, far 7 and more."""
@@ -56,7 +56,7 @@ def test_built_boards_have_the_edge_mines_of_uniform_noguess_boards(mines, borde
     # 60 seeded boards: 1.61 and 1.16 at 200 mines, 1.60 and 1.40 at 240; before the edge
     # weight the same seeds gave 1.22 and 1.25 on the border (the ratio moves by about 0.05
     # from one set of seeds to another)
-    on_edge, slope = _ratios(mines, 60)
+    on_edge, slope = pooled_ratios(mines, 60)
     assert border[0] < on_edge < border[1]
     assert far_near[0] < slope < far_near[1]
 

@@ -55,7 +55,7 @@ from typing import NamedTuple
 from exactmines.errors import SolverError
 from exactmines.game import Game, board_from_indices, deal, protected_cells
 from exactmines.position import Cell, Topology, indices_of
-from exactmines.solvability.check import Outcome, Solver, solve_indices
+from exactmines.solvability.check import Outcome, Solver, set_bits, solve_indices
 from exactmines.topology import MASK_TABLE_CELLS, neighbour_masks, square
 
 __all__ = ["Built", "build_board", "deal_noguess", "hopeless", "edge_weight", "lean_slack",
@@ -182,7 +182,7 @@ def build_board(width: int, height: int, mines: int, rng: random.Random, *, star
                 lean += (moved[0] & unreached).bit_count() - (mine & unreached).bit_count()
             # deduction goes on from where it stood: only what the move changed is
             # looked at again
-            outcome = solver.move(_bits(mine ^ moved[0]), exact=False)
+            outcome = solver.move(set_bits(mine ^ moved[0]), exact=False)
             mine = moved[0]
             moves += 1
             fresh = outcome.revealed & ~before
@@ -236,7 +236,7 @@ def _move(shape: _Cells, area: int, mine: int, keep: int, outcome: Outcome, fres
     # neighbour relation is symmetric on every topology)
     near_old = shape.dilate(old)
     ranked: list[tuple[tuple[int, int, int, float], int, int]] = []
-    for n in _bits(revealed & shape.dilate(covered)):
+    for n in set_bits(revealed & shape.dilate(covered)):
         around = covered & shape.around(n)
         for fill, changed, pool in ((0, around & mine, free), (1, around & ~mine, hidden)):
             cost = changed.bit_count()
@@ -272,7 +272,7 @@ def _move(shape: _Cells, area: int, mine: int, keep: int, outcome: Outcome, fres
         # mines cleared go to edge cells ``weight`` times likelier, filled ones come from
         # interior cells ``weight`` times likelier (:func:`edge_weight`)
         lift = 1.0 / weight if fill else weight
-        for cell in _bits(changed):
+        for cell in set_bits(changed):
             if far:
                 other = _pick(far, edge, lift, rng)
                 far ^= 1 << other
@@ -345,17 +345,6 @@ class _Cells:
         if self.table:
             return self.table[index]
         return self.shape.mask_of(index)
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending: :func:`~exactmines.position.indices_of` for
-    masks of a few bits (the lowest peeled off one at a time), in compiled code."""
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _pick(pool: int, edge: int, lift: float, rng: random.Random) -> int:

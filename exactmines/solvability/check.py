@@ -420,8 +420,8 @@ class Solver:
             whole = (1 << len(cells)) - 1
             can_mine, can_clear = summary.verdicts(ok, budget)
             proved_safe, proved_mine = whole & ~can_mine, whole & ~can_clear
-            safe.extend(cells[k] for k in _bits(proved_safe))
-            mines.extend(cells[k] for k in _bits(proved_mine))
+            safe.extend(cells[k] for k in set_bits(proved_safe))
+            mines.extend(cells[k] for k in set_bits(proved_mine))
             if ok != every:
                 loose_mine, loose_clear = summary.verdicts(every, budget)
                 self.count_deductions += ((proved_safe & loose_mine)
@@ -450,10 +450,10 @@ class Solver:
         return [i for i in indices_of(self.grid.unknown) if i not in frontier]
 
 
-def _bits(mask: int) -> list[int]:
-    """The set bits of a component's mask (a few), ascending: what
-    :func:`~exactmines.position.indices_of` gives, in compiled code (the exact step asks
-    for two per component)."""
+def set_bits(mask: int) -> list[int]:
+    """The set bits of a mask of a few bits, ascending: what
+    :func:`~exactmines.position.indices_of` gives, peeled off one at a time in compiled
+    code (the exact step asks for two per component; ``build`` for a move's cells)."""
     out: list[int] = []
     while mask:
         low = mask & -mask
