@@ -306,3 +306,27 @@ def test_a_single_box_equals_brute_force(rules):
     pairs = [(rules[i], rules[i + 1]) for i in range(0, len(rules), 2)]
     component = Component((4,), tuple(Constraint(b, n) for b, n in pairs))
     assert count_component(component) == BruteForceBackend().count(component)
+
+
+@pytest.mark.parametrize("sizes, rules", [
+    ((2,), (((0,), 1),)),
+    ((2, 3), (((0, 1), 2),)),
+    ((1, 2, 2), (((0, 1), 1), ((1, 2), 2))),
+], ids=["one box", "two boxes", "three boxes"])
+@pytest.mark.parametrize("asked", [0, 1])
+def test_a_rule_over_no_box_says_nothing_or_rules_out_every_layout(backend, sizes, rules,
+                                                                   asked):
+    # The player's look-ahead counts a probe as one more rule, over no box when the probe
+    # misses the component; DP's one-box path took its 0 for a second need of the box and
+    # counted no layout (a value of a revealed cell missed from the look-ahead).
+    from exactmines.analysis.backends import get_backend
+    from exactmines.analysis.frontier import Component, Constraint
+
+    plain = Component(sizes, tuple(Constraint(b, n) for b, n in rules))
+    probed = Component(sizes, (*plain.constraints, Constraint((), asked)))
+    truth = get_backend("brute").count(plain)
+    got = get_backend(backend).count(probed)
+    if asked:
+        assert not any(got.layouts)
+    else:
+        assert got.layouts == truth.layouts and got.box_mines == truth.box_mines

@@ -809,8 +809,10 @@ def count_component(component: Component, *, budget: Budget = UNLIMITED,
         fixed, rules_of = propagated
     nothing_forced = max(fixed, default=-1) < 0  # a component may have no boxes
     if nothing_forced and len(sizes) == 1:
-        # One box (a part of a split position, often): every rule fixes its mines.
-        needs = {rule.mines for rule in component.constraints}
+        # One box (a part of a split position, often): every rule over it fixes its mines
+        # (a rule over no box, which asks for none, says nothing: the player's probes make
+        # some; one asking for mines was refused by _propagate).
+        needs = {rule.mines for rule in component.constraints if rule.boxes}
         layouts = [0] * (cells + 1)
         box_rows = [zero_row] * (cells + 1)
         if len(needs) == 1 and 0 <= (k := needs.pop()) <= cells:
