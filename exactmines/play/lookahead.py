@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from exactmines.analysis.backends import Backend, ComponentCounts
 from exactmines.analysis.backends.auto import AutoBackend
@@ -68,9 +68,6 @@ from exactmines.budget import UNLIMITED, Budget
 from exactmines.deduction import NODES, box_search, boxes, group
 from exactmines.errors import BudgetExceeded, OutOfTime, TooLarge
 from exactmines.position import indices_of as _bits
-
-if TYPE_CHECKING:
-    from exactmines.play.shared import SharedCounts
 
 __all__ = [
     "Solution",
@@ -91,6 +88,16 @@ __all__ = [
 #: One solution of a component's rules over its boxes: ``(mines, mines per box, cell
 #: layouts it stands for)``, the last the product of ``C(size, mines)`` over the boxes.
 Solution = tuple[int, tuple[int, ...], int]
+
+
+class SharedSolutions(Protocol):
+    """Counts shared with an analysis of the same piece of work, as the player's
+    :class:`Cache` asks for them: a component's counts and, where they were listed, its
+    box solutions (:class:`~exactmines.play.shared.SharedCounts` is the one there is; it
+    counts through this module, so this module names only what it asks)."""
+
+    def listed(self, engine: Backend, component: Component, budget: Budget = ...
+               ) -> tuple[ComponentCounts, tuple[Solution, ...] | None]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +147,7 @@ def counted_large(sizes: tuple[int, ...], rule_boxes: tuple[tuple[int, ...], ...
 
 
 def _part(rules: tuple[Rule, ...], engine: Backend, budget: Budget,
-          shared: SharedCounts | None = None) -> Part:
+          shared: SharedSolutions | None = None) -> Part:
     """Boxes and exact counts of one component (no cache: see :class:`Cache`), with its box
     solutions when the box search finds them within its node limit (else ``engine`` counts, see
     :func:`counted_large`); through ``shared`` when given, where a component the analysis
@@ -502,7 +509,7 @@ class Cache:
     """
 
     def __init__(self, limit: int = 20_000, *, engine: Backend | None = None,
-                 shared: SharedCounts | None = None) -> None:
+                 shared: SharedSolutions | None = None) -> None:
         self.parts: dict[tuple[Rule, ...], Part] = {}
         self.probes: dict[tuple[tuple[Rule, ...], int], dict[int, Part]] = {}
         self.reveals: dict[tuple[tuple[tuple[Rule, ...], ...], int, int], _Reveal] = {}
