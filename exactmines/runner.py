@@ -26,6 +26,7 @@ import pickle
 import pkgutil
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -199,7 +200,14 @@ class _Results:
             while written < len(encoded):  # a write may take part (then the next one fails)
                 written += os.write(self.fd, memoryview(encoded)[written:])
         except BaseException:
-            # Keep the whole lines that made it, take back the torn one.
+            # Keep the whole lines that made it, take back the torn one. A signal's handler
+            # may raise after a write has made it but before ``written`` counts it (a
+            # SIGTERM sent as the rows appear took a whole finished chunk back): a regular
+            # file's size says what made it.
+            with suppress(OSError):
+                on_disk = os.fstat(self.fd)
+                if stat.S_ISREG(on_disk.st_mode):
+                    written = max(written, min(len(encoded), on_disk.st_size - self.size))
             self.size += encoded.rfind(b"\n", 0, written) + 1
             with suppress(OSError):  # not a regular file (a device): nothing to take back
                 os.ftruncate(self.fd, self.size)

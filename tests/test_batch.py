@@ -199,6 +199,27 @@ def test_a_write_cut_short_leaves_whole_lines_only(tmp_path, monkeypatch):
     assert out.read_text() == '{"meta": {"n": 1}}\n{"id": 0}\n{"id": 1}\n{"id": 4}\n'
 
 
+def test_a_signal_just_after_a_whole_write_keeps_its_rows(tmp_path, monkeypatch):
+    # SIGTERM's handler raised after the write had made it but before it was counted: the
+    # chunk was taken back as torn, and a run stopped as its first rows appeared kept none
+    # ("finished boards are kept", and the file held its meta line only).
+    out = tmp_path / "rows.jsonl"
+    results, _ = runner._open_output(out, {"n": 1}, resume=False)
+    write = os.write
+
+    def written_then_interrupted(fd, data):
+        write(fd, data)
+        raise KeyboardInterrupt  # as the handler does, before the count is stored
+
+    monkeypatch.setattr(runner.os, "write", written_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        results.append('{"id": 0}\n{"id": 1}\n')
+    monkeypatch.undo()
+    results.append('{"id": 2}\n')
+    results.close()
+    assert out.read_text() == '{"meta": {"n": 1}}\n{"id": 0}\n{"id": 1}\n{"id": 2}\n'
+
+
 #: Rows a resumed run cannot use, and what the one line says about each.
 UNUSABLE_ROWS = [
     ({"id": [0]}, 'row whose "id" is not a whole number or a string'),
