@@ -50,6 +50,14 @@ The families (all seeded: the same positions on every run):
     the shipped positions on other grids (``instances/``: hexagons, triangles, a torus, a
     knight's neighbourhood, a cube): exactmines only, since the peers read the square grid
     only.
+
+``--floor`` prints, for the square-grid families, what two stages that any exact answer
+of this design needs cost on their own, against ms_toollib's whole answer: reading the
+position into bit masks with the single-rule propagation (what is forced), and making the
+answer (each distinct probability's ``Fraction`` and the tuple over the covered cells).
+Everything else (the parts, the counts, the combination, the objects between the stages)
+must fit in what is left of half of ms_toollib's time for the ``/ms_toollib`` target to be
+met.
 """
 
 from __future__ import annotations
@@ -57,11 +65,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from bench_analyze import _build, _load, compare
+from bench_analyze import MS_TOOLLIB_CODES, _build, _load, compare
 
-from exactmines.analysis.analyze import analyze
+from exactmines.analysis import frontier
+from exactmines.analysis.analyze import Analysis, analyze
 from exactmines.analysis.backends import backend_names
 from exactmines.generate.families import DenseStep, dense_games
 from exactmines.io.files import read_position, read_replay
@@ -167,6 +178,63 @@ def _replay_positions() -> tuple[list[Position], bool, str]:
                              "contradict the numbers left out")
 
 
+def _least(positions: list[Position], job: Callable[[Position], object],
+           runs: int = 30) -> float:
+    """Microseconds a position: the least over ``runs`` passes of the CPU a pass took."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        for position in positions:
+            job(position)
+        best = min(best, time.process_time() - started)
+    return 1e6 * best / len(positions)
+
+
+def _masks_and_propagation(position: Position) -> object:
+    """The first stage of :func:`~exactmines.analysis.frontier.split_forced` alone: the
+    position read into bit masks, and what the single-rule propagation forces."""
+    stride = position.width + 2
+    blank = " " * stride
+    grid = blank + "".join(f" {row} " for row in position.rows) + blank
+    covered, flags, numbers, *planes = frontier._masks(grid, frontier._SPLIT_MASKS)
+    touched = covered & frontier._dilate(numbers, stride)
+    clues = numbers & frontier._dilate(covered, stride)
+    return frontier._settle(touched, clues, flags, tuple(planes), stride, numbers)
+
+
+def floor(suite: dict[str, tuple[list[Position], bool, str]], chosen: list[str]) -> None:
+    """The ``--floor`` table (see the module's notes)."""
+    import ms_toollib
+
+    print(f"\nThe floor (CPU us a position, least of 30 passes; load {_load()}; exactmines "
+          f"{_build()})")
+    print(f"  {'family':<14} {'ms_toollib':>10} {'target':>8} {'exactmines':>10} "
+          f"{'masks+propagation':>17} {'answer':>8} {'floor':>8} {'/ms_toollib':>11}")
+    for name in chosen:
+        positions, peers_too, _ = suite[name]
+        if not peers_too or name in FLAGS_UNCHECKED:
+            continue
+        jobs = {id(p): ([[MS_TOOLLIB_CODES[ch] for ch in row] for row in p.rows], p.mines)
+                for p in positions}
+        done: dict[int, Analysis] = {id(p): analyze(p) for p in positions}
+
+        def answer(position: Position, done: dict[int, Analysis] = done) -> object:
+            cells = done[id(position)].cells
+            cells._table = None  # made again: each distinct fraction and the tuple
+            return cells.probabilities()
+
+        def peer(position: Position, jobs: dict[int, tuple[list[list[int]], int | None]] = jobs
+                 ) -> object:
+            return ms_toollib.cal_probability_onboard(*jobs[id(position)])
+
+        theirs = _least(positions, peer)
+        ours = _least(positions, lambda p: analyze(p).cells.probabilities())
+        first = _least(positions, _masks_and_propagation)
+        last = _least(positions, answer)
+        print(f"  {name:<14} {theirs:>10.1f} {theirs / 2:>8.1f} {ours:>10.1f} {first:>17.1f} "
+              f"{last:>8.1f} {first + last:>8.1f} {(first + last) / theirs:>10.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", default="auto", choices=backend_names())
@@ -178,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per family")
     parser.add_argument("--family", action="append", default=None,
                         help="only this family (repeat for more)")
+    parser.add_argument("--floor", action="store_true",
+                        help="only the floor: two stages every answer needs, alone")
     args = parser.parse_args(argv)
     games = args.games or (3 if args.quick else 10)
     chosen = args.family or list(FAMILIES)
@@ -186,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown family {', '.join(sorted(unknown))}; one of "
                      f"{', '.join(FAMILIES)}")
     suite = families(games)
+    if args.floor:
+        floor(suite, chosen)
+        return 0
     good = True
     table: list[tuple[str, int, dict[str, tuple[float, float, float]]]] = []
     for name in chosen:
