@@ -478,7 +478,9 @@ class _Cutoff:
         return self.inner.solve(objective, time_limit)
 
 
-@given(component=components(), data=st.data())
+# (At most 7 boxes of 3 cells: 21, within brute force's 22 cells. The default strategy's 6
+# boxes of 4 made a 23-cell component once in 1,500 examples, which the oracle refused.)
+@given(component=components(max_boxes=7, max_size=3), data=st.data())
 def test_deduce_stopped_at_any_solve_claims_nothing_unproved(component, data):
     # Wherever the time runs out, a fact reported impossible is impossible; an answer
     # marked complete is the whole answer.
