@@ -383,7 +383,7 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
 
 def dominated(layout: Layout, d: int) -> bool:
     """Whether a chord on ``d`` reveals nothing that one left click would not reveal as
-    well: its covered safe neighbours all lie in one opening or on its border (a click on
+    well: its safe neighbours all lie in one opening or on its border (a click on
     that opening reveals them all), or they are one isolated number (a click on it).
 
     Such a chord is never needed: in a sequence with it, the left click replaces it at the
