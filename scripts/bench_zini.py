@@ -136,3 +136,7 @@ if __name__ == "__main__":
     except ExactminesError as exc:
         print(f"bench_zini: {exc}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (runner.Interrupted)
+        print("bench_zini: stopped; the finished boards are kept in --out and the same "
+              "command resumes the run", file=sys.stderr)
+        sys.exit(128 + getattr(exc, "signum", 2))

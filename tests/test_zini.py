@@ -362,3 +362,57 @@ def test_the_intermediate_board_ms_toollib_won_is_won_back():
     grid = [[-1 if (r, c) in board.mine_cells else board.number((r, c)) for c in range(16)]
             for r in range(16)]
     assert len(found) <= min(ms_toollib.cal_zini(grid), ms_toollib.cal_hzini(grid))
+
+
+def test_dominated_chords_are_left_out_and_the_optimum_stays_the_brute_force_one():
+    """A chord that reveals no more than one left click would (its safe neighbours in one
+    opening and its border, or one isolated number) is held off; on boards that have such
+    chords the proved optimum is still the least number of clicks found by searching
+    every sequence (a rule that held off a needed chord would give more)."""
+    from exactmines.efficiency.layout import Layout
+    from exactmines.efficiency.maxsat import dominated
+
+    seen = 0
+    for seed in range(40):
+        board = random_board(4, 3, 2, random.Random(f"dominated-{seed}"))
+        layout = Layout.of(board)
+        if not any(dominated(layout, d) for d in layout.numbered
+                   if any(not layout.mine[i] for i in layout.neighbours[d])):
+            continue
+        seen += 1
+        answer = fewest_clicks(board)
+        assert answer.optimal and answer.clicks == brute_minimum(board), seed
+        seq = [[kind, r, c] for kind, (r, c) in answer.sequence]
+        assert replay(board, seq) == answer.clicks
+    assert seen >= 20
+
+
+def test_a_sequence_with_a_dominated_chord_is_rewritten_no_longer_and_still_clearing():
+    """The neighbourhood search holds clicks of a sequence fixed, so a sequence with a
+    held-off chord is first rewritten: the left click that reveals as much made first.
+    Here each such chord is played on purpose (its number clicked, its mines flagged, the
+    chord; the greedy finishes): the rewriting is no longer, has no held-off chord, and
+    clears the board by the independent rules."""
+    from exactmines.efficiency.greedy import greedy
+    from exactmines.efficiency.layout import Layout
+    from exactmines.efficiency.maxsat import _Problem
+    from exactmines.efficiency.model import parts
+
+    tried = 0
+    for seed in range(4):
+        board = random_board(9, 9, 10, random.Random(seed))
+        layout = Layout.of(board)
+        (part,) = parts(layout)
+        problem = _Problem(layout, part, None)
+        for d in problem.dominated[:3]:
+            prefix = [("left", d)] + [("flag", i) for i in layout.neighbours[d]
+                                      if layout.mine[i]] + [("chord", d)]
+            clicks = greedy(layout, None, prefix=tuple(prefix), part=part)
+            assert ("chord", d) in clicks
+            rewritten = problem.undominated(clicks)
+            assert len(rewritten) <= len(clicks)
+            assert not any(kind == "chord" and i in problem.dominated for kind, i in rewritten)
+            cells = [[kind, *layout.cell(i)] for kind, i in rewritten]
+            assert replay(board, cells) == len(rewritten)
+            tried += 1
+    assert tried >= 4
