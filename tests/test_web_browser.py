@@ -1046,6 +1046,9 @@ def test_copy_a_jsminesweeper_link_of_the_board_drawn(page, base_url, tmp_path):
     page.wait_for_selector("#jsm-link:not([hidden])", timeout=60_000)  # a loaded machine
     link = page.get_attribute("#jsm-link", "href")
     assert link == board_to_jsm_url(board) and board_from_jsm_url(link) == board
+    # The link is shown when the server answers; "copied" once the clipboard took it.
+    page.wait_for_function("() => document.getElementById('jsm-link').textContent"
+                           ".startsWith('link copied')", timeout=30_000)
     assert page.evaluate("navigator.clipboard.readText()") == link
     assert page.text_content("#jsm-link") == "link copied: open in JSMinesweeper"
     assert page.is_hidden("#error")
