@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from exactmines.budget import Budget
 from exactmines.efficiency.layout import Click, Clicks, Layout
@@ -39,6 +39,7 @@ from exactmines.efficiency.model import (
     _revealers,
     reach,
 )
+from exactmines.topology import indices_of
 
 __all__ = ["solve_part_maxsat", "Report", "dominated"]
 
@@ -216,8 +217,8 @@ class _Problem:
         if not any(kind == "chord" and i in gone for kind, i in clicks):
             return clicks
         first = [c for c in clicks[:1] if self.start is not None and c == ("left", self.start)]
-        lefts = [("left", _replacement(layout, i)) for kind, i in clicks
-                 if kind == "chord" and i in gone]
+        lefts: list[Click] = [("left", cast(int, _replacement(layout, i))) for kind, i in clicks
+                              if kind == "chord" and i in gone]
         rest = [c for c in clicks[len(first):] if c[0] != "chord" or c[1] not in gone]
         state = Clicks(layout)
         kept = [c for c in first + lefts + rest if state.play(c)]
@@ -391,6 +392,13 @@ def dominated(layout: Layout, d: int) -> bool:
     goes when that cell was revealed before it (it reveals nothing then). Everything is
     revealed no later than before, so every later click is still allowed (a left click on
     a cell now revealed goes too): no longer, and clear."""
+    return _replacement(layout, d) is not None
+
+
+def _replacement(layout: Layout, d: int) -> int | None:
+    """The cell whose left click reveals all that a chord on ``d`` does, when one does
+    (:func:`dominated`): a zero of the one opening its safe neighbours lie in or border,
+    or the one isolated number; else ``None``."""
     zeros: set[int] = set()
     numbers: list[int] = []
     for i in layout.neighbours[d]:
@@ -401,24 +409,12 @@ def dominated(layout: Layout, d: int) -> bool:
         else:
             zeros.add(layout.opening_of[i])
     if len(zeros) > 1:
-        return False
+        return None
     if not zeros and len(numbers) == 1 and not layout.borders_of[numbers[0]]:
-        return True
-    candidates = zeros if zeros else set(layout.borders_of[numbers[0]]) if numbers else set()
-    return any(all(k in layout.borders_of[n] for n in numbers) for k in candidates)
-
-
-def _replacement(layout: Layout, d: int) -> int:
-    """The cell whose left click reveals all that a :func:`dominated` chord on ``d`` does:
-    a zero of the opening, or the one isolated number."""
-    for i in layout.neighbours[d]:
-        if not layout.mine[i] and not layout.numbers[i]:
-            return layout.openings[layout.opening_of[i]][0][0]
-    numbers = [i for i in layout.neighbours[d] if not layout.mine[i]]
-    if len(numbers) == 1 and not layout.borders_of[numbers[0]]:
         return numbers[0]
-    shared = set.intersection(*(set(layout.borders_of[n]) for n in numbers))
-    return layout.openings[min(shared)][0][0]
+    candidates = zeros if zeros else set(layout.borders_of[numbers[0]]) if numbers else set()
+    shared = [k for k in candidates if all(k in layout.borders_of[n] for n in numbers)]
+    return layout.openings[min(shared)][0][0] if shared else None
 
 
 def _repaired(layout: Layout, roots: list[Click], chords: list[int],
@@ -469,7 +465,7 @@ def _unreached(layout: Layout, covered: list[int], chords: set[int], state: Any,
         masks.add(group)
     for v in covered:
         masks.add(_reach(near, v, pending))
-    return sorted(_bits(m) for m in masks)
+    return sorted(tuple(indices_of(m)) for m in masks)
 
 
 def _near(layout: Layout, numbered: tuple[int, ...]) -> dict[int, int]:
@@ -499,13 +495,3 @@ def _reach(near: dict[int, int], start: int, within: int) -> int:
             stack.append(low.bit_length() - 1)
             new ^= low
     return group
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    """The cells of a set of bits, ascending."""
-    cells = []
-    while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(cells)
