@@ -250,14 +250,13 @@ def test_an_interrupted_maxsat_search_keeps_a_proved_bound():
 
 
 def test_every_group_cut_holds_for_real_sequences():
-    # The clauses the MaxSAT search adds say "a left click in the group, or a chord from
+    # The cuts the 0/1 programme adds say "a left click in the group, or a chord from
     # outside beside it or on its openings' border": every real sequence must satisfy them
     # for any group of numbers (the first of the group it reveals is revealed so). Checked
-    # on proved and heuristic sequences, for the groups the search cuts at and random ones.
+    # on proved and heuristic sequences, for random groups and each joined group.
     from exactmines.efficiency.greedy import best_greedy
     from exactmines.efficiency.layout import Clicks, Layout
-    from exactmines.efficiency.maxsat import _near, _Problem, _unreached
-    from exactmines.efficiency.model import _entries, parts
+    from exactmines.efficiency.model import _entries, _groups
 
     for seed in range(4):
         board = random_board(9, 9, 10, random.Random(seed))
@@ -278,23 +277,78 @@ def test_every_group_cut_holds_for_real_sequences():
                     made.add(("L", layout.opening_of[i]) if layout.opening_of[i] >= 0
                              else ("l", i))
             groups = [rng.sample(layout.numbered, rng.randrange(1, 6)) for _ in range(40)]
-            state = Clicks(layout)
-            chosen = {d for d in layout.numbered if rng.random() < 0.4}
-            groups += _unreached(layout, list(layout.numbered), chosen, state)
-            # The search's fast path (each number's joined numbers listed once): the same
-            # groups.
-            near = _near(layout, layout.numbered)
-            for covered in (list(layout.numbered), rng.sample(layout.numbered, 12)):
-                assert _unreached(layout, covered, chosen, state, near) == _unreached(
-                    layout, covered, chosen, state)
+            groups += _groups(layout, list(layout.numbered), Clicks(layout))
             for group in groups:
                 assert made & {c for c, _ in _entries(layout, group, L, left, chord)}, group
-        # The search's own copy of the entries: the same variables.
-        (part,) = parts(layout)
-        problem = _Problem(layout, part, None)
-        for group in groups:
-            assert problem.entries(tuple(group)) == [c for c, _ in _entries(
-                layout, group, problem.L, problem.left, problem.chord)]
+
+
+def test_the_acyclicity_clauses_allow_exactly_the_sets_of_arcs_without_a_circle():
+    # On random small directed graphs, each set of arcs held chosen (the others free: the
+    # elimination may set an arc between two vertices the chosen ones join): the clauses
+    # are satisfiable exactly when networkx finds no circle in the set.
+    import networkx as nx
+    from pysat.solvers import Solver
+
+    from exactmines.efficiency.acyclic import acyclic
+
+    rng = random.Random(7)
+    circles = fine = 0
+    for _ in range(60):
+        n = rng.randrange(2, 7)
+        pairs = [(u, v) for u in range(n) for v in range(n) if u != v and rng.random() < 0.45]
+        arcs = {pair: i for i, pair in enumerate(pairs, start=1)}
+        top = len(arcs)
+
+        def new_var():
+            nonlocal top
+            top += 1
+            return top
+
+        given = dict(arcs)
+        clauses = acyclic(arcs, new_var)
+        with Solver(name="g3", bootstrap_with=clauses) as solver:
+            for _ in range(12):
+                chosen = [pair for pair in pairs if rng.random() < 0.5]
+                graph = nx.DiGraph(chosen)
+                graph.add_nodes_from(range(n))
+                has_circle = not nx.is_directed_acyclic_graph(graph)
+                held = [given[p] for p in chosen]
+                assert solver.solve(assumptions=held) == (not has_circle), (pairs, chosen)
+                circles += has_circle
+                fine += not has_circle
+    assert circles > 50 and fine > 50
+
+
+def test_every_real_sequence_satisfies_the_maxsat_clauses():
+    # The order clauses may only cut assignments no sequence plays: with the click
+    # variables of a real sequence held (proved, heuristic, random runs), the hard clauses
+    # are satisfiable, on boards with and without an imposed first click.
+    from pysat.solvers import Solver
+
+    from exactmines.efficiency.greedy import best_greedy, heuristic_runs
+    from exactmines.efficiency.layout import Layout
+    from exactmines.efficiency.maxsat import _Problem
+    from exactmines.efficiency.model import parts
+
+    checked = 0
+    for seed in range(6):
+        board = random_board(9, 9, 10, random.Random(f"order-{seed}"))
+        layout = Layout.of(board)
+        proved = [(kind, layout.index(cell)) for kind, cell in fewest_clicks(board).sequence]
+        runs = [clicks for clicks, *_ in heuristic_runs(layout, None, seconds=0.02)][:6]
+        for clicks in [proved, best_greedy(layout), *runs]:
+            for part in parts(layout):
+                problem = _Problem(layout, part, None)
+                inside = set(part.numbered) | {z for k in part.openings
+                                                for z in layout.openings[k][0]}
+                own = problem.undominated([c for c in clicks if c[1] in problem.flag or (
+                    c[0] != "flag" and c[1] in inside)])
+                chosen = problem.variables(own)
+                held = [x if x in chosen else -x for x in range(1, len(problem.keys) + 1)]
+                with Solver(name="g3", bootstrap_with=problem.formula.hard) as solver:
+                    assert solver.solve(assumptions=held), (seed, part.numbered[:3])
+                checked += 1
+    assert checked >= 30
 
 
 def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():
@@ -314,9 +368,6 @@ def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():
     minimum = fewest_clicks(board)
     assert len(greedy) > minimum.clicks  # a board where the greedy is not optimal
     chosen = problem.variables(greedy)
-    # A real sequence satisfies every hard clause (so holding it leaves a solvable search).
-    for clause in problem.formula.hard:
-        assert any((lit > 0) == (abs(lit) in chosen) for lit in clause), clause
     held = {x: x in chosen for x in range(1, len(problem.keys) + 1)}
     assert len(problem.search(greedy, Budget.seconds(60), held).clicks) == len(greedy)
     free = problem.search(greedy, Budget.seconds(60), {})

@@ -1,25 +1,26 @@
 """The fewest clicks of a part as a MaxSAT problem, solved by PySAT's RC2, with the order of
-the chords enforced by clauses added while solving.
+the chords in the clauses.
 
-The variables and hard clauses are the 0/1 programme's of
-:mod:`exactmines.efficiency.model` (a left click per opening and isolated number, a flag
-per mine, a chord per number; every unit revealed, a chord's mines flagged and its number
-revealed, the order rows of the smallest groups), each click a soft clause "not clicked"
-of weight 1. RC2 finds an assignment of fewest clicks by unsatisfiable cores: its cost
-only grows, and is at every moment a proved lower bound.
+The click variables are the 0/1 programme's of :mod:`exactmines.efficiency.model` (a left
+click per opening and isolated number, a flag per mine, a chord per number), each click a
+soft clause "not clicked" of weight 1; the hard clauses say that every opening and
+isolated number is revealed and that a chord's mines are flagged. RC2 finds an assignment
+of fewest clicks by unsatisfiable cores: its cost only grows, and is at every moment a
+proved lower bound.
 
-Order. The assignment is played (:func:`~exactmines.efficiency.model._play`); if cells stay
-covered, a clause is added for each group of covered numbers the chosen chords cannot
-reach from outside (the covered numbers joined, and for each covered number the numbers
-whose chosen chords would reveal it, followed back): "a left click in the group or a chord
-beside it from outside". Every real sequence satisfies them (the first cell of the group
-it reveals is revealed so), so the bound stays proved; the assignment that plays through
-is optimal. Cutting at every covered number, not only at each joined group, is what makes
-it fast: a beginner board is proved in a few rounds instead of tens.
+Order. A chord needs its number revealed before it. The units (the openings, and the
+numbers whose chord may be chosen) are the vertices of a graph, and an arc says what can
+reveal a unit first: a chord on a number reveals its neighbouring numbers and the openings
+of its neighbouring zeros, an opening reveals its border. Each opening needs a left click
+on it or a chosen arc into it, each chosen chord's number a left click on it or a chosen
+arc into it, an arc out of a number needs its chord, and the chosen arcs have no circle
+(:func:`~exactmines.efficiency.acyclic.acyclic`). A real sequence satisfies the clauses
+(choose, for each unit, what revealed it first: each arc goes forward in time), and an
+assignment that satisfies them plays through (follow the arcs back: every unit is reached
+from a left click), so RC2's optimum is the fewest clicks, proved, in one search.
 
-A heuristic sequence is the answer until the solver finds one as short; each round the
-played part of the assignment is finished greedily, which can give a better one. The time
-limit interrupts the SAT solver (from a timer thread): what was proved is kept.
+A heuristic sequence is the answer until the solver finds one as short. The time limit
+interrupts the SAT solver (from a timer thread): what was proved is kept.
 """
 
 from __future__ import annotations
@@ -30,16 +31,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from exactmines.budget import Budget
+from exactmines.efficiency.acyclic import acyclic
 from exactmines.efficiency.layout import Click, Clicks, Layout
-from exactmines.efficiency.model import (
-    Part,
-    PartAnswer,
-    _groups,
-    _play,
-    _revealers,
-    reach,
-)
-from exactmines.topology import indices_of
+from exactmines.efficiency.model import Part, PartAnswer, _play
 
 __all__ = ["solve_part_maxsat", "Report", "dominated"]
 
@@ -47,29 +41,13 @@ __all__ = ["solve_part_maxsat", "Report", "dominated"]
 #: unchanged (:class:`~exactmines.efficiency.killable.Progress`).
 Report = Callable[..., None]
 
-#: Parts with more numbers than this are searched for shorter sequences before the proof
-#: (the largest part of 200 seeded intermediate boards had 174 numbers, the smallest
-#: expert board's largest part 281).
-LARGE = 250
-
-#: The share of a part's time for the proof before the neighbourhood search takes over
-#: (parts of at most :data:`LARGE` numbers). At 0.8, and at 0.7, the search's seconds of
-#: 10 did not find one intermediate board's best sequence (55 clicks; the proof's 56, the
-#: heuristics' 57) on a loaded machine, where it got a third of a core: from the proof's
-#: sequence it takes about 80 squares, a second of processor time.
-_PROOF = 0.6
-
-#: The share of a large part's time (more than :data:`LARGE` numbers) for the neighbourhood
-#: search before the proof. At a half, 2 of 29 expert boards came out a click above
-#: cal_rzini on a machine loaded past 13 (a board got 2 to 3 s of processor time in 10).
-_SEARCH = 0.7
+#: The share of a part's time for the proof before the neighbourhood search takes over.
+#: Most expert boards proved within 10 s were proved within 7; the search then looks for
+#: a shorter sequence than the heuristics' for the rest of the time.
+_PROOF = 0.7
 
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
-
-#: The unplayable assignments of the search are finished greedily once in this many
-#: rounds (each is also repaired, which is cheaper and most often as good).
-_GREEDY_EVERY = 8
 
 #: The SAT solver RC2 runs on (Glucose 3: it can be interrupted).
 _SOLVER = "g3"
@@ -140,7 +118,7 @@ class _Alarm:
 
 class _Problem:
     """A part's variables and hard clauses (see the module), and the search for an
-    assignment of fewest clicks that plays through."""
+    assignment of fewest clicks."""
 
     def __init__(self, layout: Layout, part: Part, start: int | None) -> None:
         from pysat.formula import WCNF
@@ -169,44 +147,43 @@ class _Problem:
         # :func:`dominated`): held off, which the SAT solver propagates at once.
         self.dominated = [d for d in chord if dominated(layout, d)]
         formula.extend([-chord[d]] for d in self.dominated)
-        for k in part.openings:
-            formula.append([L[k]] + [chord[d] for d in layout.openings[k][1] if d in chord])
+        live = {d: x for d, x in chord.items() if d not in set(self.dominated)}
         for v in isolated:
-            formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in chord])
-        for d, x in chord.items():
+            formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in live])
+        for d, x in live.items():
             formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
-            formula.append([-x] + [c for c, _ in _revealers(layout, d, L, left, chord)])
-        # For each number, the variables of what can reveal it first. A chord's variable
-        # is there only for the chord's own number, so a group's entries are the union of
-        # its members' sets less its members' chords (:meth:`entries`).
-        self._into: dict[int, frozenset[int]] = {}
-        for v in part.numbered:
-            found = {left[v]} if v in left else set()
-            for k in layout.borders_of[v]:
-                found.add(L[k])
-                found.update(chord[e] for e in layout.openings[k][1] if e in chord)
-            found.update(chord[e] for e in layout.neighbours[v] if e in chord)
-            self._into[v] = frozenset(found)
-        self.near = _near(layout, part.numbered)
-        small: set[frozenset[int]] = set()
-        for v in part.numbered:
-            small.update(frozenset((v, w)) for w in layout.neighbours[v] if w in in_part)
-        groups = ([sorted(g) for g in small]
-                  + [list(layout.openings[k][1]) for k in part.openings])
-        for group in sorted(groups):
-            formula.append(self.entries(tuple(group)))
+        # The order: what first reveals each opening and each chosen chord's number, an arc
+        # of a graph (the module) whose chosen arcs have no circle.
+        top = len(self.keys)
+
+        def new_var() -> int:
+            nonlocal top
+            top += 1
+            return top
+
+        arcs: dict[tuple[Any, Any], int] = {}
+
+        def arc(tail: tuple[str, int], head: tuple[str, int]) -> int:
+            if (tail, head) not in arcs:
+                arcs[(tail, head)] = new_var()
+            return arcs[(tail, head)]
+
+        for k in part.openings:
+            formula.append([L[k]] + [arc(("n", d), ("k", k)) for d in layout.openings[k][1]
+                                     if d in live])
+        for d, x in live.items():
+            first = [left[d]] if d in left else []
+            first += [arc(("k", k), ("n", d)) for k in layout.borders_of[d]]
+            # A chord beside ``d`` that reveals an opening on whose border ``d`` is reveals
+            # ``d`` through that opening's arcs.
+            first += [arc(("n", e), ("n", d)) for e in layout.neighbours[d] if e in live
+                      and not set(layout.borders_of[e]) & set(layout.borders_of[d])]
+            formula.append([-x] + first)
+        formula.extend([-a, live[tail[1]]] for (tail, _), a in arcs.items() if tail[0] == "n")
+        formula.extend(acyclic(arcs, new_var))
         if self.start is not None:
             formula.append([left[self.start] if self.start in left
                             else L[layout.opening_of[self.start]]])
-
-    def entries(self, group: tuple[int, ...]) -> list[int]:
-        """The variables of what can reveal a number of ``group`` first, from outside it
-        (:func:`~exactmines.efficiency.model._entries`' columns), from each number's set
-        made once."""
-        into, chord = self._into, self.chord
-        found = set().union(*(into[v] for v in group))
-        found.difference_update([chord[e] for e in group if e in chord])
-        return sorted(found)
 
     def undominated(self, clicks: list[Click]) -> list[Click]:
         """``clicks`` (which reveal the part) with each :func:`dominated` chord replaced by
@@ -246,21 +223,19 @@ class _Problem:
 
     def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
                report: Report | None = None) -> PartAnswer:
-        """The proof loop: RC2's assignments of fewest clicks, each played, its unplayable
-        groups cut, until one plays through or ``budget`` runs out. ``fixed``: variables
-        held at a value (a neighbourhood search; the bound then says nothing of the part).
-        ``report``: told each shorter sequence and each higher bound as they are found.
-        """
-        from exactmines.efficiency.greedy import greedy
-
-        layout, part, start_here = self.layout, self.part, self.start
+        """RC2's assignment of fewest clicks, played, unless ``budget`` runs out first (then
+        the proved bound). ``fixed``: click variables held at a value (a neighbourhood
+        search: the square's optimum is taken even when no shorter, and the bound says
+        nothing of the part). ``report``: told each shorter sequence and each higher
+        bound as they are found."""
+        layout, start_here = self.layout, self.start
         formula = self.formula.copy()
         for x in range(1, len(self.keys) + 1):
             if fixed is not None and x in fixed:
                 formula.append([x if fixed[x] else -x])
             else:
                 formula.append([-x], weight=1)
-        lower, cuts, solves = 1, 0, 0
+        lower = 1
         if len(best) <= lower:
             return PartAnswer(best, lower, True)
         rc2 = _rc2(formula)
@@ -268,51 +243,33 @@ class _Problem:
             rc2.on_cost = lambda cost: report(lower=cost)
         alarm = _Alarm(rc2, budget.remaining())
         try:
-            while not budget.expired():
-                model = rc2.compute()
-                solves += 1
-                if model is None:
-                    if fixed is not None:  # pragma: no cover - the incumbent satisfies it
-                        break
-                    raise RuntimeError("the click programme has no solution")
-                lower = max(lower, rc2.cost)
-                chosen = {x for x in model if x > 0}
-                roots: list[Click] = [] if start_here is None else [("left", start_here)]
-                roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
-                          if x in chosen and (start_here is None
-                                              or layout.opening_of[start_here] != k)]
-                roots += [("left", v) for v, x in self.left.items()
-                          if x in chosen and v != start_here]
-                chords = [d for d, x in self.chord.items() if x in chosen]
-                played, state = _play(layout, roots, chords)
-                covered = [v for v in part.numbered if not state.revealed[v]]
-                if not covered:
-                    # In a square (``fixed``), the square's optimum even when no shorter.
-                    if len(played) < len(best) or (fixed is not None
-                                                   and len(played) == len(best)):
-                        best = played
-                    if report is not None and fixed is None:
-                        report(best, lower)
-                    break
-                tries = [_repaired(layout, roots, chords, part)]
-                if solves % _GREEDY_EVERY == 1:
-                    tries.append(greedy(layout, None, prefix=tuple(played), part=part))
-                for finished in tries:
-                    if len(finished) < len(best):
-                        best = finished
-                if report is not None:
-                    report(best, None if fixed is not None else lower)
-                if fixed is None and len(best) <= lower:
-                    break
-                for group in _unreached(layout, covered, set(chords), state, self.near):
-                    rc2.add_hard(self.entries(group))
-                    cuts += 1
+            model = rc2.compute()
+            if model is None:
+                if fixed is not None:  # pragma: no cover - the incumbent satisfies it
+                    return PartAnswer(best, lower, False, solves=1)
+                raise RuntimeError("the click programme has no solution")
+            lower = max(lower, rc2.cost)
+            chosen = {x for x in model if 0 < x <= len(self.keys)}
+            roots: list[Click] = [] if start_here is None else [("left", start_here)]
+            roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
+                      if x in chosen and (start_here is None
+                                          or layout.opening_of[start_here] != k)]
+            roots += [("left", v) for v, x in self.left.items()
+                      if x in chosen and v != start_here]
+            played, state = _play(layout, roots, [d for d, x in self.chord.items()
+                                                  if x in chosen])
+            if any(not state.revealed[v] for v in self.part.numbered):
+                raise RuntimeError("an assignment of the order clauses does not play through")
+            if len(played) < len(best) or (fixed is not None and len(played) == len(best)):
+                best = played
+            if report is not None and fixed is None:
+                report(best, lower)
         except _Stopped:
             lower = max(lower, rc2.cost)
         finally:
             alarm.stop()
             rc2.delete()
-        return PartAnswer(best, lower, fixed is None and len(best) <= lower, cuts, solves)
+        return PartAnswer(best, lower, fixed is None and len(best) <= lower, solves=1)
 
     def improve(self, best: list[Click], budget: Budget, seed: int = 0,
                 report: Report | None = None, windows: int | None = None) -> list[Click]:
@@ -352,13 +309,10 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
                       report: Report | None = None) -> PartAnswer:
     """The fewest clicks that reveal the part's cells, proved unless ``budget`` runs out
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
-    reveal the part, the answer when nothing shorter is found. A part too large to be
-    proved in time (more than :data:`LARGE` numbers: expert boards) first spends
-    :data:`_SEARCH` of its time on a neighbourhood search from the incumbent
-    (:meth:`_Problem.improve`); another
-    part not proved within :data:`_PROOF` of its time spends the rest on that search.
-    ``report``: told each shorter sequence and higher bound as they are found (what is
-    kept when the search is ended from outside)."""
+    reveal the part, the answer when nothing shorter is found. A part not proved within
+    :data:`_PROOF` of its time spends the rest on a neighbourhood search from the best
+    sequence (:meth:`_Problem.improve`). ``report``: told each shorter sequence and higher
+    bound as they are found (what is kept when the search is ended from outside)."""
     from exactmines.efficiency.greedy import greedy
 
     problem = _Problem(layout, part, start)
@@ -369,9 +323,6 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     if report is not None:
         report(best, 1)
     if not budget.limited:
-        return problem.search(best, budget, report=report)
-    if len(part.numbered) > LARGE:
-        best = problem.improve(best, budget.share(_SEARCH), report=report)
         return problem.search(best, budget, report=report)
     answer = problem.search(best, budget.share(_PROOF), report=report)
     if answer.optimal or budget.expired():
@@ -415,83 +366,3 @@ def _replacement(layout: Layout, d: int) -> int | None:
     candidates = zeros if zeros else set(layout.borders_of[numbers[0]]) if numbers else set()
     shared = [k for k in candidates if all(k in layout.borders_of[n] for n in numbers)]
     return layout.openings[min(shared)][0][0] if shared else None
-
-
-def _repaired(layout: Layout, roots: list[Click], chords: list[int],
-              part: Part) -> list[Click]:
-    """The assignment made playable: while numbers stay covered, a left click on a covered
-    number of a chosen chord (the first, in each group of covered numbers), the chords
-    played again; flags no played chord needs are left out."""
-    roots = list(roots)
-    waiting = set(chords)
-    while True:
-        played, state = _play(layout, roots, chords)
-        covered = [v for v in part.numbered if not state.revealed[v]]
-        if not covered:
-            break
-        for group in _groups(layout, covered, state):
-            d = min((v for v in group if v in waiting), default=group[0])
-            roots.append(("left", d))
-    needed = {i for kind, d in played if kind == "chord"
-              for i in layout.neighbours[d] if layout.mine[i]}
-    return [c for c in played if c[0] != "flag" or c[1] in needed]
-
-
-def _unreached(layout: Layout, covered: list[int], chords: set[int], state: Any,
-               near: dict[int, int] | None = None) -> list[tuple[int, ...]]:
-    """Groups of covered numbers that nothing chosen reveals from outside: each joined
-    group (:func:`~exactmines.efficiency.model._groups`), and for each covered number the
-    covered numbers whose chosen chords would reveal it (beside it, or on the border of an
-    opening it borders), followed back. ``near``: each number's joined numbers as a set of
-    bits (:func:`_near`), made once per part, else worked out from the layout."""
-    if near is None:
-        waiting = chords & set(covered)
-        found = {tuple(sorted(g)) for g in _groups(layout, covered, state)}
-        for v in covered:
-            found.add(tuple(sorted(reach(layout, v, waiting))))
-        return sorted(found)
-    todo = 0
-    for v in covered:
-        todo |= 1 << v
-    pending = 0
-    for d in chords:
-        pending |= 1 << d
-    pending &= todo
-    masks = set()
-    while todo:
-        low = todo & -todo
-        group = _reach(near, low.bit_length() - 1, todo)
-        todo &= ~group
-        masks.add(group)
-    for v in covered:
-        masks.add(_reach(near, v, pending))
-    return sorted(tuple(indices_of(m)) for m in masks)
-
-
-def _near(layout: Layout, numbered: tuple[int, ...]) -> dict[int, int]:
-    """For each number, the numbers :func:`~exactmines.efficiency.model.reach` joins to
-    it in one step (beside it, or on the border of an opening it borders), as the bits
-    of an integer (bit ``i`` for cell ``i``): the search's groups are grown by integer
-    operations, a sixth of its time on intermediate boards as sets."""
-    near = {}
-    for v in numbered:
-        joined = {i for i in layout.neighbours[v] if layout.numbers[i] and not layout.mine[i]}
-        for k in layout.borders_of[v]:
-            joined.update(layout.openings[k][1])
-        joined.discard(v)
-        near[v] = sum(1 << i for i in joined)
-    return near
-
-
-def _reach(near: dict[int, int], start: int, within: int) -> int:
-    """:func:`~exactmines.efficiency.model.reach` by the bits of :func:`_near`: ``start``
-    and the cells of ``within`` (bits) joined to it, as bits."""
-    group, stack = 1 << start, [start]
-    while stack:
-        new = near[stack.pop()] & within & ~group
-        group |= new
-        while new:
-            low = new & -new
-            stack.append(low.bit_length() - 1)
-            new ^= low
-    return group
