@@ -157,7 +157,8 @@ class _Problem:
         # :func:`dominated`): held off, which the SAT solver propagates at once.
         self.dominated = [d for d in chord if dominated(layout, d)]
         formula.extend([-chord[d]] for d in self.dominated)
-        live = {d: x for d, x in chord.items() if d not in set(self.dominated)}
+        held_off = set(self.dominated)
+        live = {d: x for d, x in chord.items() if d not in held_off}
         for v in isolated:
             formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in live])
         for d, x in live.items():
