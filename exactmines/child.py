@@ -58,6 +58,8 @@ TERM_GRACE = 0.5
 _PR_SET_PDEATHSIG = 1
 #: Whether workers ask for it (Linux only; off in a test of the runner's watchdog alone).
 PARENT_DEATH_SIGNAL = sys.platform.startswith("linux")
+#: Seconds between two looks at a request's ``cancel`` event while its answer is awaited.
+_CANCEL_POLL = 0.02
 #: Idle children kept for later requests.
 _IDLE = 2
 
@@ -80,30 +82,37 @@ class _Child:
         self.requests: IO[bytes] = self.process.stdin
         self.answers: IO[bytes] = self.process.stdout
 
-    def ask(self, request: tuple[Any, ...], budget: Budget, doing: str) -> tuple[bool, Any]:
-        """Send ``request``; the answer, or :class:`OutOfTime` once ``budget`` runs out
-        (the caller then ends the child). Sending is bounded too: a large request fills
-        the pipe until the child, perhaps still starting, reads it."""
+    def ask(self, request: tuple[Any, ...], budget: Budget, doing: str,
+            cancel: threading.Event | None = None) -> tuple[bool, Any]:
+        """Send ``request``; the answer, or :class:`OutOfTime` once ``budget`` runs out or
+        ``cancel`` is set (the caller then ends the child). Sending is bounded too: a
+        large request fills the pipe until the child, perhaps still starting, reads it."""
         data = _framed(request)
         fd = self.requests.fileno()
         os.set_blocking(fd, False)
         sent = 0
         while sent < len(data):
-            self._wait(fd, budget, doing, writing=True)
+            self._wait(fd, budget, doing, writing=True, cancel=cancel)
             try:
                 sent += os.write(fd, data[sent:sent + (1 << 20)])
             except BlockingIOError:
                 continue
-        self._wait(self.answers.fileno(), budget, doing, writing=False)
+        self._wait(self.answers.fileno(), budget, doing, writing=False, cancel=cancel)
         return _read(self.answers)  # type: ignore[return-value]
 
     @staticmethod
-    def _wait(fd: int, budget: Budget, doing: str, *, writing: bool) -> None:
-        """Until ``fd`` is ready, or :class:`OutOfTime` once ``budget`` runs out."""
+    def _wait(fd: int, budget: Budget, doing: str, *, writing: bool,
+              cancel: threading.Event | None = None) -> None:
+        """Until ``fd`` is ready, or :class:`OutOfTime` once ``budget`` runs out or
+        ``cancel`` is set (looked at every :data:`_CANCEL_POLL` seconds)."""
         while True:
             wait = budget.remaining() if budget.limited else None
             if wait == 0:
                 raise OutOfTime(f"time limit reached while {doing}")
+            if cancel is not None:
+                if cancel.is_set():
+                    raise OutOfTime(f"{doing} was no longer needed")
+                wait = _CANCEL_POLL if wait is None else min(wait, _CANCEL_POLL)
             ready = select.select([], [fd], [], wait) if writing else \
                 select.select([fd], [], [], wait)
             if ready[1 if writing else 0]:
@@ -134,8 +143,9 @@ _idle_lock = threading.Lock()
 
 
 def run_in_child(work: Callable[..., T], args: tuple[Any, ...], budget: Budget, *,
-                 doing: str, memory: int = MEMORY) -> T:
-    """``work(*args, budget)`` in a child process, ended when ``budget`` runs out.
+                 doing: str, memory: int = MEMORY, cancel: threading.Event | None = None) -> T:
+    """``work(*args, budget)`` in a child process, ended when ``budget`` runs out, or when
+    ``cancel`` (set from another thread) is set: the answer is no longer needed.
 
     ``work`` must be a module-level function (it is sent by name) and ``args`` picklable;
     the child gets the seconds that remain as its own budget. Costs a pickle of ``args``
@@ -144,7 +154,8 @@ def run_in_child(work: Callable[..., T], args: tuple[Any, ...], budget: Budget, 
     Raises
     ------
     OutOfTime
-        When the budget runs out first (``doing`` says what was stopped).
+        When the budget runs out first (``doing`` says what was stopped), or ``cancel``
+        was set.
     TooLarge
         When the work ran out of its memory cap of ``memory`` bytes (in Python: a solver
         that crashes on it is a :class:`~exactmines.errors.ChildDied`).
@@ -169,7 +180,7 @@ def run_in_child(work: Callable[..., T], args: tuple[Any, ...], budget: Budget, 
     answered = False
     try:
         try:
-            ok, payload = child.ask(request, budget, doing)
+            ok, payload = child.ask(request, budget, doing, cancel)
         except (EOFError, BrokenPipeError, pickle.UnpicklingError):
             ending = _ending(child.process.wait())
             raise ChildDied(f"the process {doing} ended without an answer ({ending}; its "
