@@ -351,10 +351,11 @@ def test_every_real_sequence_satisfies_the_maxsat_clauses():
     assert checked >= 30
 
 
-def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():
-    # Every variable held at the greedy's values: nothing to gain, the greedy's length.
-    # None held: the part's proved minimum. A square held outside: a sequence that still
-    # clears the board, never longer.
+def test_the_neighbourhood_search_shortens_and_the_proof_stops_at_a_sequence_it_meets():
+    # No square: the sequence as given. Squares: never longer, a sequence the rules play,
+    # and on this board (the greedy a click above the minimum) the minimum within 200
+    # squares. The proof given the minimum's sequence stops when its bound meets it, and
+    # answers that sequence, proved.
     from exactmines.efficiency.greedy import best_greedy
     from exactmines.efficiency.layout import Layout, tidy
     from exactmines.efficiency.maxsat import _Problem
@@ -367,15 +368,20 @@ def test_the_neighbourhood_search_keeps_what_is_fixed_and_frees_the_rest():
     greedy = best_greedy(layout)
     minimum = fewest_clicks(board)
     assert len(greedy) > minimum.clicks  # a board where the greedy is not optimal
-    chosen = problem.variables(greedy)
-    held = {x: x in chosen for x in range(1, len(problem.keys) + 1)}
-    assert len(problem.search(greedy, Budget.seconds(60), held).clicks) == len(greedy)
-    free = problem.search(greedy, Budget.seconds(60), {})
-    assert len(free.clicks) == minimum.clicks
-    improved = problem.improve(greedy, Budget.seconds(0.5))
-    assert len(improved) <= len(greedy)
+    assert len(problem.improve(greedy, Budget(), squares=0)) == len(greedy)
+    found: list[int] = []
+    improved = problem.improve(greedy, Budget(), squares=200,
+                               report=lambda clicks: found.append(len(clicks)))
+    assert len(improved) == minimum.clicks and found[-1] == minimum.clicks
+    assert found == sorted(found, reverse=True) and found[0] < len(greedy)
     sequence = [[kind, *layout.cell(i)] for kind, i in tidy(layout, improved)]
     assert replay(board, sequence) == len(improved)
+    told: list[tuple[object, object]] = []
+    proved = problem.search(improved, Budget.seconds(60),
+                            report=lambda best=None, lower=None: told.append((best, lower)))
+    assert proved.optimal and proved.clicks == improved
+    assert proved.lower_bound == minimum.clicks == told[-1][1]
+    assert all(best is None for best, _ in told)  # stopped by the bound: no model played
 
 
 def test_never_more_clicks_than_ms_toollib_heuristics():
@@ -407,7 +413,7 @@ def test_the_intermediate_board_ms_toollib_won_is_won_back():
     (part,) = parts(layout)
     best, _ = best_heuristic(layout, seconds=0)
     assert len(best) == 57
-    found = _Problem(layout, part, None).improve(best, Budget(), windows=60)
+    found = _Problem(layout, part, None).improve(best, Budget(), squares=200)
     assert replay(board, [[kind, *layout.cell(i)] for kind, i in found]) == len(found) <= 55
     ms_toollib = pytest.importorskip("ms_toollib")
     grid = [[-1 if (r, c) in board.mine_cells else board.number((r, c)) for c in range(16)]

@@ -47,7 +47,8 @@ _PROOF = 0.7
 
 #: Parts with more numbers than this (expert boards; the largest part of the 1,000 seeded
 #: intermediate boards of the benchmark has 177) give the proof :data:`_PROOF_LARGE` of
-#: their time.
+#: their time when they are searched on one core (on two, the proof and the search run
+#: side by side: :mod:`~exactmines.efficiency.killable`).
 LARGE = 250
 
 #: The proof's share on a part of more than :data:`LARGE` numbers. With 0.7, the search
@@ -79,12 +80,14 @@ def _rc2(formula: Any) -> Any:
         #: Called with RC2's cost each time it grows (a proved bound, between SAT calls).
         on_cost: Any = None
         reported = 0
+        #: A cost that ends the search (that of a sequence known: it is then proved).
+        enough = math.inf
 
         def _call_oracle(self, assumptions: Any = (), expect_interrupt: bool = False) -> Any:
             if self.on_cost is not None and self.cost > self.reported:
                 self.reported = self.cost
                 self.on_cost(self.cost)
-            if self.expired:
+            if self.expired or self.cost >= self.enough:
                 raise _Stopped
             result = self.oracle.solve_limited(assumptions=list(assumptions),
                                                expect_interrupt=True)
@@ -232,15 +235,42 @@ class _Problem:
                 chosen.add(self.L[layout.borders_of[i][0]])
         return chosen
 
+    def play(self, chosen: set[int]) -> list[Click]:
+        """The sequence of the click variables ``chosen`` (a model of the hard clauses): the
+        imposed first click, the left clicks, then each chord as soon as its number is
+        revealed, its flags just before it.
+
+        Raises
+        ------
+        RuntimeError
+            When it leaves a number of the part covered (a model never does: see the
+            module).
+        """
+        layout, start_here = self.layout, self.start
+        roots: list[Click] = [] if start_here is None else [("left", start_here)]
+        roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
+                  if x in chosen and (start_here is None
+                                      or layout.opening_of[start_here] != k)]
+        roots += [("left", v) for v, x in self.left.items() if x in chosen and v != start_here]
+        played, state = _play(layout, roots, [d for d, x in self.chord.items() if x in chosen])
+        if any(not state.revealed[v] for v in self.part.numbered):
+            raise RuntimeError("an assignment of the order clauses does not play through")
+        return played
+
     def search(self, best: list[Click], budget: Budget, fixed: dict[int, bool] | None = None,
                report: Report | None = None) -> PartAnswer:
         """RC2's assignment of fewest clicks, played, unless ``budget`` runs out first (then
-        the proved bound). ``fixed``: click variables held at a value (a neighbourhood
-        search: the square's optimum is taken even when no shorter, and the bound says
-        nothing of the part). ``report``: told each shorter sequence and each higher
-        bound as they are found."""
-        layout, start_here = self.layout, self.start
-        formula = self.formula.copy()
+        the proved bound), or RC2's bound reaches ``best``'s length (then ``best`` is
+        proved). ``fixed``: click variables held at a value (a neighbourhood search: the
+        square's optimum is taken even when no shorter, and the bound says nothing of the
+        part). ``report``: told each shorter sequence and each higher bound as they are
+        found."""
+        from pysat.formula import WCNF
+
+        # The hard clauses shared, not copied (RC2 reads them; a deep copy was three
+        # quarters of the neighbourhood search's time on expert boards).
+        formula = WCNF()
+        formula.hard, formula.nv = list(self.formula.hard), self.formula.nv
         for x in range(1, len(self.keys) + 1):
             if fixed is not None and x in fixed:
                 formula.append([x if fixed[x] else -x])
@@ -250,8 +280,10 @@ class _Problem:
         if len(best) <= lower:
             return PartAnswer(best, lower, True)
         rc2 = _rc2(formula)
-        if report is not None and fixed is None:
-            rc2.on_cost = lambda cost: report(lower=cost)
+        if fixed is None:
+            rc2.enough = len(best)
+            if report is not None:
+                rc2.on_cost = lambda cost: report(lower=cost)
         alarm = _Alarm(rc2, budget.remaining())
         try:
             model = rc2.compute()
@@ -260,17 +292,7 @@ class _Problem:
                     return PartAnswer(best, lower, False, solves=1)
                 raise RuntimeError("the click programme has no solution")
             lower = max(lower, rc2.cost)
-            chosen = {x for x in model if 0 < x <= len(self.keys)}
-            roots: list[Click] = [] if start_here is None else [("left", start_here)]
-            roots += [("left", layout.openings[k][0][0]) for k, x in self.L.items()
-                      if x in chosen and (start_here is None
-                                          or layout.opening_of[start_here] != k)]
-            roots += [("left", v) for v, x in self.left.items()
-                      if x in chosen and v != start_here]
-            played, state = _play(layout, roots, [d for d, x in self.chord.items()
-                                                  if x in chosen])
-            if any(not state.revealed[v] for v in self.part.numbered):
-                raise RuntimeError("an assignment of the order clauses does not play through")
+            played = self.play({x for x in model[:len(self.keys)] if x > 0})
             if len(played) < len(best) or (fixed is not None and len(played) == len(best)):
                 best = played
             if report is not None and fixed is None:
@@ -283,13 +305,15 @@ class _Problem:
         return PartAnswer(best, lower, fixed is None and len(best) <= lower, solves=1)
 
     def improve(self, best: list[Click], budget: Budget, seed: int = 0,
-                report: Report | None = None, windows: int | None = None) -> list[Click]:
+                report: Report | None = None, squares: int | None = None,
+                until: Callable[[int], bool] | None = None) -> list[Click]:
         """A neighbourhood search from ``best``: every click outside a square of the board
         held as it is, the clicks inside solved exactly (:meth:`search`), the square moved
-        at random, until ``budget`` runs out (or after ``windows`` squares). A square's
-        optimum replaces the sequence when no longer (a move sideways: from one 56-click
-        sequence of intermediate board 32 only such moves led to 55). Never longer than
-        ``best``; ``report`` is told each shorter sequence."""
+        at random, until ``budget`` runs out, after ``squares`` squares, or once ``until``
+        (given the best sequence's clicks, between squares) says so. A square's optimum
+        replaces the sequence when no longer (a move sideways: from one 56-click sequence
+        of intermediate board 32 only such moves led to 55). Never longer than ``best``;
+        ``report`` is told each shorter sequence."""
         import random
 
         layout, rng = self.layout, random.Random(seed)
@@ -298,7 +322,8 @@ class _Problem:
         where = [layout.openings[i][0] if kind == "L" else (i,) for kind, i in self.keys]
         cells = list(self.part.numbered)
         done = 0
-        while not budget.expired() and (windows is None or done < windows):
+        while not budget.expired() and (squares is None or done < squares) and (
+                until is None or not until(len(best))):
             done += 1
             cr, cc = divmod(rng.choice(cells), width)
             radius = rng.choice((2, 3, 3, 4))
@@ -322,8 +347,9 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     (then the best clicks found, and the best bound proved). ``incumbent``: clicks known to
     reveal the part, the answer when nothing shorter is found. A part not proved within
     :data:`_PROOF` of its time (:data:`_PROOF_LARGE` for more than :data:`LARGE`
-    numbers) spends the rest on a neighbourhood search from the best
-    sequence (:meth:`_Problem.improve`). ``report``: told each shorter sequence and higher
+    numbers) spends the rest on a neighbourhood search from the best sequence
+    (:meth:`_Problem.improve`). The proof stops as soon as its bound meets the best
+    sequence known. ``report``: told each shorter sequence and higher
     bound as they are found (what is kept when the search is ended from outside)."""
     from exactmines.efficiency.greedy import greedy
 
@@ -341,7 +367,7 @@ def solve_part_maxsat(layout: Layout, part: Part, start: int | None, budget: Bud
     if answer.optimal or budget.expired():
         return answer
     # Not proved in time: the rest of the time to look for a shorter sequence.
-    better = problem.improve(answer.clicks, budget, report=report)
+    better = problem.improve(answer.clicks, budget, seed=1, report=report)
     return PartAnswer(better, answer.lower_bound, len(better) <= answer.lower_bound,
                       answer.cuts, answer.solves)
 
