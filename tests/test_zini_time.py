@@ -6,7 +6,9 @@ this module by name)."""
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 import threading
 
 from test_zini import _seq, replay  # the game's rules, written apart from the solver
@@ -24,6 +26,13 @@ from exactmines.game import random_board
 def stalled(layout, part, start, incumbent, path, deadline, budget):  # runs in the child
     """The part proved and reported, then no answer: the child must be ended."""
     solve_part_maxsat(layout, part, start, UNLIMITED, incumbent, report=Progress(path))
+    threading.Event().wait()
+
+
+def stalled_proof(layout, part, start, incumbent, path, deadline, budget):  # in the child
+    """The part's bound proved and reported (with the incumbent), then no answer."""
+    proved = solve_part_maxsat(layout, part, start, UNLIMITED, incumbent)
+    Progress(path)(incumbent, proved.lower_bound)
     threading.Event().wait()
 
 
@@ -87,3 +96,44 @@ def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(mon
     calls.clear()
     small = random_board(9, 9, 10, random.Random(0))
     assert fewest_clicks(small).optimal and calls == []
+
+
+def test_beside_the_proof_the_search_stops_at_its_bound_and_ends_the_child():
+    # The child reports the part's minimum as its bound and never answers: only the
+    # search beside it reaching that bound ends it, well before the budget runs out (else
+    # this call returns when it does, and the last assertion fails). The answer is the
+    # search's sequence, proved by the child's bound.
+    from exactmines.efficiency.greedy import greedy
+
+    board, layout, part = _board()
+    incumbent = greedy(layout, None, part=part)
+    proved = solve_part_maxsat(layout, part, None, UNLIMITED)
+    assert len(incumbent) > proved.lower_bound
+    budget = Budget.seconds(120)
+    with tempfile.TemporaryDirectory() as folder:
+        answer = killable._side_by_side(layout, part, None, budget, incumbent,
+                                        os.path.join(folder, "progress.json"),
+                                        prove=stalled_proof)
+    assert answer.optimal and answer.extra == {"ended": True}
+    assert len(answer.clicks) == answer.lower_bound == proved.lower_bound
+    assert not budget.expired()
+
+
+def test_a_large_part_on_two_cores_is_proved_beside_its_search(monkeypatch):
+    # Parts above LARGE numbers, on a machine of two cores or more, go side by side: the
+    # child proves (here within the budget), the answer is its proof and clears the board.
+    calls = []
+    real = killable.run_in_child
+
+    def spy(work, args, budget, **options):
+        calls.append(work.__name__)
+        return real(work, args, budget, **options)
+
+    monkeypatch.setattr(killable, "run_in_child", spy)
+    monkeypatch.setattr(killable, "LARGE", 0)
+    monkeypatch.setattr(killable, "cores", lambda: 2)
+    board = random_board(16, 16, 40, random.Random(1))
+    answer = fewest_clicks(board, budget=Budget.seconds(60))
+    assert "_prove" in calls and "_search" not in calls
+    assert answer.optimal and replay(board, _seq(answer)) == answer.clicks
+    assert answer.clicks == fewest_clicks(board).clicks

@@ -15,6 +15,14 @@ normally answers by itself and is kept for the next part or board.
 A part of at most :data:`IN_PROCESS` numbers (most beginner boards) is searched in this
 process: its RC2 steps take milliseconds, and a child's start (about 0.3 s of imports the
 first time) would cost more than the whole proof.
+
+Side by side. A part of more than :data:`~exactmines.efficiency.maxsat.LARGE` numbers (an
+expert board's) rarely has its proof finished within seconds, and its neighbourhood search
+keeps finding shorter sequences for seconds too: on a machine of two cores or more, the
+child runs the proof alone for the whole budget while this process runs the neighbourhood
+search (:func:`_side_by_side`), each on a core, instead of one after the other on one. The
+search stops when its sequence meets the bound the child reports (the child is then ended:
+the sequence is proved) or when the child has answered.
 """
 
 from __future__ import annotations
@@ -22,13 +30,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from exactmines.budget import Budget
 from exactmines.child import run_in_child
 from exactmines.efficiency.layout import Click, Layout
-from exactmines.efficiency.maxsat import solve_part_maxsat
+from exactmines.efficiency.maxsat import LARGE, _Problem, solve_part_maxsat
 from exactmines.efficiency.model import Part, PartAnswer
 from exactmines.errors import InputError, OutOfTime
 from exactmines.io.files import read_text, write_atomic
@@ -40,6 +50,9 @@ IN_PROCESS = 40
 
 #: What the child's work is called in the error of a child that died.
 _DOING = "searching for the fewest clicks"
+
+#: Seconds at least between two readings of the child's progress by the search beside it.
+_LOOK = 0.05
 
 
 class Progress:
@@ -88,6 +101,86 @@ def _search(layout: Layout, part: Part, start: int | None, incumbent: list[Click
     return solve_part_maxsat(layout, part, start, own, incumbent, report=Progress(path))
 
 
+def _prove(layout: Layout, part: Part, start: int | None, incumbent: list[Click], path: str,
+           deadline: float, budget: Budget) -> PartAnswer:  # pragma: no cover - in a child
+    """The child's work beside the search (:func:`_side_by_side`): the part's proof alone,
+    its progress written to ``path``, ending as :func:`_search` does."""
+    end = deadline if budget.deadline is None else min(deadline, budget.deadline)
+    own = Budget(end - _margin(end - time.monotonic()))
+    problem = _Problem(layout, part, start)
+    best, progress = problem.undominated(incumbent), Progress(path)
+    progress(best, 1)  # written from the first bound on: the parent reads the bounds
+    return problem.search(best, own, report=progress)
+
+
+def cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
+                  incumbent: list[Click], path: str,
+                  prove: Callable[..., PartAnswer] = _prove) -> PartAnswer:
+    """The proof in a child (``prove``: :func:`_prove`, over the whole ``budget``) and the
+    neighbourhood search in this process at the same time, until the search's sequence
+    meets the child's bound, the child answers, or the budget runs out: the shortest
+    sequence of either, the highest bound, ``extra["ended"]`` when the child was ended."""
+    assert budget.deadline is not None
+    cancel = threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def proof() -> None:
+        try:
+            outcome["answer"] = run_in_child(
+                prove, (layout, part, start, incumbent, path, budget.deadline), budget,
+                doing=_DOING, cancel=cancel)
+        except OutOfTime:
+            pass
+        except BaseException as error:  # raised again in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=proof, name="zini-proof", daemon=True)
+    thread.start()
+    seen = {"at": 0.0, "lower": 0}
+
+    def met(clicks: int) -> bool:
+        """Whether to stop the search: the child answered, or its bound meets ``clicks``."""
+        if not thread.is_alive():
+            return True
+        now = time.monotonic()
+        if now - seen["at"] >= _LOOK:
+            seen["at"] = now
+            found = read_progress(path)
+            if found is not None:
+                seen["lower"] = found[1]
+        return clicks <= seen["lower"]
+
+    # The search leaves twice the child's margin, for what follows (the other parts, the
+    # answer played), and because on a loaded machine its last square ended up to 0.2 s
+    # after its budget (two boards side by side on two cores).
+    own = Budget(budget.deadline - 2 * _margin(budget.remaining()))
+    try:
+        best = _Problem(layout, part, start).improve(incumbent, own, until=met)
+    finally:
+        cancel.set()
+        thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    answer: PartAnswer | None = outcome.get("answer")
+    found = read_progress(path)
+    lower = max(answer.lower_bound if answer is not None else 1,
+                found[1] if found is not None else 1)
+    for clicks in ([] if answer is None else [answer.clicks]) + (
+            [] if found is None else [found[0]]):
+        if len(clicks) < len(best):
+            best = clicks
+    return PartAnswer(best, lower, len(best) <= lower,
+                      extra={} if answer is not None else {"ended": True})
+
+
 def solve_part_bounded(layout: Layout, part: Part, start: int | None, budget: Budget,
                        incumbent: list[Click], *, work: Callable[..., PartAnswer] = _search,
                        ) -> PartAnswer:
@@ -95,13 +188,18 @@ def solve_part_bounded(layout: Layout, part: Part, start: int | None, budget: Bu
     it: a part of more than :data:`IN_PROCESS` numbers under a limit is searched in a child
     process ended when the budget runs out, the answer then the best sequence and bound it
     reported (``extra["ended"]`` true); ``incumbent`` (clicks that reveal the part) and a
-    bound of 1 when it reported none. ``work``: the child's (:func:`_search`; a test's
-    stand-in takes the same arguments)."""
+    bound of 1 when it reported none. A part of more than
+    :data:`~exactmines.efficiency.maxsat.LARGE` numbers on a machine of two cores or
+    more has its proof and its neighbourhood search side by side (:func:`_side_by_side`).
+    ``work``: the child's (:func:`_search`; a test's stand-in takes the same arguments,
+    and is always run alone)."""
     if not budget.limited or len(part.numbered) <= IN_PROCESS:
         return solve_part_maxsat(layout, part, start, budget, incumbent)
     assert budget.deadline is not None
     with tempfile.TemporaryDirectory(prefix="exactmines-zini-") as folder:
         path = os.path.join(folder, "progress.json")
+        if len(part.numbered) > LARGE and cores() >= 2 and work is _search:
+            return _side_by_side(layout, part, start, budget, incumbent, path)
         try:
             return run_in_child(work, (layout, part, start, incumbent, path,
                                           budget.deadline), budget, doing=_DOING)
