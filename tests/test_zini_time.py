@@ -11,6 +11,7 @@ import random
 import tempfile
 import threading
 
+import pytest
 from test_zini import _seq, replay  # the game's rules, written apart from the solver
 
 from exactmines.budget import UNLIMITED, Budget
@@ -78,15 +79,21 @@ def test_an_ended_child_still_gives_its_reported_sequence_and_bound(monkeypatch)
     assert len(answer.clicks) == len(proved.clicks)
 
 
-def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(monkeypatch):
-    calls = []
+@pytest.fixture
+def calls(monkeypatch):
+    """The names of the works sent to a child, in order."""
+    sent: list[str] = []
     real = killable.run_in_child
 
     def spy(work, args, budget, **options):
-        calls.append(work.__name__)
+        sent.append(work.__name__)
         return real(work, args, budget, **options)
 
     monkeypatch.setattr(killable, "run_in_child", spy)
+    return sent
+
+
+def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(calls):
     board = random_board(16, 16, 40, random.Random(1))
     answer = fewest_clicks(board, budget=Budget.seconds(5))
     assert "_search" in calls
@@ -119,17 +126,9 @@ def test_beside_the_proof_the_search_stops_at_its_bound_and_ends_the_child():
     assert not budget.expired()
 
 
-def test_a_large_part_on_two_cores_is_proved_beside_its_search(monkeypatch):
+def test_a_large_part_on_two_cores_is_proved_beside_its_search(calls, monkeypatch):
     # Parts above LARGE numbers, on a machine of two cores or more, go side by side: the
     # child proves (here within the budget), the answer is its proof and clears the board.
-    calls = []
-    real = killable.run_in_child
-
-    def spy(work, args, budget, **options):
-        calls.append(work.__name__)
-        return real(work, args, budget, **options)
-
-    monkeypatch.setattr(killable, "run_in_child", spy)
     monkeypatch.setattr(killable, "LARGE", 0)
     monkeypatch.setattr(killable, "cores", lambda: 2)
     board = random_board(16, 16, 40, random.Random(1))
