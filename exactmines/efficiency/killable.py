@@ -90,27 +90,31 @@ def _margin(seconds: float) -> float:
     return min(0.2, max(0.02, seconds / 20))
 
 
+def _own(deadline: float, budget: Budget) -> Budget:
+    """A child's budget: the parent's ``deadline`` (or the child's own ``budget``, counted
+    from when it read the request, if sooner) less a :func:`_margin`."""
+    end = deadline if budget.deadline is None else min(deadline, budget.deadline)
+    return Budget(end - _margin(end - time.monotonic()))
+
+
 def _search(layout: Layout, part: Part, start: int | None, incumbent: list[Click], path: str,
             deadline: float, budget: Budget) -> PartAnswer:  # pragma: no cover - in a child
     """The child's work: the part's search, its progress written to ``path``, ending a
     :func:`_margin` before ``deadline``: the parent's, on the machine's monotonic clock
     (which both processes read on Linux; the child's own ``budget``, counted from when it
     read the request, bounds it too)."""
-    end = deadline if budget.deadline is None else min(deadline, budget.deadline)
-    own = Budget(end - _margin(end - time.monotonic()))
-    return solve_part_maxsat(layout, part, start, own, incumbent, report=Progress(path))
+    return solve_part_maxsat(layout, part, start, _own(deadline, budget), incumbent,
+                             report=Progress(path))
 
 
 def _prove(layout: Layout, part: Part, start: int | None, incumbent: list[Click], path: str,
            deadline: float, budget: Budget) -> PartAnswer:  # pragma: no cover - in a child
     """The child's work beside the search (:func:`_side_by_side`): the part's proof alone,
     its progress written to ``path``, ending as :func:`_search` does."""
-    end = deadline if budget.deadline is None else min(deadline, budget.deadline)
-    own = Budget(end - _margin(end - time.monotonic()))
     problem = _Problem(layout, part, start)
     best, progress = problem.undominated(incumbent), Progress(path)
     progress(best, 1)  # written from the first bound on: the parent reads the bounds
-    return problem.search(best, own, report=progress)
+    return problem.search(best, _own(deadline, budget), report=progress)
 
 
 def cores() -> int:
@@ -159,8 +163,8 @@ def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
         return clicks <= seen["lower"]
 
     # The search leaves twice the child's margin, for what follows (the other parts, the
-    # answer played), and because on a loaded machine its last square ended up to 0.2 s
-    # after its budget (two boards side by side on two cores).
+    # answer played), and because its last square may end after its budget on a loaded
+    # machine (it did by up to 0.2 s, two boards side by side on two cores).
     own = Budget(budget.deadline - 2 * _margin(budget.remaining()))
     try:
         best = _Problem(layout, part, start).improve(incumbent, own, until=met)
@@ -173,10 +177,8 @@ def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
     found = read_progress(path)
     lower = max(answer.lower_bound if answer is not None else 1,
                 found[1] if found is not None else 1)
-    for clicks in ([] if answer is None else [answer.clicks]) + (
-            [] if found is None else [found[0]]):
-        if len(clicks) < len(best):
-            best = clicks
+    best = min([best] + ([] if answer is None else [answer.clicks])
+               + ([] if found is None else [found[0]]), key=len)
     return PartAnswer(best, lower, len(best) <= lower,
                       extra={} if answer is not None else {"ended": True})
 
