@@ -87,13 +87,18 @@ def calls(monkeypatch):
 
     def spy(work, args, budget, **options):
         sent.append(work.__name__)
+        # The child is ended before the deadline it was given (args[5]), not at it: what
+        # follows its ending (reading its progress, playing the answer) is inside the limit.
+        assert budget.deadline < args[5]
         return real(work, args, budget, **options)
 
     monkeypatch.setattr(killable, "run_in_child", spy)
     return sent
 
 
-def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(calls):
+def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(calls,
+                                                                          monkeypatch):
+    monkeypatch.setattr(killable, "cores", lambda: 1)  # on two, side by side (below)
     board = random_board(16, 16, 40, random.Random(1))
     answer = fewest_clicks(board, budget=Budget.seconds(5))
     assert "_search" in calls
@@ -126,13 +131,43 @@ def test_beside_the_proof_the_search_stops_at_its_bound_and_ends_the_child():
     assert not budget.expired()
 
 
-def test_a_large_part_on_two_cores_is_proved_beside_its_search(calls, monkeypatch):
-    # Parts above LARGE numbers, on a machine of two cores or more, go side by side: the
-    # child proves (here within the budget), the answer is its proof and clears the board.
-    monkeypatch.setattr(killable, "LARGE", 0)
+def test_on_two_cores_a_part_is_proved_beside_its_search(calls, monkeypatch):
+    # A part above IN_PROCESS numbers, on a machine of two cores or more, goes side by
+    # side: the child proves (here within the budget), the answer is its proof and clears
+    # the board.
     monkeypatch.setattr(killable, "cores", lambda: 2)
     board = random_board(16, 16, 40, random.Random(1))
     answer = fewest_clicks(board, budget=Budget.seconds(60))
     assert "_prove" in calls and "_search" not in calls
     assert answer.optimal and replay(board, _seq(answer)) == answer.clicks
     assert answer.clicks == fewest_clicks(board).clicks
+
+
+@pytest.mark.parametrize("alone", [0.0, 60.0])
+def test_the_search_starts_beside_a_proof_not_finished_alone(alone, monkeypatch):
+    # The child proves and reports the part's minimum, then never answers: with no time
+    # alone the search starts, meets that bound and ends the child; with a minute alone
+    # the search has not started when the budget (short of that minute) runs out.
+    from exactmines.efficiency.greedy import greedy
+    from exactmines.efficiency.maxsat import _Problem
+
+    started = []
+    real = _Problem.improve
+
+    def improve(self, *args, **options):
+        started.append(True)
+        return real(self, *args, **options)
+
+    monkeypatch.setattr(_Problem, "improve", improve)
+    monkeypatch.setattr(killable, "_alone", lambda budget: alone)
+    board, layout, part = _board()
+    incumbent = greedy(layout, None, part=part)
+    budget = Budget.seconds(120 if alone == 0 else 4)
+    with tempfile.TemporaryDirectory() as folder:
+        answer = killable._side_by_side(layout, part, None, budget, incumbent,
+                                        os.path.join(folder, "progress.json"),
+                                        prove=stalled_proof)
+    assert started == ([True] if alone == 0 else [])
+    assert answer.extra == {"ended": True}
+    assert answer.optimal == (alone == 0)
+    assert len(answer.clicks) == (answer.lower_bound if alone == 0 else len(incumbent))

@@ -16,13 +16,16 @@ A part of at most :data:`IN_PROCESS` numbers (most beginner boards) is searched 
 process: its RC2 steps take milliseconds, and a child's start (about 0.3 s of imports the
 first time) would cost more than the whole proof.
 
-Side by side. A part of more than :data:`~exactmines.efficiency.maxsat.LARGE` numbers (an
-expert board's) rarely has its proof finished within seconds, and its neighbourhood search
-keeps finding shorter sequences for seconds too: on a machine of two cores or more, the
-child runs the proof alone for the whole budget while this process runs the neighbourhood
-search (:func:`_side_by_side`), each on a core, instead of one after the other on one. The
-search stops when its sequence meets the bound the child reports (the child is then ended:
-the sequence is proved) or when the child has answered.
+Side by side. On a machine of two cores or more, the child runs the proof alone for the
+whole budget, and a proof not finished within :data:`ALONE` seconds (most intermediate
+boards are proved within it; expert boards rarely within seconds) gets this process's
+neighbourhood search beside it (:func:`_side_by_side`), each on a core, instead of one
+after the other on one. The search stops when its sequence meets the bound the child
+reports (the child is then ended: the sequence is proved) or when the child has answered.
+On one core, the child's :func:`_search` does both in turn.
+
+The parent ends a child that has not answered half a margin before the deadline
+(:func:`_ending`), which leaves the time to read its progress and play the answer.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any
 from exactmines.budget import Budget
 from exactmines.child import run_in_child
 from exactmines.efficiency.layout import Click, Layout
-from exactmines.efficiency.maxsat import LARGE, _Problem, solve_part_maxsat
+from exactmines.efficiency.maxsat import _Problem, solve_part_maxsat
 from exactmines.efficiency.model import Part, PartAnswer
 from exactmines.errors import InputError, OutOfTime
 from exactmines.io.files import read_text, write_atomic
@@ -50,6 +53,11 @@ IN_PROCESS = 40
 
 #: What the child's work is called in the error of a child that died.
 _DOING = "searching for the fewest clicks"
+
+#: Seconds the proof of a part runs alone, on two cores, before the neighbourhood search
+#: starts beside it (:func:`_side_by_side`): 83 % of the intermediate boards of the
+#: benchmark are proved within a second, and the search would take half of their core.
+ALONE = 1.0
 
 #: Seconds at least between two readings of the child's progress by the search beside it.
 _LOOK = 0.05
@@ -90,6 +98,15 @@ def _margin(seconds: float) -> float:
     return min(0.2, max(0.02, seconds / 20))
 
 
+def _ending(budget: Budget) -> Budget:
+    """When the parent ends a child that has not answered: half a :func:`_margin` before
+    ``budget``'s deadline, left for ending it, reading its progress and playing the answer
+    (a child ended at the deadline itself made an intermediate board's answer 0.03 s late
+    on a loaded machine)."""
+    assert budget.deadline is not None
+    return Budget(budget.deadline - _margin(budget.remaining()) / 2)
+
+
 def _own(deadline: float, budget: Budget) -> Budget:
     """A child's budget: the parent's ``deadline`` (or the child's own ``budget``, counted
     from when it read the request, if sooner) less a :func:`_margin`."""
@@ -128,10 +145,12 @@ def cores() -> int:
 def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
                   incumbent: list[Click], path: str,
                   prove: Callable[..., PartAnswer] = _prove) -> PartAnswer:
-    """The proof in a child (``prove``: :func:`_prove`, over the whole ``budget``) and the
-    neighbourhood search in this process at the same time, until the search's sequence
-    meets the child's bound, the child answers, or the budget runs out: the shortest
-    sequence of either, the highest bound, ``extra["ended"]`` when the child was ended."""
+    """The proof in a child (``prove``: :func:`_prove`, over the whole ``budget``) and,
+    from :func:`_alone` seconds on, the neighbourhood search in this process at the same
+    time, until the search's sequence meets the child's bound (the child is then ended),
+    the child answers, or the budget runs out (the search stops first, the proof goes on
+    to its end): the shortest sequence of either, the highest bound, ``extra["ended"]``
+    when the child was ended."""
     assert budget.deadline is not None
     cancel = threading.Event()
     outcome: dict[str, Any] = {}
@@ -139,13 +158,18 @@ def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
     def proof() -> None:
         try:
             outcome["answer"] = run_in_child(
-                prove, (layout, part, start, incumbent, path, budget.deadline), budget,
-                doing=_DOING, cancel=cancel)
+                prove, (layout, part, start, incumbent, path, budget.deadline),
+                _ending(budget), doing=_DOING, cancel=cancel)
         except OutOfTime:
             pass
         except BaseException as error:  # raised again in the caller's thread
             outcome["error"] = error
 
+    # The search leaves twice the child's margin, for what follows (the other parts, the
+    # answer played), and because its last square may end after its budget on a loaded
+    # machine (it did by up to 0.2 s, two boards side by side on two cores).
+    own = Budget(budget.deadline - 2 * _margin(budget.remaining()))
+    alone = _alone(budget)
     thread = threading.Thread(target=proof, name="zini-proof", daemon=True)
     thread.start()
     seen = {"at": 0.0, "lower": 0}
@@ -162,12 +186,14 @@ def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
                 seen["lower"] = found[1]
         return clicks <= seen["lower"]
 
-    # The search leaves twice the child's margin, for what follows (the other parts, the
-    # answer played), and because its last square may end after its budget on a loaded
-    # machine (it did by up to 0.2 s, two boards side by side on two cores).
-    own = Budget(budget.deadline - 2 * _margin(budget.remaining()))
+    best = incumbent
     try:
-        best = _Problem(layout, part, start).improve(incumbent, own, until=met)
+        # A short proof has its core alone: most intermediate boards are proved within it.
+        thread.join(alone)
+        if thread.is_alive():
+            best = _Problem(layout, part, start).improve(incumbent, own, until=met)
+        while not met(len(best)):  # the proof to its end, or to its ending (_ending)
+            thread.join(_LOOK)
     finally:
         cancel.set()
         thread.join()
@@ -183,6 +209,12 @@ def _side_by_side(layout: Layout, part: Part, start: int | None, budget: Budget,
                       extra={} if answer is not None else {"ended": True})
 
 
+def _alone(budget: Budget) -> float:
+    """Seconds the proof runs alone before the search beside it starts: :data:`ALONE`, or
+    a quarter of a shorter budget."""
+    return min(ALONE, budget.remaining() / 4)
+
+
 def solve_part_bounded(layout: Layout, part: Part, start: int | None, budget: Budget,
                        incumbent: list[Click], *, work: Callable[..., PartAnswer] = _search,
                        ) -> PartAnswer:
@@ -190,9 +222,8 @@ def solve_part_bounded(layout: Layout, part: Part, start: int | None, budget: Bu
     it: a part of more than :data:`IN_PROCESS` numbers under a limit is searched in a child
     process ended when the budget runs out, the answer then the best sequence and bound it
     reported (``extra["ended"]`` true); ``incumbent`` (clicks that reveal the part) and a
-    bound of 1 when it reported none. A part of more than
-    :data:`~exactmines.efficiency.maxsat.LARGE` numbers on a machine of two cores or
-    more has its proof and its neighbourhood search side by side (:func:`_side_by_side`).
+    bound of 1 when it reported none. On a machine of two cores or more, the proof and the
+    neighbourhood search run side by side (:func:`_side_by_side`).
     ``work``: the child's (:func:`_search`; a test's stand-in takes the same arguments,
     and is always run alone)."""
     if not budget.limited or len(part.numbered) <= IN_PROCESS:
@@ -200,11 +231,11 @@ def solve_part_bounded(layout: Layout, part: Part, start: int | None, budget: Bu
     assert budget.deadline is not None
     with tempfile.TemporaryDirectory(prefix="exactmines-zini-") as folder:
         path = os.path.join(folder, "progress.json")
-        if len(part.numbered) > LARGE and cores() >= 2 and work is _search:
+        if cores() >= 2 and work is _search:
             return _side_by_side(layout, part, start, budget, incumbent, path)
         try:
             return run_in_child(work, (layout, part, start, incumbent, path,
-                                          budget.deadline), budget, doing=_DOING)
+                                          budget.deadline), _ending(budget), doing=_DOING)
         except OutOfTime:
             found = read_progress(path)
     clicks, lower = found if found is not None else (incumbent, 1)

@@ -41,14 +41,15 @@ __all__ = ["solve_part_maxsat", "Report", "dominated"]
 #: unchanged (:class:`~exactmines.efficiency.killable.Progress`).
 Report = Callable[..., None]
 
-#: The share of a part's time for the proof before the neighbourhood search takes over.
-#: Of the intermediate boards proved within 10 s, 98 % were proved within 5 s.
+#: The share of a part's time for the proof before the neighbourhood search takes over, on
+#: one core (on two, the proof and the search run side by side:
+#: :mod:`~exactmines.efficiency.killable`). Of the intermediate boards proved within 10 s,
+#: 98 % were proved within 5 s.
 _PROOF = 0.7
 
 #: Parts with more numbers than this (expert boards; the largest part of the 1,000 seeded
 #: intermediate boards of the benchmark has 177) give the proof :data:`_PROOF_LARGE` of
-#: their time when they are searched on one core (on two, the proof and the search run
-#: side by side: :mod:`~exactmines.efficiency.killable`).
+#: their time instead, on one core.
 LARGE = 250
 
 #: The proof's share on a part of more than :data:`LARGE` numbers. With 0.7, the search
