@@ -30,6 +30,7 @@ memory, and starts them from a fork server; CONTRIBUTING ("Processes") has the t
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import importlib
 import os
@@ -72,12 +73,17 @@ class _Child:
     def __init__(self, memory: int) -> None:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         self.memory = memory
-        self.process = subprocess.Popen(
+        # Started by one thread that lives as long as this process: Linux sends the
+        # parent-death signal when the *thread* that started a child ends, so a child
+        # started by a passing thread died with it, and was not there for the next request
+        # (it cost an intermediate zini board 0.3 s of imports, each board).
+        self.process = _spawner().submit(
+            subprocess.Popen,
             [sys.executable, "-m", "exactmines.child", str(memory), str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             # A group of its own: Ctrl-C at a terminal reaches the parent alone, and ending
             # the group ends whatever the child started.
-            env=env, start_new_session=True)
+            env=env, start_new_session=True).result()
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests: IO[bytes] = self.process.stdin
         self.answers: IO[bytes] = self.process.stdout
@@ -140,6 +146,19 @@ def _signal_group(leader: int, signum: int) -> None:
 
 _idle: list[_Child] = []
 _idle_lock = threading.Lock()
+_spawning: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
+_spawn_lock = threading.Lock()
+
+
+def _spawner() -> concurrent.futures.ThreadPoolExecutor:
+    """The one thread that starts every child (see :class:`_Child`), kept waiting for work
+    until this process exits; one per process (a forked copy makes its own)."""
+    with _spawn_lock:
+        pid = os.getpid()
+        if pid not in _spawning:
+            _spawning[pid] = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="exactmines-spawn")
+        return _spawning[pid]
 
 
 def run_in_child(work: Callable[..., T], args: tuple[Any, ...], budget: Budget, *,

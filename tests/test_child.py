@@ -68,6 +68,23 @@ def test_answers_come_back_and_the_child_is_kept():
     assert run_in_child(pid, (), UNLIMITED, doing="asking") == first != os.getpid()
 
 
+def test_a_child_started_by_a_thread_that_ended_serves_the_next_request():
+    # Linux sends a child the parent-death signal when the thread that started it ends:
+    # children are started by one long-lived thread, so this one is still there.
+    from exactmines import child
+
+    with child._idle_lock:  # no idle child: the thread below must start one
+        while child._idle:
+            child._idle.pop().end()
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(
+        run_in_child(pid, (), UNLIMITED, doing="asking")))
+    thread.start()
+    thread.join()
+    time.sleep(0.2)  # the signal, were it sent, has arrived
+    assert run_in_child(pid, (), UNLIMITED, doing="asking") == answers[0]
+
+
 def test_errors_come_back_as_they_were(capfd):
     with pytest.raises(TooLarge, match="too large"):
         run_in_child(too_large, (), Budget.seconds(60), doing="failing")
