@@ -146,19 +146,28 @@ def _signal_group(leader: int, signum: int) -> None:
 
 _idle: list[_Child] = []
 _idle_lock = threading.Lock()
-_spawning: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
+_spawning: concurrent.futures.ThreadPoolExecutor | None = None
 _spawn_lock = threading.Lock()
 
 
 def _spawner() -> concurrent.futures.ThreadPoolExecutor:
     """The one thread that starts every child (see :class:`_Child`), kept waiting for work
-    until this process exits; one per process (a forked copy makes its own)."""
+    until this process exits."""
+    global _spawning
     with _spawn_lock:
-        pid = os.getpid()
-        if pid not in _spawning:
-            _spawning[pid] = concurrent.futures.ThreadPoolExecutor(
+        if _spawning is None:
+            _spawning = concurrent.futures.ThreadPoolExecutor(
                 1, thread_name_prefix="exactmines-spawn")
-        return _spawning[pid]
+        return _spawning
+
+
+def _forget_spawner() -> None:
+    """In a forked copy of this process: the spawner's thread was not copied."""
+    global _spawning, _spawn_lock
+    _spawning, _spawn_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_spawner)
 
 
 def run_in_child(work: Callable[..., T], args: tuple[Any, ...], budget: Budget, *,

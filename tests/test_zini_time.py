@@ -110,22 +110,30 @@ def test_a_large_part_is_searched_in_a_child_and_the_answer_clears_the_board(cal
     assert fewest_clicks(small).optimal and calls == []
 
 
+def _beside_a_stalled_proof(budget):
+    """:func:`killable._side_by_side` on :func:`_board`'s part from its greedy sequence,
+    the child's work :func:`stalled_proof`: the answer, and that greedy sequence."""
+    from exactmines.efficiency.greedy import greedy
+
+    board, layout, part = _board()
+    incumbent = greedy(layout, None, part=part)
+    with tempfile.TemporaryDirectory() as folder:
+        answer = killable._side_by_side(layout, part, None, budget, incumbent,
+                                        os.path.join(folder, "progress.json"),
+                                        prove=stalled_proof)
+    return answer, incumbent
+
+
 def test_beside_the_proof_the_search_stops_at_its_bound_and_ends_the_child():
     # The child reports the part's minimum as its bound and never answers: only the
     # search beside it reaching that bound ends it, well before the budget runs out (else
     # this call returns when it does, and the last assertion fails). The answer is the
     # search's sequence, proved by the child's bound.
-    from exactmines.efficiency.greedy import greedy
-
     board, layout, part = _board()
-    incumbent = greedy(layout, None, part=part)
     proved = solve_part_maxsat(layout, part, None, UNLIMITED)
-    assert len(incumbent) > proved.lower_bound
     budget = Budget.seconds(120)
-    with tempfile.TemporaryDirectory() as folder:
-        answer = killable._side_by_side(layout, part, None, budget, incumbent,
-                                        os.path.join(folder, "progress.json"),
-                                        prove=stalled_proof)
+    answer, incumbent = _beside_a_stalled_proof(budget)
+    assert len(incumbent) > proved.lower_bound
     assert answer.optimal and answer.extra == {"ended": True}
     assert len(answer.clicks) == answer.lower_bound == proved.lower_bound
     assert not budget.expired()
@@ -148,7 +156,6 @@ def test_the_search_starts_beside_a_proof_not_finished_alone(alone, monkeypatch)
     # The child proves and reports the part's minimum, then never answers: with no time
     # alone the search starts, meets that bound and ends the child; with a minute alone
     # the search has not started when the budget (short of that minute) runs out.
-    from exactmines.efficiency.greedy import greedy
     from exactmines.efficiency.maxsat import _Problem
 
     started = []
@@ -160,13 +167,7 @@ def test_the_search_starts_beside_a_proof_not_finished_alone(alone, monkeypatch)
 
     monkeypatch.setattr(_Problem, "improve", improve)
     monkeypatch.setattr(killable, "_alone", lambda budget: alone)
-    board, layout, part = _board()
-    incumbent = greedy(layout, None, part=part)
-    budget = Budget.seconds(120 if alone == 0 else 4)
-    with tempfile.TemporaryDirectory() as folder:
-        answer = killable._side_by_side(layout, part, None, budget, incumbent,
-                                        os.path.join(folder, "progress.json"),
-                                        prove=stalled_proof)
+    answer, incumbent = _beside_a_stalled_proof(Budget.seconds(120 if alone == 0 else 4))
     assert started == ([True] if alone == 0 else [])
     assert answer.extra == {"ended": True}
     assert answer.optimal == (alone == 0)
