@@ -384,6 +384,60 @@ def test_the_neighbourhood_search_shortens_and_the_proof_stops_at_a_sequence_it_
     assert all(best is None for best, _ in told)  # stopped by the bound: no model played
 
 
+def test_a_square_has_the_optimum_of_the_full_clauses_from_fewer_clauses():
+    # The neighbourhood search builds each square's clauses with the clicks outside it put
+    # in (a clause they satisfy left out, arcs out of chords held off and into units held
+    # left-clicked never made). Whatever is held, the square's fewest clicks must be those
+    # of the full clauses with the same values held as unit clauses, from fewer clauses.
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    from exactmines.efficiency.greedy import heuristic_runs
+    from exactmines.efficiency.layout import Layout
+    from exactmines.efficiency.maxsat import _Problem
+    from exactmines.efficiency.model import parts
+
+    def cost(hard: list[list[int]], nv: int, free: list[int]) -> int:
+        formula = WCNF()
+        formula.hard, formula.nv = [list(c) for c in hard], nv
+        for x in free:
+            formula.append([-x], weight=1)
+        with RC2(formula) as rc2:
+            assert rc2.compute() is not None
+            return int(rc2.cost)
+
+    rng, squares = random.Random(5), 0
+    for size, seed in [((9, 9, 10), 0), ((9, 9, 10), 1)] + [((16, 16, 40), s) for s in range(6)]:
+        board = random_board(*size, random.Random(f"square-{seed}"))
+        layout = Layout.of(board)
+        runs = [clicks for clicks, *_ in heuristic_runs(layout, None, seconds=0.02)][:3]
+        for part in parts(layout):
+            problem = _Problem(layout, part, None)
+            inside = set(part.numbered) | {z for k in part.openings
+                                            for z in layout.openings[k][0]}
+            for clicks in runs:
+                own = problem.undominated([c for c in clicks if c[1] in problem.flag or (
+                    c[0] != "flag" and c[1] in inside)])
+                chosen = problem.variables(own)
+                n = len(problem.keys)
+                for _ in range(8):
+                    # A square as the search takes it: the variables of its cells.
+                    cr, cc = divmod(rng.choice(part.numbered), board.width)
+                    radius = rng.choice((1, 2, 3))
+                    free = {x for x, (kind, i) in enumerate(problem.keys, start=1)
+                            if any(max(abs(z // board.width - cr), abs(z % board.width - cc))
+                                   <= radius for z in (layout.openings[i][0] if kind == "L"
+                                                       else (i,)))}
+                    fixed = {x: x in chosen for x in range(1, n + 1) if x not in free}
+                    units = [[x if on else -x] for x, on in fixed.items()]
+                    full = cost(problem.formula.hard + units, problem.formula.nv, sorted(free))
+                    hard, nv = problem._hard(fixed)
+                    assert cost(hard, nv, sorted(free)) == full, (seed, sorted(free))
+                    assert len(hard) < len(problem.formula.hard)
+                    squares += 1
+    assert squares >= 150
+
+
 def test_never_more_clicks_than_ms_toollib_heuristics():
     # ms_toollib (a benchmark dependency) computes ZiNi by greedy, openings-first and
     # randomized runs: on seeded beginner boards, proved here, the answer is never longer.

@@ -148,25 +148,59 @@ class _Problem:
             self.keys.append(key)
             return len(self.keys)
 
-        self.L = L = {k: var(("L", k)) for k in part.openings}
+        self.L = {k: var(("L", k)) for k in part.openings}
         lefts = set(isolated) | ({self.start} if self.start in in_part else set())
-        self.left = left = {v: var(("l", v)) for v in sorted(lefts)}
+        self.left = {v: var(("l", v)) for v in sorted(lefts)}
         mines = sorted({i for d in part.numbered for i in layout.neighbours[d]
                         if layout.mine[i]})
-        self.flag = flag = {m: var(("f", m)) for m in mines}
+        self.flag = {m: var(("f", m)) for m in mines}
         self.chord = chord = {d: var(("c", d)) for d in part.numbered
                               if any(not layout.mine[i] for i in layout.neighbours[d])}
-        self.formula = formula = WCNF()
+        self.dominated = [d for d in chord if dominated(layout, d)]
+        self.formula = WCNF()
+        self.formula.hard, self.formula.nv = self._hard()
+
+    def _hard(self, fixed: dict[int, bool] | None = None) -> tuple[list[list[int]], int]:
+        """The hard clauses (the module's), and the number of variables they use.
+
+        ``fixed``: click variables held at a value (a square of the neighbourhood search),
+        put in: a clause a held value satisfies is left out and a literal it falsifies is
+        dropped; an arc out of a number whose chord is held off, or into a unit held
+        left-clicked, is never made. The clauses then allow exactly the values of the
+        other variables that the full clauses allow with those held (the arcs left out are
+        false in some model of every assignment: nothing needs them), and they are a few
+        times fewer: building a solver with them was most of a square's time."""
+        layout, part = self.layout, self.part
+        L, left, flag, chord = self.L, self.left, self.flag, self.chord
+        value = fixed or {}
+        clauses: list[list[int]] = []
+
+        def add(clause: list[int]) -> None:
+            kept = []
+            for x in clause:
+                held = value.get(abs(x))
+                if held is None:
+                    kept.append(x)
+                elif held == (x > 0):
+                    return
+            clauses.append(kept)
+
+        def held_on(x: int) -> bool:
+            return value.get(x) is True
+
+        isolated = [v for v in part.numbered if not layout.borders_of[v]]
         # A chord that reveals no more than one left click would is never needed (see
         # :func:`dominated`): held off, which the SAT solver propagates at once.
-        self.dominated = [d for d in chord if dominated(layout, d)]
-        formula.extend([-chord[d]] for d in self.dominated)
+        clauses.extend([-chord[d]] for d in self.dominated if chord[d] not in value)
         held_off = set(self.dominated)
-        live = {d: x for d, x in chord.items() if d not in held_off}
+        live = {d: x for d, x in chord.items()
+                if d not in held_off and value.get(x) is not False}
         for v in isolated:
-            formula.append([left[v]] + [chord[e] for e in layout.neighbours[v] if e in live])
+            add([left[v]] + [chord[e] for e in layout.neighbours[v] if e in live])
         for d, x in live.items():
-            formula.extend([-x, flag[i]] for i in layout.neighbours[d] if layout.mine[i])
+            for i in layout.neighbours[d]:
+                if layout.mine[i]:
+                    add([-x, flag[i]])
         # The order: what first reveals each opening and each chosen chord's number, an arc
         # of a graph (the module) whose chosen arcs have no circle.
         top = len(self.keys)
@@ -184,21 +218,27 @@ class _Problem:
             return arcs[(tail, head)]
 
         for k in part.openings:
-            formula.append([L[k]] + [arc(("n", d), ("k", k)) for d in layout.openings[k][1]
-                                     if d in live])
+            if not held_on(L[k]):
+                add([L[k]] + [arc(("n", d), ("k", k)) for d in layout.openings[k][1]
+                              if d in live])
         for d, x in live.items():
+            if d in left and held_on(left[d]):
+                continue
             first = [left[d]] if d in left else []
             first += [arc(("k", k), ("n", d)) for k in layout.borders_of[d]]
             # A chord beside ``d`` that reveals an opening on whose border ``d`` is reveals
             # ``d`` through that opening's arcs.
             first += [arc(("n", e), ("n", d)) for e in layout.neighbours[d] if e in live
                       and not set(layout.borders_of[e]) & set(layout.borders_of[d])]
-            formula.append([-x] + first)
-        formula.extend([-a, live[tail[1]]] for (tail, _), a in arcs.items() if tail[0] == "n")
-        formula.extend(acyclic(arcs, new_var))
+            add([-x] + first)
+        for (tail, _), a in arcs.items():
+            if tail[0] == "n":
+                add([-a, live[tail[1]]])
+        clauses.extend(acyclic(arcs, new_var))
         if self.start is not None:
-            formula.append([left[self.start] if self.start in left
-                            else L[layout.opening_of[self.start]]])
+            add([left[self.start] if self.start in left
+                 else L[layout.opening_of[self.start]]])
+        return clauses, top
 
     def undominated(self, clicks: list[Click]) -> list[Click]:
         """``clicks`` (which reveal the part) with each :func:`dominated` chord replaced by
@@ -269,13 +309,15 @@ class _Problem:
         from pysat.formula import WCNF
 
         # The hard clauses shared, not copied (RC2 reads them; a deep copy was three
-        # quarters of the neighbourhood search's time on expert boards).
+        # quarters of the neighbourhood search's time on expert boards), or made for the
+        # values held.
         formula = WCNF()
-        formula.hard, formula.nv = list(self.formula.hard), self.formula.nv
+        if fixed is None:
+            formula.hard, formula.nv = list(self.formula.hard), self.formula.nv
+        else:
+            formula.hard, formula.nv = self._hard(fixed)
         for x in range(1, len(self.keys) + 1):
-            if fixed is not None and x in fixed:
-                formula.append([x if fixed[x] else -x])
-            else:
+            if fixed is None or x not in fixed:
                 formula.append([-x], weight=1)
         lower = 1
         if len(best) <= lower:
@@ -293,7 +335,11 @@ class _Problem:
                     return PartAnswer(best, lower, False, solves=1)
                 raise RuntimeError("the click programme has no solution")
             lower = max(lower, rc2.cost)
-            played = self.play({x for x in model[:len(self.keys)] if x > 0})
+            chosen = {x for x in model if 0 < x <= len(self.keys)}
+            if fixed is not None:
+                chosen = {x for x in chosen if x not in fixed} | {
+                    x for x, on in fixed.items() if on}
+            played = self.play(chosen)
             if len(played) < len(best) or (fixed is not None and len(played) == len(best)):
                 best = played
             if report is not None and fixed is None:
@@ -318,9 +364,13 @@ class _Problem:
         import random
 
         layout, rng = self.layout, random.Random(seed)
-        width = layout.board.width
-        # The cells of each variable: an opening's zeros, else its own cell.
-        where = [layout.openings[i][0] if kind == "L" else (i,) for kind, i in self.keys]
+        width, height = layout.board.width, layout.board.height
+        # The variables of each cell: an opening's at each of its zeros, else a click's at
+        # its own cell.
+        at: dict[int, list[int]] = {}
+        for x, (kind, i) in enumerate(self.keys, start=1):
+            for z in layout.openings[i][0] if kind == "L" else (i,):
+                at.setdefault(z, []).append(x)
         cells = list(self.part.numbered)
         done = 0
         while not budget.expired() and (squares is None or done < squares) and (
@@ -330,9 +380,10 @@ class _Problem:
             radius = rng.choice((2, 3, 3, 4))
             best = self.undominated(best)
             chosen = self.variables(best)
-            fixed = {x: x in chosen for x, at in enumerate(where, start=1)
-                     if not any(max(abs(z // width - cr), abs(z % width - cc)) <= radius
-                                for z in at)}
+            inside = {x for r in range(max(cr - radius, 0), min(cr + radius + 1, height))
+                      for c in range(max(cc - radius, 0), min(cc + radius + 1, width))
+                      for x in at.get(r * width + c, ())}
+            fixed = {x: x in chosen for x in range(1, len(self.keys) + 1) if x not in inside}
             window = Budget.seconds(max(min(_WINDOW, budget.remaining()), 0.001))
             found = self.search(best, window, fixed)
             if len(found.clicks) < len(best) and report is not None:
