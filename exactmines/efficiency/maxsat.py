@@ -166,10 +166,11 @@ class _Problem:
         ``fixed``: click variables held at a value (a square of the neighbourhood search),
         put in: a clause a held value satisfies is left out and a literal it falsifies is
         dropped; an arc out of a number whose chord is held off, or into a unit held
-        left-clicked, is never made. The clauses then allow exactly the values of the
-        other variables that the full clauses allow with those held (the arcs left out are
-        false in some model of every assignment: nothing needs them), and they are a few
-        times fewer: building a solver with them was most of a square's time."""
+        left-clicked, is never made. The clauses then allow exactly the click values
+        that the full clauses allow with those held (an arc out of a held-off chord is
+        false anyway, and a unit held left-clicked is revealed by its click: what else
+        revealed it need not be said), and they are a few times fewer: building a
+        solver with all of them was most of a square's time."""
         layout, part = self.layout, self.part
         L, left, flag, chord = self.L, self.left, self.flag, self.chord
         value = fixed or {}
