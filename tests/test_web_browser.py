@@ -1040,7 +1040,9 @@ def test_copy_a_jsminesweeper_link_of_the_board_drawn(page, base_url, tmp_path):
     path = tmp_path / "board.mbf"
     path.write_bytes(board_to_mbf(board))
     page.set_input_files("#upload", str(path))
-    page.wait_for_function("() => window.exactmines.state.width === 9")
+    # The board shown before was 9 wide too, and ready: wait for the file's own (its mine at
+    # the corner in the page's address), else the click may export the old one and fail.
+    page.wait_for_function("() => location.hash.startsWith('#9x9x5:M')")
     wait_ready(page)
     page.click("#copy-jsm-link")
     page.wait_for_selector("#jsm-link:not([hidden])", timeout=60_000)  # a loaded machine
