@@ -249,6 +249,50 @@ def test_an_interrupted_maxsat_search_keeps_a_proved_bound():
         assert quick.lower_bound <= full.clicks <= quick.clicks
 
 
+def test_the_proofs_cadical_calls_are_each_a_few_conflicts_and_it_stops_at_its_limit(
+        monkeypatch):
+    # CaDiCaL cannot be interrupted, and a conflict budget holds for one call only: every
+    # call of the proof must come with a budget of its own (RC2's core minimisation sets
+    # one for a whole loop of calls) and stay within it, or a call can outlast the limit.
+    # An expert board's largest part is far from proved in a second.
+    from pysat.solvers import Cadical195
+
+    from exactmines.efficiency import maxsat
+    from exactmines.efficiency.layout import Layout
+    from exactmines.efficiency.model import parts
+
+    budgets: list[int] = []
+    calls: list[tuple[int, int]] = []  # (budget, conflicts the call took)
+    set_budget, solve = Cadical195.conf_budget, Cadical195.solve_limited
+
+    def conf_budget(self, budget=-1):
+        budgets.append(budget)
+        return set_budget(self, budget)
+
+    def solve_limited(self, *args, **kwargs):
+        before = self.accum_stats()["conflicts"]
+        given = budgets.pop() if budgets else -1
+        budgets.clear()
+        answer = solve(self, *args, **kwargs)
+        calls.append((given, self.accum_stats()["conflicts"] - before))
+        return answer
+
+    monkeypatch.setattr(Cadical195, "conf_budget", conf_budget)
+    monkeypatch.setattr(Cadical195, "solve_limited", solve_limited)
+    monkeypatch.setattr(maxsat, "_CONFLICTS", 20)  # so that calls are made again
+    layout = Layout.of(random_board(30, 16, 99, random.Random("0-expert-7")))
+    part = max(parts(layout), key=lambda p: len(p.numbered))
+    problem = maxsat._Problem(layout, part, None)
+    endless = [("left", 0)] * 1000  # a bound never met: only the limit stops the proof
+    answer = problem.search(endless, Budget.seconds(1.0))
+    assert not answer.optimal and 0 < answer.lower_bound < 1000
+    assert len(calls) > 20
+    assert {given for given, _ in calls} == {maxsat._MINZ, 20}
+    # (CaDiCaL looks at its budget between steps: a few conflicts over.)
+    assert all(took < 2 * given for given, took in calls)
+    assert any(given == 20 <= took for given, took in calls)  # stopped, made again
+
+
 def test_every_group_cut_holds_for_real_sequences():
     # The cuts the 0/1 programme adds say "a left click in the group, or a chord from
     # outside beside it or on its openings' border": every real sequence must satisfy them
