@@ -62,15 +62,22 @@ _PROOF_LARGE = 0.5
 #: Seconds at most for one square of the neighbourhood search.
 _WINDOW = 0.5
 
-#: The SAT solver RC2 runs on for a square of the neighbourhood search: Glucose 3, which can
-#: be interrupted, and whose calls cost a fraction of CaDiCaL's (a square makes many short
-#: ones).
+#: The SAT solver RC2 runs on for a square of the neighbourhood search and for the proof's
+#: first :data:`_QUICK` seconds: Glucose 3, which can be interrupted, and whose calls cost
+#: about half of CaDiCaL's (a square, an easy proof, makes many short ones).
 _SOLVER = "g3"
 
-#: The SAT solver of the proof: CaDiCaL 1.9.5. On the largest part of expert boards 0 to 39
-#: of the benchmark, the proof alone, 10 s each (two runs at a time), its bounds at 10 s
-#: were 57 clicks higher in all than with Glucose 3, and it proved 19 boards against 16.
+#: The SAT solver of the proof after its first :data:`_QUICK` seconds: CaDiCaL 1.9.5. On the
+#: largest part of expert boards 0 to 39 of the benchmark (the proof alone, 10 s each, two
+#: runs at a time), its bounds at 10 s were 54 clicks higher in all than Glucose 3's, and
+#: it proved 18 boards against 16.
 _PROOF_SOLVER = "cd195"
+
+#: Seconds of the proof on Glucose 3 before it starts again on CaDiCaL
+#: (:meth:`_Problem.search`). The proof alone of intermediate boards 0 to 59 took a median
+#: 0.16 s on Glucose 3 and 0.31 s on CaDiCaL, which proved more of them within 10 s (59
+#: against 57).
+_QUICK = 0.3
 
 #: Conflicts per call of a SAT solver that cannot be interrupted (CaDiCaL): a call not
 #: answered within them is made again, the time limit checked between. About 0.15 s on
@@ -358,10 +365,25 @@ class _Problem:
         for x in range(1, len(self.keys) + 1):
             if fixed is None or x not in fixed:
                 formula.append([-x], weight=1)
+        if len(best) <= 1:
+            return PartAnswer(best, 1, True)
+        if fixed is not None:
+            return self._run(formula, best, budget, fixed, None, _SOLVER)
+        # The proof: Glucose 3 first, whose calls cost less (it proves most intermediate
+        # parts within a fraction of a second), then CaDiCaL from the start, whose bound
+        # climbs faster on a hard part.
+        quick = self._run(formula, best, budget.at_most(_QUICK), None, report, _SOLVER)
+        if quick.optimal or budget.expired():
+            return quick
+        proof = self._run(formula, quick.clicks, budget, None, report, _PROOF_SOLVER)
+        lower = max(quick.lower_bound, proof.lower_bound)
+        return PartAnswer(proof.clicks, lower, len(proof.clicks) <= lower, solves=2)
+
+    def _run(self, formula: Any, best: list[Click], budget: Budget,
+             fixed: dict[int, bool] | None, report: Report | None, solver: str) -> PartAnswer:
+        """One RC2 search of :meth:`search`, on ``solver``."""
         lower = 1
-        if len(best) <= lower:
-            return PartAnswer(best, lower, True)
-        rc2 = _rc2(formula, _PROOF_SOLVER if fixed is None else _SOLVER)
+        rc2 = _rc2(formula, solver)
         if fixed is None:
             rc2.enough = len(best)
             if report is not None:
