@@ -79,7 +79,10 @@ class _Child:
         # (it cost an intermediate zini board 0.3 s of imports, each board).
         self.process = _spawner().submit(
             subprocess.Popen,
-            [sys.executable, "-m", "exactmines.child", str(memory), str(os.getpid())],
+            # -P: the working folder is not put first on the child's path, so an
+            # ``exactmines`` folder there (another version's checkout) is not imported
+            # instead of this process's own (its path is the child's PYTHONPATH).
+            [sys.executable, "-P", "-m", "exactmines.child", str(memory), str(os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             # A group of its own: Ctrl-C at a terminal reaches the parent alone, and ending
             # the group ends whatever the child started.

@@ -85,6 +85,33 @@ def test_a_child_started_by_a_thread_that_ended_serves_the_next_request():
     assert run_in_child(pid, (), UNLIMITED, doing="asking") == answers[0]
 
 
+def where(budget: Budget) -> str:
+    import exactmines
+
+    return exactmines.__file__
+
+
+def test_the_child_runs_this_process_exactmines_not_one_in_the_working_folder(
+        tmp_path, monkeypatch):
+    # ``python -m`` puts the working folder first on the path: from a checkout of another
+    # version, the child ran that version's code beside this one's.
+    import exactmines
+    from exactmines import child
+
+    (tmp_path / "exactmines").mkdir()
+    (tmp_path / "exactmines" / "__init__.py").write_text("raise ImportError('not this one')\n")
+    monkeypatch.chdir(tmp_path)
+    with child._idle_lock:  # a child started here, in this folder
+        while child._idle:
+            child._idle.pop().end()
+    try:
+        assert run_in_child(where, (), UNLIMITED, doing="asking") == exactmines.__file__
+    finally:
+        with child._idle_lock:
+            while child._idle:
+                child._idle.pop().end()
+
+
 def test_errors_come_back_as_they_were(capfd):
     with pytest.raises(TooLarge, match="too large"):
         run_in_child(too_large, (), Budget.seconds(60), doing="failing")
