@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from exactmines import analyze, read_position
+from exactmines import analyze, read_position, slices
 from exactmines.analysis.backends import PartlyProved, get_backend
 from exactmines.analysis.backends import sat as sat_engine
 from exactmines.analysis.backends.auto import AutoBackend
@@ -184,5 +184,5 @@ def test_a_sliced_solve_gives_the_same_answers():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sat_engine, "_SLICE_CONFLICTS", 1)
         patch.setattr(sat_engine, "_SLICE_RANGE", (1, 1))
-        patch.setattr(sat_engine, "_DECISIONS_PER_CONFLICT", 1 << 30)
+        patch.setattr(slices, "_DECISIONS_PER_CONFLICT", 1 << 30)
         assert get_backend("sat").deduce(component, allowed, budget=Budget.seconds(600)) == plain

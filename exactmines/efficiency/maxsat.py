@@ -20,8 +20,8 @@ assignment that satisfies them plays through (follow the arcs back: every unit i
 from a left click), so RC2's optimum is the fewest clicks, proved, in one search.
 
 A heuristic sequence is the answer until the solver finds one as short. The time limit
-stops the SAT solver (interrupted from a timer thread, or CaDiCaL between calls of a few
-thousand conflicts): what was proved is kept.
+stops the SAT solver (interrupted from a timer thread, or CaDiCaL between slices of a
+call): what was proved is kept.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from exactmines.budget import Budget
 from exactmines.efficiency.acyclic import acyclic
 from exactmines.efficiency.layout import Click, Clicks, Layout
 from exactmines.efficiency.model import Part, PartAnswer, _play
+from exactmines.slices import Slices
 
 __all__ = ["solve_part_maxsat", "Report", "dominated"]
 
@@ -81,10 +82,11 @@ _PROOF_SOLVER = "cd195"
 #: proved again from the start).
 _QUICK = 1.0
 
-#: Conflicts per call of a SAT solver that cannot be interrupted (CaDiCaL): a call not
-#: answered within them is made again, the time limit checked between. About 0.15 s on
-#: expert boards (10,000 took up to 0.8 s); 1,500 and 10,000 proved as much.
-_CONFLICTS = 2_000
+#: Seconds of a slice of a call of CaDiCaL, which cannot be interrupted
+#: (:class:`~exactmines.slices.Slices`): the time limit is checked between slices. Fixed
+#: slices of 1,500 and 10,000 conflicts proved as much on expert boards, but 10,000 took up
+#: to 0.8 s, and 2,000 (0.15 s) twice as long with the machine's cores shared.
+_SLICE_SECONDS = 0.05
 
 #: RC2's conflict budget for each call of its core minimisation.
 _MINZ = 1_000
@@ -101,7 +103,7 @@ def _rc2(formula: Any, solver: str = _SOLVER) -> Any:
     class TimedRC2(RC2):  # type: ignore[misc]
         """RC2 whose every SAT call stops at the time limit, raising :class:`_Stopped`: a
         solver that can be interrupted is, from the :class:`_Alarm`'s thread; CaDiCaL,
-        which cannot, is called :data:`_CONFLICTS` conflicts at a time. A call that RC2
+        which cannot, is called in slices of about :data:`_SLICE_SECONDS`. A call that RC2
         itself limits (core minimisation's conflict budget) still answers ``None`` as RC2
         expects."""
 
@@ -112,6 +114,7 @@ def _rc2(formula: Any, solver: str = _SOLVER) -> Any:
         #: A cost that ends the search (that of a sequence known: it is then proved).
         enough = math.inf
         interruptible = solver not in SolverNames.cadical195
+        slices = Slices(_SLICE_SECONDS)
         #: The conflict budget of each call while RC2 minimises a core (0: none).
         limit = 0
 
@@ -124,13 +127,12 @@ def _rc2(formula: Any, solver: str = _SOLVER) -> Any:
             if self.interruptible:
                 result = self.oracle.solve_limited(assumptions=list(assumptions),
                                                    expect_interrupt=True)
-            else:
+            elif self.limit:
                 # CaDiCaL's budget holds for one call only: RC2's given again at each.
-                while True:
-                    self.oracle.conf_budget(self.limit or _CONFLICTS)
-                    result = self.oracle.solve_limited(assumptions=list(assumptions))
-                    if result is not None or self.limit or self.expired:
-                        break
+                self.oracle.conf_budget(self.limit)
+                result = self.oracle.solve_limited(assumptions=list(assumptions))
+            else:
+                result = self.slices.solve(self.oracle, assumptions, lambda: self.expired)
             if result is None and self.expired:
                 raise _Stopped
             return result

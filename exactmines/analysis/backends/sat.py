@@ -17,18 +17,18 @@ question; its size is O(n log^2 n), where a totalizer's is O(n^2).
 Time limits. Every step stops when the budget runs out: the encoding and the sorting
 network (built in Python, checked every few thousand clauses, and handed to the solver in
 chunks, never held whole), and every solve. PySAT cannot interrupt CaDiCaL
-(``interrupt()`` is not implemented for it), so a solve under a limit runs in *slices*:
-``solve_limited`` with a conflict budget, the clock read between slices (:meth:`_Session.
-solve`). A slice keeps what the solver learnt, so slicing costs little (measured on a
-compiled 34,216-cell formula: the same CPU time as one solve, within noise); the slice's
-conflicts adapt so that a slice lasts about :data:`_SLICE_SECONDS`. What cannot be sliced
-is the solver's own set-up inside the first slice (about 0.15 s on that formula). Variable
-elimination, which no budget of the solver's bounds, is switched off.
+(``interrupt()`` is not implemented for it), so a solve under a limit runs in *slices*
+(:class:`~exactmines.slices.Slices`): ``solve_limited`` with a conflict budget, the clock
+read between slices. A slice keeps what the solver learnt, so slicing costs little
+(measured on a compiled 34,216-cell formula: the same CPU time as one solve, within
+noise); the slice's conflicts adapt so that a slice lasts about :data:`_SLICE_SECONDS`.
+What cannot be sliced is the solver's own set-up inside the first slice (about 0.15 s on
+that formula). Variable elimination, which no budget of the solver's bounds, is switched
+off.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
@@ -47,6 +47,7 @@ from exactmines.analysis.backends import (
 from exactmines.analysis.frontier import Component
 from exactmines.budget import UNLIMITED, Budget
 from exactmines.errors import OutOfTime
+from exactmines.slices import Slices
 
 __all__ = ["SatBackend", "encode", "rule_clauses", "sorting_network", "DIRECT_CLAUSES"]
 
@@ -55,8 +56,6 @@ __all__ = ["SatBackend", "encode", "rule_clauses", "sorting_network", "DIRECT_CL
 _SOLVER = "cd153"
 #: Seconds a slice of a solve under a limit should last: the clock is read between slices.
 _SLICE_SECONDS = 0.02
-#: Decisions a slice may take per conflict it may take.
-_DECISIONS_PER_CONFLICT = 4
 #: Conflicts of the first slice, and the range the adaptation keeps them in.
 _SLICE_CONFLICTS = 1000
 _SLICE_RANGE = (1, 1 << 20)
@@ -135,7 +134,7 @@ class _Session:
         except OutOfTime:
             self.solver.delete()
             raise
-        self._conflicts = _SLICE_CONFLICTS
+        self._slices = Slices(_SLICE_SECONDS, _SLICE_CONFLICTS, _SLICE_RANGE)
 
     def __enter__(self) -> _Session:
         return self
@@ -155,24 +154,14 @@ class _Session:
         assumptions = assumptions or []
         if not self.budget.limited:
             return bool(self.solver.solve(assumptions=assumptions))
-        solver = self.solver
-        low, high = _SLICE_RANGE
-        while True:
+
+        def stop() -> bool:
             self.budget.check(doing)
-            # Conflicts bound the search, decisions the long runs of propagation between
-            # conflicts on a huge satisfiable formula (45 s of them in one slice of 500
-            # conflicts, under the counter of mines of a 15,280-cell component).
-            solver.conf_budget(self._conflicts)
-            solver.dec_budget(self._conflicts * _DECISIONS_PER_CONFLICT)
-            started = time.monotonic()
-            found = solver.solve_limited(assumptions=assumptions)
-            if found is not None:
-                return bool(found)
-            spent = time.monotonic() - started
-            if spent < _SLICE_SECONDS / 2:
-                self._conflicts = min(self._conflicts * 2, high)
-            elif spent > 2 * _SLICE_SECONDS:
-                self._conflicts = max(self._conflicts // 2, low)
+            return False
+
+        found = self._slices.solve(self.solver, assumptions, stop)
+        assert found is not None  # stop() raises instead
+        return found
 
     def box_counts(self) -> list[int]:
         model = self.solver.get_model()
@@ -197,7 +186,7 @@ class _Session:
                 self._sorted = outputs
                 # A conflict in the bigger formula can cost a thousand times more: the
                 # slices start again from the smallest.
-                self._conflicts = _SLICE_RANGE[0]
+                self._slices.restart()
             # _sorted[i] is true exactly when at least i + 1 cells hold mines.
             if low > 0:
                 assumptions.append(self._sorted[low - 1])
