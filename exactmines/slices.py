@@ -4,12 +4,11 @@ PySAT cannot interrupt CaDiCaL (``interrupt()`` is not implemented for it), so a
 a limit is made as calls of ``solve_limited`` with a budget of conflicts, and of decisions
 (they bound the long runs of propagation between conflicts on a huge satisfiable formula:
 45 s of them in one slice of 500 conflicts, under the ``sat`` engine's counter of mines of
-a 15,280-cell component), the clock read between them. A slice
-keeps what the solver learnt, so slicing costs little. The conflicts of a slice adapt so
-that it lasts about the time asked for, whatever the formula and the machine's load: a
-fixed number of conflicts lasts ten times longer on one formula than on another, and
-twice as long on a machine whose cores are shared. CaDiCaL's budgets hold for one call
-only: each slice is given its own.
+a 15,280-cell component), the clock read between them. A slice keeps what the solver
+learnt, so slicing costs little. The conflicts of a slice adapt so that it lasts about the
+time asked for, whatever the formula and the machine's load: a fixed number of conflicts
+lasts far longer on one formula than on another, and twice as long on a machine whose
+cores are shared. CaDiCaL's budgets hold for one call only: each slice is given its own.
 
 Used by the ``sat`` engine (:mod:`exactmines.analysis.backends.sat`) and by the proof of
 ``zini`` (:mod:`exactmines.efficiency.maxsat`).

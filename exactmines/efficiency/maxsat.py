@@ -79,16 +79,17 @@ _PROOF_SOLVER = "cd195"
 #: 0.16 s on Glucose 3 and 0.31 s on CaDiCaL, which proved more of them within 10 s (59
 #: against 57). Of 1,000 intermediate boards, 83.2 % were proved within 1 s on Glucose 3,
 #: 80.9 % on CaDiCaL, 80.6 % with 0.3 s on Glucose 3 first (the boards between 0.4 and 1 s
-#: proved again from the start).
+#: proved again from the start), 82.9 % with a second.
 _QUICK = 1.0
 
 #: Seconds of a slice of a call of CaDiCaL, which cannot be interrupted
 #: (:class:`~exactmines.slices.Slices`): the time limit is checked between slices. Fixed
 #: slices of 1,500 and 10,000 conflicts proved as much on expert boards, but 10,000 took up
-#: to 0.8 s, and 2,000 (0.15 s) twice as long with the machine's cores shared.
+#: to 0.8 s, and 2,000 took 0.15 s alone and twice that with the machine's cores shared
+#: (an expert board of the benchmark answered 0.023 s after its limit).
 _SLICE_SECONDS = 0.05
 
-#: RC2's conflict budget for each call of its core minimisation.
+#: RC2's conflict budget for each call of its core minimisation (RC2's own figure).
 _MINZ = 1_000
 
 
@@ -114,7 +115,7 @@ def _rc2(formula: Any, solver: str = _SOLVER) -> Any:
         #: A cost that ends the search (that of a sequence known: it is then proved).
         enough = math.inf
         interruptible = solver not in SolverNames.cadical195
-        slices = Slices(_SLICE_SECONDS)
+        slices = Slices(_SLICE_SECONDS)  # one per search: the class is made for each
         #: The conflict budget of each call while RC2 minimises a core (0: none).
         limit = 0
 
@@ -158,7 +159,7 @@ def _rc2(formula: Any, solver: str = _SOLVER) -> Any:
 class _Alarm:
     """Interrupts ``rc2`` when ``seconds`` have passed, and again every 50 ms until
     stopped (an interrupt that lands between two SAT calls is not lost); a solver that
-    cannot be interrupted is only told (it checks between calls of a few conflicts)."""
+    cannot be interrupted is only told (it looks between slices of a call)."""
 
     def __init__(self, rc2: Any, seconds: float) -> None:
         self.rc2, self.done = rc2, threading.Event()
